@@ -1,0 +1,7 @@
+"""`python -m infragraph.cli` runs the command line."""
+
+import sys
+
+from . import main
+
+sys.exit(main())

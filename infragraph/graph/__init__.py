@@ -1,0 +1,6 @@
+"""The fully qualified graph: expansion from a document, queries and exports."""
+
+from .expand import expand
+from .fqg import FQG, ComponentInfo, InstanceInfo, LinkInfo
+
+__all__ = ["FQG", "ComponentInfo", "InstanceInfo", "LinkInfo", "expand"]

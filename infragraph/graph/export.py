@@ -1,0 +1,211 @@
+"""FQG exports: JSON (schemas/fqg.schema.json), GraphML and a networkx MultiGraph; JSON read-back.
+
+The JSON form lists nodes as records in id order and edges as records whose `src`/`dst` are node
+ids (indices into `nodes`) and whose `link` indexes `links`, where bandwidth (Gbit/s) and latency
+(ns) are stated once per link class. Reading it back yields the same FQG.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from .. import units
+from ..errors import Diagnostic, InfraGraphError, Location
+from ..schemas import schema_errors
+from .fqg import FQG, ComponentInfo, InstanceInfo, LinkInfo
+
+FORMAT = "infragraph-fqg"
+VERSION = 1
+
+
+def to_json_dict(g: FQG) -> dict:
+    names = g.node_names
+    comps = g.components
+    types = [comps[c].type for c in range(len(comps))]
+    inst_names = [i.name for i in g.instances]
+    inst_devices = [i.device for i in g.instances]
+    node_comp = g.node_component.tolist()
+    node_inst = g.node_instance.tolist()
+    node_copy = g.node_copy.tolist()
+    nodes = []
+    for n, name in enumerate(names):
+        c, i = node_comp[n], node_inst[n]
+        rec = {
+            "name": name,
+            "type": types[c],
+            "instance": inst_names[i],
+            "instance_index": node_copy[n],
+            "device": inst_devices[i],
+            "component": comps[c].name,
+            "component_index": int(name[name.rfind(".") + 1:]),
+            "parent_device": comps[c].device,
+        }
+        nodes.append(rec)
+    for attr, values in g.node_attrs.items():
+        for n, v in values.items():
+            nodes[n].setdefault("attributes", {})[attr] = v
+    edges = [{"src": s, "dst": d, "link": k}
+             for s, d, k in zip(g.edge_src.tolist(), g.edge_dst.tolist(), g.edge_link.tolist())]
+    for attr, values in g.edge_attrs.items():
+        for e, v in values.items():
+            edges[e].setdefault("attributes", {})[attr] = v
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "name": g.name,
+        "description": g.description,
+        "units": {"bandwidth": units.BANDWIDTH_UNIT, "latency": units.LATENCY_UNIT},
+        "instances": [{"name": i.name, "device": i.device, "count": i.count} for i in g.instances],
+        "links": [
+            {"name": x.name, "scope": x.scope, "bandwidth_gbps": x.bandwidth_gbps, "latency_ns": x.latency_ns,
+             "description": x.description, "attributes": x.attributes}
+            for x in g.links
+        ],
+        "nodes": nodes,
+        "edges": edges,
+        "attributes": dict(g.graph_annotations),
+    }
+
+
+def write_json(g: FQG, path: str | Path) -> None:
+    with open(path, "w", encoding="utf-8") as fh:
+        json.dump(to_json_dict(g), fh, separators=(",", ":"))
+
+
+def is_fqg_file(path: str | Path) -> bool:
+    """True when a .json file is an FQG written by `write_json` (it starts with its format tag)."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return f'"format":"{FORMAT}"' in fh.read(64).replace(" ", "")
+    except OSError:
+        return False
+
+
+SCHEMA_SAMPLE = 2000
+
+
+def _check_shape(data: dict, filename: str) -> None:
+    """Schema-validate the graph; node and edge records beyond the first SCHEMA_SAMPLE are checked
+    with vectorised range checks instead (per-record jsonschema would take seconds per 100k)."""
+    sample = data
+    if isinstance(data, dict) and isinstance(data.get("nodes"), list) and isinstance(data.get("edges"), list):
+        sample = {**data, "nodes": data["nodes"][:SCHEMA_SAMPLE], "edges": data["edges"][:SCHEMA_SAMPLE]}
+    diags = schema_errors("fqg", sample)
+    if not diags:
+        try:
+            ends = np.array([(e["src"], e["dst"], e["link"]) for e in data["edges"]], dtype=np.int64).reshape(-1, 3)
+        except (KeyError, TypeError, ValueError):
+            ends = None
+            diags = [Diagnostic("every edge needs integer src, dst and link", Location(path="edges"))]
+        if ends is not None and ends.size:
+            bad = np.flatnonzero((ends[:, :2].min(axis=1) < 0) | (ends[:, :2].max(axis=1) >= len(data["nodes"]))
+                                 | (ends[:, 2] < 0) | (ends[:, 2] >= len(data["links"])))
+            if bad.size:
+                diags = [Diagnostic(f"edge refers to a node or link that does not exist "
+                                    f"({len(data['nodes'])} nodes, {len(data['links'])} links)",
+                                    Location(path=f"edges[{bad[0]}]"))]
+    if diags:
+        raise InfraGraphError([Diagnostic(d.message, Location(filename, path=d.location.path)) for d in diags])
+
+
+def from_json_dict(data: dict, filename: str = "<fqg>") -> FQG:
+    """Rebuild an FQG from its JSON form (validated against schemas/fqg.schema.json first)."""
+    _check_shape(data, filename)
+    nodes = data["nodes"]
+    comp_key: dict[tuple, int] = {}
+    components: list[ComponentInfo] = []
+    type_names: list[str] = []
+    node_component = np.empty(len(nodes), dtype=np.int32)
+    owner_key: dict[str, int] = {}
+    node_owner = np.empty(len(nodes), dtype=np.int32)
+    for n, rec in enumerate(nodes):
+        key = (rec["parent_device"], rec["component"], rec["type"])
+        if key not in comp_key:
+            comp_key[key] = len(components)
+            components.append(ComponentInfo(*key))
+            if rec["type"] not in type_names:
+                type_names.append(rec["type"])
+        node_component[n] = comp_key[key]
+        node_owner[n] = owner_key.setdefault(rec["name"].rsplit(".", 2)[0], len(owner_key))
+    instances: list[InstanceInfo] = []
+    inst_index = {}
+    first = 0
+    for i, inst in enumerate(data["instances"]):
+        block = [r for r in nodes[first:] if r["instance"] == inst["name"] and r["instance_index"] == 0]
+        per_copy = len(block)
+        prefix = f"{inst['name']}.0."
+        suffixes = [r["name"][len(prefix):] for r in nodes[first:first + per_copy]]
+        instances.append(InstanceInfo(inst["name"], inst["device"], inst["count"], first, per_copy, suffixes))
+        inst_index[inst["name"]] = i
+        first += per_copy * inst["count"]
+    if first != len(nodes):
+        raise InfraGraphError(Diagnostic(
+            f"nodes do not match the instances table ({len(nodes)} nodes, instances account for {first})",
+            Location(filename, path="nodes")))
+    comp_types = np.array([type_names.index(c.type) for c in components], dtype=np.int16)
+    edges = data["edges"]
+    g = FQG(
+        name=data["name"],
+        description=data.get("description", ""),
+        instances=instances,
+        components=components,
+        type_names=type_names,
+        links=[LinkInfo(x["name"], x["scope"], x.get("bandwidth_gbps"), x.get("latency_ns"),
+                        x.get("description", ""), dict(x.get("attributes") or {})) for x in data["links"]],
+        node_type=comp_types[node_component] if len(nodes) else np.zeros(0, np.int16),
+        node_component=node_component,
+        node_instance=np.array([inst_index[r["instance"]] for r in nodes], dtype=np.int32),
+        node_copy=np.array([r["instance_index"] for r in nodes], dtype=np.int32),
+        node_owner=node_owner,
+        edge_src=np.array([e["src"] for e in edges], dtype=np.int32),
+        edge_dst=np.array([e["dst"] for e in edges], dtype=np.int32),
+        edge_link=np.array([e["link"] for e in edges], dtype=np.int32),
+        edge_origin=np.zeros(len(edges), dtype=np.int32),
+        edge_records=[filename],
+        graph_annotations=dict(data.get("attributes") or {}),
+    )
+    for n, rec in enumerate(nodes):
+        for attr, v in (rec.get("attributes") or {}).items():
+            g.node_attrs.setdefault(attr, {})[n] = v
+    for e, rec in enumerate(edges):
+        for attr, v in (rec.get("attributes") or {}).items():
+            g.edge_attrs.setdefault(attr, {})[e] = v
+    bad = [n for n, r in enumerate(nodes[:1000]) if g.node_name(n) != r["name"]]
+    if bad:
+        raise InfraGraphError(Diagnostic(
+            f"node {bad[0]} is named '{nodes[bad[0]]['name']}' but its position says '{g.node_name(bad[0])}'",
+            Location(filename, path=f"nodes[{bad[0]}].name")))
+    return g
+
+
+def read_fqg(path: str | Path) -> FQG:
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except json.JSONDecodeError as e:
+        raise InfraGraphError(Diagnostic(f"invalid JSON: {e.msg}", Location(str(path), e.lineno, e.colno))) from None
+    except OSError as e:
+        raise InfraGraphError(Diagnostic(f"cannot read graph: {e}", Location(str(path)))) from None
+    return from_json_dict(data, str(path))
+
+
+def to_networkx(g: FQG):
+    """A networkx MultiGraph: node names as keys, parallel links kept (edge key = edge id)."""
+    import networkx as nx
+
+    mg = nx.MultiGraph(name=g.name, **{k: v for k, v in g.graph_annotations.items()})
+    names = g.node_names
+    for n, name in enumerate(names):
+        mg.add_node(name, **g.node_attributes(n))
+    for e, (s, d) in enumerate(zip(g.edge_src.tolist(), g.edge_dst.tolist())):
+        mg.add_edge(names[s], names[d], key=e, **g.edge_attributes(e))
+    return mg
+
+
+def write_graphml(g: FQG, path: str | Path) -> None:
+    import networkx as nx
+
+    nx.write_graphml(to_networkx(g), str(path))

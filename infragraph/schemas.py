@@ -1,0 +1,60 @@
+"""JSON Schema validation (draft 2020-12) against the files in schemas/, with located errors.
+
+Validators are built once per schema and cached: validation runs on every load, so building
+the validator (which compiles the schema) must not be paid per document.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from typing import Any
+
+from jsonschema import Draft202012Validator
+
+from .errors import Diagnostic, InfraGraphError, Location
+from .paths import schema_path
+
+MAX_REPORTED = 20
+
+
+@lru_cache(maxsize=None)
+def validator(name: str) -> Draft202012Validator:
+    with open(schema_path(name), encoding="utf-8") as fh:
+        schema = json.load(fh)
+    Draft202012Validator.check_schema(schema)
+    return Draft202012Validator(schema)
+
+
+def format_path(parts) -> str:
+    """['edges', 3, 'ep2'] -> 'edges[3].ep2'."""
+    out = ""
+    for p in parts:
+        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
+    return out
+
+
+def _message(err) -> str:
+    if err.validator == "additionalProperties":
+        return f"{err.message}; allowed keys: {', '.join(sorted(err.schema.get('properties', {})))}"
+    if err.validator == "enum":
+        return f"{err.instance!r} is not one of: {', '.join(map(str, err.validator_value))}"
+    if err.validator == "pattern":
+        return f"{err.instance!r} is not a valid name (letters, digits, spaces, - _ ( ) < > [ ]; no dots)"
+    return err.message
+
+
+def schema_errors(name: str, data: Any, prefix: tuple = ()) -> list[Diagnostic]:
+    """All violations of schemas/<name>.schema.json, each located by document path."""
+    errors = sorted(validator(name).iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
+    return [
+        Diagnostic(_message(e), Location(path=format_path(prefix + tuple(e.absolute_path)) or "<document>"))
+        for e in errors[:MAX_REPORTED]
+    ]
+
+
+def validate(name: str, data: Any) -> None:
+    """Raise InfraGraphError listing every violation (up to MAX_REPORTED)."""
+    diags = schema_errors(name, data)
+    if diags:
+        raise InfraGraphError(diags)

@@ -1,0 +1,44 @@
+"""One entry point for every source format: .igl programs and public-format YAML/JSON documents.
+
+This module sits above both the language and the document layer (the document layer never
+imports the language), so that every command accepts either kind of file the same way.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .document import io
+from .document.model import Infrastructure
+from .errors import Diagnostic, InfraGraphError, Location
+from .graph import FQG, expand
+
+DOCUMENT_SUFFIXES = (".yaml", ".yml", ".json")
+
+
+def load_document(
+    path: str | Path, defines: dict[str, str] | None = None, search_path: list[str] | None = None
+) -> Infrastructure:
+    """The InfraGraph document in `path` (.igl is compiled; .yaml/.yml/.json are read and validated)."""
+    path = Path(path)
+    if path.suffix == ".igl":
+        from . import lang  # the language is only loaded when an .igl file is given
+
+        return lang.compile_file(str(path), defines=defines, search_path=search_path)
+    if path.suffix not in DOCUMENT_SUFFIXES:
+        raise InfraGraphError(Diagnostic(
+            f"unknown file type '{path.suffix}'; expected .igl, .yaml, .yml or .json", Location(str(path))))
+    if defines:
+        raise InfraGraphError(Diagnostic(
+            "-D overrides apply to .igl programs only; a document has no parameters", Location(str(path))))
+    return io.load(path)
+
+
+def load_graph(path: str | Path, defines: dict[str, str] | None = None,
+               search_path: list[str] | None = None) -> FQG:
+    """The fully qualified graph of a source file (an FQG .json written by `compile` is read back)."""
+    from .graph.export import is_fqg_file, read_fqg
+
+    if Path(path).suffix == ".json" and is_fqg_file(path):
+        return read_fqg(path)
+    return expand(load_document(path, defines, search_path))
