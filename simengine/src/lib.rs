@@ -1,6 +1,17 @@
 //! InfraGraph collective simulation engine.
 //!
-//! The engine core is plain Rust (no Python types) so `cargo test` runs without a
-//! Python interpreter; `python` is the only module that touches PyO3.
+//! The engine core is plain Rust (no Python types) so `cargo test` runs without a Python
+//! interpreter; `python` is the only module that touches PyO3.
+//!
+//! Layers: `topology` (directed links from the graph arrays) → `routing` (static shortest-path /
+//! ECMP / DOR routes) → `algorithms` (per-member step programs of one collective phase) → `plan`
+//! (chunking and multi-dimensional phase lists) → `network` (unaware / aware / fair models) →
+//! `engine` (discrete-event loop) → `results`.
+
+pub mod algorithms;
+pub mod error;
+mod fxhash;
+pub mod routing;
+pub mod topology;
 
 pub mod python;

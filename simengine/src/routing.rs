@@ -1,0 +1,362 @@
+//! Static routing on the physical graph.
+//!
+//! Routes are shortest paths by hop count or by summed latency. Where several next hops are
+//! equally short, deterministic ECMP picks one by hashing the flow (source, destination) with the
+//! current node, like a switch hashing a connection's header: every message of one connection
+//! takes the same path, different connections spread out, and a run is reproducible. Optional
+//! dimension-order routing (DOR) for tori walks the logical NPU coordinates one dimension at a
+//! time, each hop being a shortest path between coordinate neighbours.
+use std::collections::HashMap;
+
+use crate::error::{SimError, SimResult};
+use crate::fxhash::FxBuild;
+use crate::topology::Topology;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Metric {
+    Hops,
+    Latency,
+}
+
+/// Dimension-order routing over NPU ranks arranged as a torus (dimension 0 varies fastest).
+#[derive(Debug, Clone)]
+pub struct DorSpec {
+    pub npu_nodes: Vec<u32>,
+    pub dims: Vec<usize>,
+}
+
+/// Summary of one route, what the congestion-unaware model needs without walking the links.
+#[derive(Debug, Clone, Copy)]
+pub struct RouteInfo {
+    start: u32,
+    len: u32,
+    pub latency_ns: f64,
+    /// Bottleneck bandwidth in bytes/ns (infinite if every link is unspecified).
+    pub min_bw: f64,
+}
+
+const LAT_TOL: f64 = 1e-6;
+
+pub struct Router<'t> {
+    topo: &'t Topology,
+    metric: Metric,
+    ecmp: bool,
+    dor: Option<(DorSpec, HashMap<u32, usize, FxBuild>)>,
+    /// Distance from every node to a destination, computed once per destination on demand.
+    dist: HashMap<u32, Vec<f64>, FxBuild>,
+    cache: HashMap<(u32, u32), u32, FxBuild>,
+    arena: Vec<u32>,
+    routes: Vec<RouteInfo>,
+}
+
+fn mix(mut x: u64) -> u64 {
+    // splitmix64 finalizer: cheap, well-distributed, stable across platforms.
+    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
+}
+
+impl<'t> Router<'t> {
+    pub fn new(topo: &'t Topology, metric: Metric, ecmp: bool, dor: Option<DorSpec>) -> SimResult<Self> {
+        let dor = match dor {
+            None => None,
+            Some(spec) => {
+                let total: usize = spec.dims.iter().product();
+                if total != spec.npu_nodes.len() || spec.dims.is_empty() {
+                    return Err(SimError::InvalidInput(format!(
+                        "routing dims {:?} multiply to {total} but there are {} NPUs",
+                        spec.dims,
+                        spec.npu_nodes.len()
+                    )));
+                }
+                let rank_of = spec.npu_nodes.iter().enumerate().map(|(r, &n)| (n, r)).collect();
+                Some((spec, rank_of))
+            }
+        };
+        Ok(Router {
+            topo,
+            metric,
+            ecmp,
+            dor,
+            dist: HashMap::default(),
+            cache: HashMap::default(),
+            arena: Vec::new(),
+            routes: Vec::new(),
+        })
+    }
+
+    pub fn links(&self, route: u32) -> &[u32] {
+        let r = &self.routes[route as usize];
+        &self.arena[r.start as usize..(r.start + r.len) as usize]
+    }
+
+    pub fn info(&self, route: u32) -> &RouteInfo {
+        &self.routes[route as usize]
+    }
+
+    /// Route id for traffic from node `src` to node `dst` (cached per pair).
+    pub fn route(&mut self, src: u32, dst: u32) -> SimResult<u32> {
+        if let Some(&r) = self.cache.get(&(src, dst)) {
+            return Ok(r);
+        }
+        let start = self.arena.len();
+        let dor_ranks = self.dor.as_ref().and_then(|(_, rank_of)| Some((*rank_of.get(&src)?, *rank_of.get(&dst)?)));
+        match dor_ranks {
+            Some((rs, rd)) => {
+                let waypoints = self.dor_waypoints(rs, rd);
+                for w in waypoints.windows(2) {
+                    self.append_shortest(w[0], w[1], src, dst)?;
+                }
+            }
+            None => self.append_shortest(src, dst, src, dst)?,
+        }
+        let links = &self.arena[start..];
+        let mut info = RouteInfo { start: start as u32, len: links.len() as u32, latency_ns: 0.0, min_bw: f64::INFINITY };
+        for &l in links {
+            info.latency_ns += self.topo.link_latency_ns[l as usize];
+            info.min_bw = info.min_bw.min(self.topo.link_bw_bytes_per_ns[l as usize]);
+        }
+        let id = self.routes.len() as u32;
+        self.routes.push(info);
+        self.cache.insert((src, dst), id);
+        Ok(id)
+    }
+
+    /// NPU nodes visited by dimension-order routing from rank `rs` to rank `rd`.
+    fn dor_waypoints(&self, rs: usize, rd: usize) -> Vec<u32> {
+        let (spec, _) = self.dor.as_ref().expect("dor configured");
+        let mut coord = coords(rs, &spec.dims);
+        let target = coords(rd, &spec.dims);
+        let mut out = vec![spec.npu_nodes[rs]];
+        for d in 0..spec.dims.len() {
+            let k = spec.dims[d] as i64;
+            let fwd = (target[d] as i64 - coord[d] as i64).rem_euclid(k);
+            let step = if fwd <= k - fwd { 1 } else { -1 };
+            while coord[d] != target[d] {
+                coord[d] = (coord[d] as i64 + step).rem_euclid(k) as usize;
+                out.push(spec.npu_nodes[rank_of(&coord, &spec.dims)]);
+            }
+        }
+        out
+    }
+
+    fn cost(&self, link: u32) -> f64 {
+        match self.metric {
+            Metric::Hops => 1.0,
+            Metric::Latency => self.topo.link_latency_ns[link as usize],
+        }
+    }
+
+    /// Appends the links of one shortest path `a -> b` to the arena; `flow` endpoints seed ECMP.
+    fn append_shortest(&mut self, a: u32, b: u32, fs: u32, fd: u32) -> SimResult<()> {
+        let flow_hash = mix(((fs as u64) << 32) | fd as u64);
+        // Fast path: a direct link is always a shortest path by hops.
+        if self.metric == Metric::Hops {
+            let direct: Vec<u32> =
+                self.topo.out_links(a).iter().copied().filter(|&l| self.topo.link_to[l as usize] == b).collect();
+            if !direct.is_empty() {
+                let pick = self.pick(&direct, flow_hash, a);
+                self.arena.push(pick);
+                return Ok(());
+            }
+        }
+        if !self.dist.contains_key(&b) {
+            let d = self.distances_to(b);
+            self.dist.insert(b, d);
+        }
+        let dist = &self.dist[&b];
+        if !dist[a as usize].is_finite() {
+            return Err(SimError::Unreachable { src: a, dst: b });
+        }
+        let mut u = a;
+        let mut cand = Vec::new();
+        while u != b {
+            cand.clear();
+            let du = dist[u as usize];
+            for &l in self.topo.out_links(u) {
+                let w = self.topo.link_to[l as usize];
+                let dw = dist[w as usize];
+                if dw.is_finite() && (dw + self.cost(l) - du).abs() <= LAT_TOL && (w == b || self.topo.transit[w as usize]) {
+                    cand.push(l);
+                }
+            }
+            // Non-empty by construction of `dist` (u is on a shortest path to b).
+            let l = self.pick(&cand, flow_hash, u);
+            self.arena.push(l);
+            u = self.topo.link_to[l as usize];
+        }
+        Ok(())
+    }
+
+    fn pick(&self, cand: &[u32], flow_hash: u64, node: u32) -> u32 {
+        if !self.ecmp || cand.len() == 1 {
+            return cand[0];
+        }
+        cand[(mix(flow_hash ^ (node as u64).wrapping_mul(0x9E37_79B9)) % cand.len() as u64) as usize]
+    }
+
+    /// Shortest distance from every node to `b` (BFS for hops, Dijkstra for latency). Only
+    /// transit-allowed nodes are expanded, so routes never pass through e.g. memory nodes.
+    fn distances_to(&self, b: u32) -> Vec<f64> {
+        let n = self.topo.num_nodes;
+        let mut dist = vec![f64::INFINITY; n];
+        dist[b as usize] = 0.0;
+        // The graph is undirected (links come in pairs), so outgoing links of `v` lead to the
+        // nodes that can reach `v` in one hop.
+        match self.metric {
+            Metric::Hops => {
+                let mut queue = std::collections::VecDeque::from([b]);
+                while let Some(v) = queue.pop_front() {
+                    if v != b && !self.topo.transit[v as usize] {
+                        continue;
+                    }
+                    let dv = dist[v as usize];
+                    for &l in self.topo.out_links(v) {
+                        let w = self.topo.link_to[l as usize] as usize;
+                        if dist[w].is_infinite() {
+                            dist[w] = dv + 1.0;
+                            queue.push_back(w as u32);
+                        }
+                    }
+                }
+            }
+            Metric::Latency => {
+                use std::cmp::Reverse;
+                let mut heap = std::collections::BinaryHeap::from([Reverse((0u64, b))]);
+                while let Some(Reverse((dbits, v))) = heap.pop() {
+                    let dv = f64::from_bits(dbits);
+                    if dv > dist[v as usize] || (v != b && !self.topo.transit[v as usize]) {
+                        continue;
+                    }
+                    for &l in self.topo.out_links(v) {
+                        let w = self.topo.link_to[l as usize] as usize;
+                        let nd = dv + self.topo.link_latency_ns[l as usize];
+                        if nd < dist[w] {
+                            dist[w] = nd;
+                            heap.push(Reverse((nd.to_bits(), w as u32)));
+                        }
+                    }
+                }
+            }
+        }
+        dist
+    }
+}
+
+/// Coordinates of `index` in a mixed-radix shape (dimension 0 fastest).
+pub fn coords(mut index: usize, dims: &[usize]) -> Vec<usize> {
+    dims.iter()
+        .map(|&k| {
+            let c = index % k;
+            index /= k;
+            c
+        })
+        .collect()
+}
+
+pub fn rank_of(coord: &[usize], dims: &[usize]) -> usize {
+    let mut r = 0;
+    for d in (0..dims.len()).rev() {
+        r = r * dims[d] + coord[d];
+    }
+    r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ring(n: u32) -> Topology {
+        let e: Vec<(u32, u32)> = (0..n).map(|i| (i, (i + 1) % n)).collect();
+        Topology::uniform(n as usize, &e, 100.0, 10.0).unwrap()
+    }
+
+    #[test]
+    fn shortest_path_on_ring_takes_short_way() {
+        let t = ring(8);
+        let mut r = Router::new(&t, Metric::Hops, true, None).unwrap();
+        let id = r.route(0, 6).unwrap();
+        assert_eq!(r.links(id).len(), 2);
+        assert_eq!(r.info(id).latency_ns, 20.0);
+        // Path goes 0 -> 7 -> 6.
+        assert_eq!(t.link_to[r.links(id)[0] as usize], 7);
+    }
+
+    #[test]
+    fn ecmp_spreads_flows_over_equal_paths() {
+        // Two hosts per side of a 4-spine "diamond": leaves 0,1 connected through spines 2..5.
+        let mut e = vec![];
+        for s in 2..6 {
+            e.push((0, s));
+            e.push((1, s));
+        }
+        // hosts 6.. on leaf 0, 20.. on leaf 1
+        for h in 0..12 {
+            e.push((6 + h, 0));
+            e.push((20 + h, 1));
+        }
+        let t = Topology::uniform(32, &e, 100.0, 1.0).unwrap();
+        let mut r = Router::new(&t, Metric::Hops, true, None).unwrap();
+        let mut spines = std::collections::HashSet::new();
+        for h in 0..12 {
+            let id = r.route(6 + h, 20 + h).unwrap();
+            assert_eq!(r.links(id).len(), 4);
+            spines.insert(t.link_to[r.links(id)[1] as usize]);
+        }
+        assert!(spines.len() >= 3, "ECMP used only {spines:?}");
+        // Deterministic: same answer from a fresh router.
+        let mut r2 = Router::new(&t, Metric::Hops, true, None).unwrap();
+        let a = r2.route(6, 20).unwrap();
+        let b = r.route(6, 20).unwrap();
+        assert_eq!(r2.links(a), r.links(b));
+    }
+
+    #[test]
+    fn unreachable_pair_is_an_error_naming_both() {
+        let t = Topology::uniform(4, &[(0, 1), (2, 3)], 1.0, 1.0).unwrap();
+        let mut r = Router::new(&t, Metric::Hops, true, None).unwrap();
+        assert_eq!(r.route(0, 3).unwrap_err(), SimError::Unreachable { src: 0, dst: 3 });
+    }
+
+    #[test]
+    fn latency_metric_prefers_fast_detour() {
+        // 0-1 direct with 100 ns, 0-2-1 with 10+10 ns.
+        let t = Topology::new(3, &[0, 0, 2], &[1, 2, 1], &[8.0; 3], &[100.0, 10.0, 10.0], None, &[]).unwrap();
+        let mut r = Router::new(&t, Metric::Latency, true, None).unwrap();
+        let id = r.route(0, 1).unwrap();
+        assert_eq!(r.links(id).len(), 2);
+        assert_eq!(r.info(id).latency_ns, 20.0);
+    }
+
+    #[test]
+    fn no_transit_nodes_are_avoided() {
+        // 0-1-2 short path through node 1 (kind 7, no transit), long path 0-3-4-2.
+        let t = Topology::new(5, &[0, 1, 0, 3, 4], &[1, 2, 3, 4, 2], &[8.0; 5], &[1.0; 5], Some(&[0, 7, 0, 0, 0]), &[7])
+            .unwrap();
+        let mut r = Router::new(&t, Metric::Hops, true, None).unwrap();
+        let id = r.route(0, 2).unwrap();
+        assert_eq!(r.links(id).len(), 3);
+    }
+
+    #[test]
+    fn dimension_order_routes_x_then_y() {
+        // 4x4 torus of NPUs, node id = rank.
+        let dims = [4usize, 4];
+        let mut e = vec![];
+        for r in 0..16usize {
+            let c = coords(r, &dims);
+            for d in 0..2 {
+                let mut n = c.clone();
+                n[d] = (n[d] + 1) % 4;
+                e.push((r as u32, rank_of(&n, &dims) as u32));
+            }
+        }
+        let t = Topology::uniform(16, &e, 8.0, 1.0).unwrap();
+        let spec = DorSpec { npu_nodes: (0..16).collect(), dims: dims.to_vec() };
+        let mut r = Router::new(&t, Metric::Hops, true, Some(spec)).unwrap();
+        let id = r.route(0, 5).unwrap(); // (0,0) -> (1,1): x first to node 1, then y to 5
+        let nodes: Vec<u32> = r.links(id).iter().map(|&l| t.link_to[l as usize]).collect();
+        assert_eq!(nodes, vec![1, 5]);
+    }
+}
