@@ -14,7 +14,7 @@ import numpy as np
 
 from ..errors import error
 
-_SEGMENT = re.compile(r"(?P<name>.+?)\[(?P<sel>[-+\d\s:]*)\]")
+_SEGMENT = re.compile(r"(?P<name>.+?)\[(?P<sel>[^\[\]]*)\]")
 _INT = re.compile(r"\s*[-+]?\d+\s*")
 
 

@@ -159,7 +159,7 @@ class _Expander:
         for ei, e in enumerate(device.edges):
             path = f"devices[{di}].edges[{ei}]"
             try:
-                a, b = self._edge_pairs(e, path, lambda ep, p: lay.resolve(parse_path(_device_path(ep), p), p))
+                a, b = self._edge_pairs(e, path, lambda ep, p: lay.resolve(parse_path(_device_path(ep), f"{p}.component"), f"{p}.component"))
             except InfraGraphError as err:
                 self._fail(err)
                 continue

@@ -1,0 +1,72 @@
+"""The command line: exit codes, messages on stderr, no tracebacks."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from infragraph.cli import main
+from infragraph.graph.export import read_fqg
+
+MINI = str(Path(__file__).parent.parent / "data" / "mini.yaml")
+
+
+def test_compile_writes_json_and_graphml(tmp_path, capsys):
+    assert main(["compile", MINI, "-o", str(tmp_path / "g.json")]) == 0
+    assert read_fqg(tmp_path / "g.json").num_edges == 12
+    assert main(["compile", MINI, "-o", str(tmp_path / "g.graphml")]) == 0
+    assert "<graphml" in (tmp_path / "g.graphml").read_text()[:400]
+    assert "13 nodes, 12 edges" in capsys.readouterr().err
+
+
+def test_validate_and_info(capsys):
+    assert main(["validate", MINI]) == 0
+    assert "valid (13 nodes, 12 edges)" in capsys.readouterr().out
+    assert main(["info", MINI, "--json"]) == 0
+    s = json.loads(capsys.readouterr().out)
+    assert s["nodes_by_type"] == {"nic": 4, "port": 4, "switch": 1, "xpu": 4}
+    assert s["edges_by_endpoint_types"] == {"nic--port": 4, "switch--port": 4, "xpu--nic": 4}
+    assert s["total_bandwidth_gbps"] == 1600
+
+
+def test_info_reads_a_compiled_graph(tmp_path, capsys):
+    main(["compile", MINI, "-o", str(tmp_path / "g.json"), "-q"])
+    assert main(["info", str(tmp_path / "g.json")]) == 0
+    assert "mini: 13 nodes, 12 edges" in capsys.readouterr().out
+
+
+def test_invalid_input_exits_1_with_located_message(tmp_path, capsys):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(Path(MINI).read_text().replace("link: eth, scheme: one2one}\n- ", "link: ethx, scheme: one2one}\n- "))
+    assert main(["validate", str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert f"{bad}:17:" in err and "unknown link 'ethx'" in err and "Traceback" not in err
+
+
+def test_unknown_suffix_and_missing_file(tmp_path, capsys):
+    assert main(["validate", str(tmp_path / "x.txt")]) == 1
+    assert "unknown file type '.txt'" in capsys.readouterr().err
+    assert main(["validate", str(tmp_path / "nope.yaml")]) == 1
+    assert "cannot read document" in capsys.readouterr().err
+
+
+def test_usage_errors_exit_2():
+    with pytest.raises(SystemExit) as e:
+        main(["compile", MINI])  # -o missing
+    assert e.value.code == 2
+    with pytest.raises(SystemExit) as e:
+        main(["frobnicate"])
+    assert e.value.code == 2
+
+
+def test_defines_rejected_for_documents(capsys):
+    assert main(["validate", MINI, "-D", "x=1"]) == 1
+    assert "-D overrides apply to .igl programs only" in capsys.readouterr().err
+
+
+def test_console_entry_point_runs_without_traceback(tmp_path):
+    r = subprocess.run([sys.executable, "-m", "infragraph", "validate", str(tmp_path / "none.json")],
+                       capture_output=True, text=True)
+    assert r.returncode == 1 and "Traceback" not in r.stderr and "cannot read document" in r.stderr
