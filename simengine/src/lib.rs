@@ -9,9 +9,16 @@
 //! `engine` (discrete-event loop) → `results`.
 
 pub mod algorithms;
+pub mod engine;
 pub mod error;
+pub mod events;
 mod fxhash;
+pub mod network;
+pub mod plan;
+pub mod results;
 pub mod routing;
 pub mod topology;
 
 pub mod python;
+
+pub use engine::{simulate, SimConfig};

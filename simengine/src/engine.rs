@@ -1,0 +1,372 @@
+//! The discrete-event loop that runs collectives over the network model.
+//!
+//! State is kept per *member-phase* (one group member, one chunk, one phase), stored densely and
+//! indexed as `base(job) + (chunk * phases + phase) * members + member`. Each member has one FIFO
+//! (or LIFO) queue per logical dimension admitting at most `active_chunks_per_dim` chunks at once;
+//! a chunk moves to its next phase as soon as the member finishes the current one, so chunks
+//! pipeline across dimensions exactly as in ASTRA-sim's system layer.
+use std::collections::VecDeque;
+use std::time::Instant;
+
+use crate::algorithms::{tag, Send};
+use crate::error::{SimError, SimResult};
+use crate::events::{Ev, EventQueue};
+use crate::network::{trunc_ns, Model, Msg, Network};
+use crate::plan::{plan, CollectiveSpec, JobPlan};
+use crate::results::{FlowRecord, SimOutput};
+use crate::routing::{DorSpec, Metric, Router};
+use crate::topology::Topology;
+
+#[derive(Debug, Clone)]
+pub struct SimConfig {
+    pub model: Model,
+    /// ASTRA-sim compatibility: integer bytes and ns with ASTRA-sim's truncations and chunking.
+    pub astra: bool,
+    pub metric: Metric,
+    pub ecmp: bool,
+    /// Dimension-order routing over all NPU ranks (torus dims, dimension 0 fastest).
+    pub dor_dims: Option<Vec<usize>>,
+    /// Record every message for a timeline.
+    pub trace: bool,
+    /// Stop with an error after this many events (guards against runaway runs).
+    pub max_events: u64,
+}
+
+impl Default for SimConfig {
+    fn default() -> Self {
+        SimConfig { model: Model::Unaware, astra: false, metric: Metric::Hops, ecmp: true, dor_dims: None, trace: false, max_events: u64::MAX }
+    }
+}
+
+#[derive(Default, Clone)]
+struct MemberPhase {
+    started: bool,
+    lanes_left: u8,
+    waiting: [bool; 2],
+    step: [u32; 2],
+    need: [u32; 2],
+    delay: [f64; 2],
+    /// Messages received per tag that their step has not consumed yet.
+    pending: Vec<(u32, u32)>,
+}
+
+#[derive(Default)]
+struct DimQueue {
+    active: u32,
+    waiting: VecDeque<u32>, // chunk * phases + phase
+}
+
+struct Job {
+    plan: JobPlan,
+    base: usize,
+    queue_base: usize,
+    member_nodes: Vec<u32>,
+    chunks_left: Vec<u32>,
+    finish_ns: Vec<f64>,
+}
+
+struct Sim<'t> {
+    topo: &'t Topology,
+    router: Router<'t>,
+    spec: &'t CollectiveSpec,
+    cfg: &'t SimConfig,
+    jobs: Vec<Job>,
+    states: Vec<MemberPhase>,
+    queues: Vec<DimQueue>,
+    q: EventQueue,
+    net: Network,
+    sends: Vec<Send>,
+    out: SimOutput,
+}
+
+/// Runs one collective (on every process group concurrently) and returns its measurements.
+pub fn simulate(topo: &Topology, npu_nodes: &[u32], spec: &CollectiveSpec, cfg: &SimConfig) -> SimResult<SimOutput> {
+    let wall = Instant::now();
+    for (i, &node) in npu_nodes.iter().enumerate() {
+        if node as usize >= topo.num_nodes {
+            return Err(SimError::InvalidInput(format!("NPU rank {i} is node {node}, outside the {}-node graph", topo.num_nodes)));
+        }
+    }
+    if spec.groups.is_empty() {
+        return Err(SimError::InvalidInput("no process group given".into()));
+    }
+    for e in [spec.endpoint_delay_ns] {
+        if !(e >= 0.0 && e.is_finite()) {
+            return Err(SimError::InvalidInput(format!("endpoint delay must be >= 0 ns, got {e}")));
+        }
+    }
+    if let Some(bw) = spec.local_mem_bw_gb_per_s {
+        if !(bw > 0.0) {
+            return Err(SimError::InvalidInput(format!("local memory bandwidth must be > 0 GB/s, got {bw}")));
+        }
+    }
+    let dor = cfg.dor_dims.as_ref().map(|dims| DorSpec { npu_nodes: npu_nodes.to_vec(), dims: dims.clone() });
+    let router = Router::new(topo, cfg.metric, cfg.ecmp, dor)?;
+    let mut jobs = Vec::new();
+    let (mut base, mut queue_base) = (0usize, 0usize);
+    for group in &spec.groups {
+        let mut seen = std::collections::HashSet::new();
+        for &r in group {
+            if r as usize >= npu_nodes.len() {
+                return Err(SimError::InvalidInput(format!("rank {r} is not an NPU rank (there are {})", npu_nodes.len())));
+            }
+            if !seen.insert(r) {
+                return Err(SimError::InvalidInput(format!("rank {r} appears twice in one process group")));
+            }
+        }
+        let p = plan(spec, group, cfg.astra)?;
+        let members = group.len();
+        let size = p.chunks * p.phases.len() * members;
+        let qsize = members * p.dims.len();
+        jobs.push(Job {
+            member_nodes: group.iter().map(|&r| npu_nodes[r as usize]).collect(),
+            chunks_left: vec![p.chunks as u32; members],
+            finish_ns: vec![0.0; members],
+            plan: p,
+            base,
+            queue_base,
+        });
+        base += size;
+        queue_base += qsize;
+    }
+    if base > u32::MAX as usize {
+        return Err(SimError::InvalidInput(format!("{base} member-phase states exceed the engine's index range; use fewer chunks")));
+    }
+    let mut sim = Sim {
+        topo,
+        router,
+        spec,
+        cfg,
+        states: vec![MemberPhase::default(); base],
+        queues: (0..queue_base).map(|_| DimQueue::default()).collect(),
+        jobs,
+        q: EventQueue::default(),
+        net: Network::new(cfg.model, cfg.astra, topo),
+        sends: Vec::new(),
+        out: SimOutput::new(topo.num_links(), npu_nodes.len()),
+    };
+    sim.run()?;
+    sim.finish(wall.elapsed().as_secs_f64())
+}
+
+impl<'t> Sim<'t> {
+    fn run(&mut self) -> SimResult<()> {
+        for j in 0..self.jobs.len() {
+            let (members, chunks) = (self.jobs[j].plan.ranks.len(), self.jobs[j].plan.chunks);
+            for m in 0..members {
+                for c in 0..chunks {
+                    self.enter_phase(j, m, c, 0, 0.0);
+                }
+            }
+        }
+        while let Some((now, ev)) = self.q.pop() {
+            if self.q.processed > self.cfg.max_events {
+                return Err(SimError::InvalidInput(format!("stopped after {} events (max_events)", self.cfg.max_events)));
+            }
+            match ev {
+                Ev::Step { mps, lane, step } => self.step(now, mps, lane as usize, step as usize)?,
+                Ev::Deliver { msg } => self.deliver(now, msg),
+                Ev::Hop { msg, hop } => self.net.hop(now, msg, hop, self.topo, &self.router, &mut self.q),
+                Ev::FairRecompute => self.net.fair_recompute(now, self.topo, &self.router, &mut self.q),
+                Ev::FairWake { gen } => self.net.fair_wake(now, gen, self.topo, &self.router, &mut self.q),
+            }
+        }
+        for job in &self.jobs {
+            if let Some(m) = job.chunks_left.iter().position(|&c| c > 0) {
+                return Err(SimError::Deadlock(format!(
+                    "rank {} still has {} unfinished chunk(s) when no event is left; members of a \
+                     dimension picked chunks in different orders (try more active chunks per dimension)",
+                    job.plan.ranks[m], job.chunks_left[m]
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// (job, chunk, phase, member) of a member-phase index.
+    fn decode(&self, mps: u32) -> (usize, usize, usize, usize) {
+        let mps = mps as usize;
+        let j = self.jobs.partition_point(|job| job.base <= mps) - 1;
+        let job = &self.jobs[j];
+        let local = mps - job.base;
+        let members = job.plan.ranks.len();
+        let phases = job.plan.phases.len();
+        let (cp, member) = (local / members, local % members);
+        (j, cp / phases, cp % phases, member)
+    }
+
+    fn mps(&self, j: usize, chunk: usize, phase: usize, member: usize) -> usize {
+        let job = &self.jobs[j];
+        job.base + (chunk * job.plan.phases.len() + phase) * job.plan.ranks.len() + member
+    }
+
+    /// A member's chunk becomes ready for phase `p` at `now`.
+    fn enter_phase(&mut self, j: usize, member: usize, chunk: usize, mut p: usize, now: f64) {
+        let phases = self.jobs[j].plan.phases.len();
+        while p < phases && !self.jobs[j].plan.participates(p, member) {
+            p += 1; // not this member's part of a rooted hierarchical op
+        }
+        if p == phases {
+            let job = &mut self.jobs[j];
+            job.chunks_left[member] -= 1;
+            job.finish_ns[member] = job.finish_ns[member].max(now);
+            return;
+        }
+        let qi = self.queue_index(j, member, p);
+        self.queues[qi].waiting.push_back((chunk * phases + p) as u32);
+        self.admit(j, member, qi, now);
+    }
+
+    fn queue_index(&self, j: usize, member: usize, p: usize) -> usize {
+        let job = &self.jobs[j];
+        job.queue_base + member * job.plan.dims.len() + job.plan.phases[p].dim
+    }
+
+    /// Starts waiting chunks on a member's dimension queue while it has free slots.
+    fn admit(&mut self, j: usize, member: usize, qi: usize, now: f64) {
+        let limit = self.spec.active_chunks_per_dim as u32;
+        while self.queues[qi].active < limit {
+            let next = if self.spec.lifo { self.queues[qi].waiting.pop_back() } else { self.queues[qi].waiting.pop_front() };
+            let Some(cp) = next else { break };
+            self.queues[qi].active += 1;
+            let phases = self.jobs[j].plan.phases.len();
+            let (chunk, p) = (cp as usize / phases, cp as usize % phases);
+            let mps = self.mps(j, chunk, p, member);
+            let lanes = self.jobs[j].plan.phases[p].algo.lanes();
+            let st = &mut self.states[mps];
+            st.started = true;
+            st.lanes_left = lanes as u8;
+            let start = now + self.spec.endpoint_delay_ns;
+            for lane in 0..lanes {
+                self.q.push(start, Ev::Step { mps: mps as u32, lane: lane as u8, step: 0 });
+            }
+        }
+    }
+
+    fn reduce_ns(&self, bytes: f64) -> f64 {
+        match self.spec.local_mem_bw_gb_per_s {
+            None => 0.0,
+            Some(_) if bytes <= 0.0 => 0.0,
+            // Two reads and a write, each truncated separately in ASTRA-sim.
+            Some(bw) if self.cfg.astra => 3.0 * trunc_ns(bytes / bw),
+            Some(bw) => 3.0 * bytes / bw,
+        }
+    }
+
+    fn step(&mut self, now: f64, mps: u32, lane: usize, s: usize) -> SimResult<()> {
+        let (j, chunk, p, member) = self.decode(mps);
+        let plan = &self.jobs[j].plan;
+        let phase = &plan.phases[p];
+        let pos = plan.position(p, member);
+        let mut sends = std::mem::take(&mut self.sends);
+        let Some(spec) = phase.algo.step(pos, lane, s, &mut sends) else {
+            self.sends = sends;
+            let st = &mut self.states[mps as usize];
+            st.lanes_left -= 1;
+            if st.lanes_left == 0 {
+                st.pending = Vec::new();
+                self.finish_phase(j, chunk, p, member, now);
+            }
+            return Ok(());
+        };
+        let stride = phase.stride;
+        for snd in &sends {
+            let peer = member + snd.to * stride - pos * stride;
+            let (src, dst) = (self.jobs[j].member_nodes[member], self.jobs[j].member_nodes[peer]);
+            let route = self.router.route(src, dst)?;
+            let msg = Msg {
+                dst_mps: self.mps(j, chunk, p, peer) as u32,
+                tag: snd.tag,
+                bytes: snd.bytes,
+                route,
+                sent_at: now,
+                src_rank: self.jobs[j].plan.ranks[member],
+                dst_rank: self.jobs[j].plan.ranks[peer],
+            };
+            self.out.bytes_sent_per_rank[msg.src_rank as usize] += msg.bytes;
+            self.out.messages += 1;
+            self.net.send(now, msg, self.topo, &self.router, &mut self.q);
+        }
+        self.sends = sends;
+        let delay = if spec.recv > 0 { self.spec.endpoint_delay_ns } else { 0.0 } + self.reduce_ns(spec.reduce_bytes);
+        let t = tag(lane, s);
+        let st = &mut self.states[mps as usize];
+        let have = st.pending.iter().position(|e| e.0 == t);
+        let got = have.map_or(0, |i| st.pending[i].1);
+        if got >= spec.recv {
+            if let Some(i) = have {
+                st.pending.swap_remove(i);
+            }
+            self.q.push(now + delay, Ev::Step { mps, lane: lane as u8, step: s as u32 + 1 });
+        } else {
+            st.waiting[lane] = true;
+            st.step[lane] = s as u32;
+            st.need[lane] = spec.recv;
+            st.delay[lane] = delay;
+        }
+        Ok(())
+    }
+
+    fn deliver(&mut self, now: f64, id: u32) {
+        let m = self.net.take(id);
+        self.out.record_delivery(&m, now);
+        if self.cfg.trace {
+            let links = self.router.links(m.route);
+            self.out.trace.push(FlowRecord {
+                src_node: self.topo.link_from[links[0] as usize],
+                dst_node: self.topo.link_to[*links.last().unwrap() as usize],
+                src_rank: m.src_rank,
+                dst_rank: m.dst_rank,
+                bytes: m.bytes,
+                start_ns: m.sent_at,
+                end_ns: now,
+            });
+        }
+        let st = &mut self.states[m.dst_mps as usize];
+        let count = match st.pending.iter_mut().find(|e| e.0 == m.tag) {
+            Some(e) => {
+                e.1 += 1;
+                e.1
+            }
+            None => {
+                st.pending.push((m.tag, 1));
+                1
+            }
+        };
+        let lane = (m.tag >> 24) as usize;
+        let s = m.tag & 0xFF_FFFF;
+        if st.started && st.waiting[lane] && st.step[lane] == s && count >= st.need[lane] {
+            st.waiting[lane] = false;
+            if let Some(i) = st.pending.iter().position(|e| e.0 == m.tag) {
+                st.pending.swap_remove(i);
+            }
+            let at = now + st.delay[lane];
+            self.q.push(at, Ev::Step { mps: m.dst_mps, lane: lane as u8, step: s + 1 });
+        }
+    }
+
+    fn finish_phase(&mut self, j: usize, chunk: usize, p: usize, member: usize, now: f64) {
+        let qi = self.queue_index(j, member, p);
+        self.queues[qi].active -= 1;
+        self.admit(j, member, qi, now);
+        self.enter_phase(j, member, chunk, p + 1, now);
+    }
+
+    fn finish(mut self, wall_s: f64) -> SimResult<SimOutput> {
+        let mut out = std::mem::replace(&mut self.out, SimOutput::new(0, 0));
+        for job in &self.jobs {
+            for (m, &r) in job.plan.ranks.iter().enumerate() {
+                let f = &mut out.rank_finish_ns[r as usize];
+                *f = Some(f.unwrap_or(0.0).max(job.finish_ns[m]));
+            }
+        }
+        out.collective_time_ns = out.rank_finish_ns.iter().flatten().fold(0.0, |a: f64, &b| a.max(b));
+        out.link_bytes = self.net.link_bytes;
+        out.link_busy_ns = self.net.link_busy_ns;
+        out.events = self.q.processed;
+        out.chunks = self.jobs[0].plan.chunks;
+        out.chunk_bytes = self.jobs[0].plan.chunk_bytes;
+        out.wall_time_s = wall_s;
+        Ok(out)
+    }
+}

@@ -1,0 +1,252 @@
+//! Network models: how long a message takes from NPU to NPU along its static route.
+//!
+//! - `Unaware` (α-β): `latency(route) + bytes / bottleneck_bandwidth`; concurrent messages never
+//!   slow each other down.
+//! - `Aware`: every directed link is a FIFO server. A message is not packetised: it occupies each
+//!   link for `bytes / bw` and reaches the next node `latency + bytes / bw` after it started on the
+//!   link (store-and-forward per hop), queueing behind earlier messages (design note).
+//! - `Fair`: fluid max-min fair sharing. Active flows get rates by progressive filling over their
+//!   links; rates are recomputed whenever a flow starts or drains; a drained flow is delivered
+//!   after the route's propagation latency.
+//!
+//! In ASTRA-sim mode (`integer`) every delay is truncated to whole ns where ASTRA-sim truncates.
+use crate::events::{Ev, EventQueue};
+use crate::routing::Router;
+use crate::topology::Topology;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Model {
+    Unaware,
+    Aware,
+    Fair,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct Msg {
+    pub dst_mps: u32,
+    pub tag: u32,
+    pub bytes: f64,
+    pub route: u32,
+    pub sent_at: f64,
+    pub src_rank: u32,
+    pub dst_rank: u32,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct FairFlow {
+    msg: u32,
+    remaining: f64,
+    rate: f64,
+}
+
+pub struct Network {
+    pub model: Model,
+    pub integer: bool,
+    /// Per directed link: bytes carried and time spent serializing them (ns).
+    pub link_bytes: Vec<f64>,
+    pub link_busy_ns: Vec<f64>,
+    link_free_at: Vec<f64>,
+    msgs: Vec<Msg>,
+    free: Vec<u32>,
+    flows: Vec<FairFlow>,
+    fair_last: f64,
+    fair_gen: u32,
+    fair_recompute_pending: bool,
+    // Scratch for max-min: per link unfrozen-flow count and remaining capacity.
+    scratch_count: Vec<u32>,
+    scratch_cap: Vec<f64>,
+}
+
+/// ASTRA-sim truncation to whole ns, tolerant of division round-off just below an integer.
+pub fn trunc_ns(x: f64) -> f64 {
+    (x * (1.0 + 1e-12)).floor()
+}
+
+impl Network {
+    pub fn new(model: Model, integer: bool, topo: &Topology) -> Self {
+        let l = topo.num_links();
+        Network {
+            model,
+            integer,
+            link_bytes: vec![0.0; l],
+            link_busy_ns: vec![0.0; l],
+            link_free_at: vec![0.0; l],
+            msgs: Vec::new(),
+            free: Vec::new(),
+            flows: Vec::new(),
+            fair_last: 0.0,
+            fair_gen: 0,
+            fair_recompute_pending: false,
+            scratch_count: vec![0; l],
+            scratch_cap: vec![0.0; l],
+        }
+    }
+
+    fn t(&self, x: f64) -> f64 {
+        if self.integer {
+            trunc_ns(x)
+        } else {
+            x
+        }
+    }
+
+    pub fn msg(&self, id: u32) -> &Msg {
+        &self.msgs[id as usize]
+    }
+
+    /// Frees a delivered message's slot and returns it.
+    pub fn take(&mut self, id: u32) -> Msg {
+        self.free.push(id);
+        self.msgs[id as usize]
+    }
+
+    /// Injects a message at `now`; schedules its delivery (or first network event).
+    pub fn send(&mut self, now: f64, msg: Msg, topo: &Topology, router: &Router, q: &mut EventQueue) {
+        let id = match self.free.pop() {
+            Some(i) => {
+                self.msgs[i as usize] = msg;
+                i
+            }
+            None => {
+                self.msgs.push(msg);
+                (self.msgs.len() - 1) as u32
+            }
+        };
+        for &l in router.links(msg.route) {
+            let l = l as usize;
+            self.link_bytes[l] += msg.bytes;
+            self.link_busy_ns[l] += msg.bytes / topo.link_bw_bytes_per_ns[l];
+        }
+        match self.model {
+            Model::Unaware => {
+                let info = router.info(msg.route);
+                q.push(now + self.t(info.latency_ns + msg.bytes / info.min_bw), Ev::Deliver { msg: id });
+            }
+            Model::Aware => self.hop(now, id, 0, topo, router, q),
+            Model::Fair => {
+                self.fair_advance(now);
+                self.flows.push(FairFlow { msg: id, remaining: msg.bytes, rate: 0.0 });
+                if !self.fair_recompute_pending {
+                    self.fair_recompute_pending = true;
+                    q.push(now, Ev::FairRecompute);
+                }
+            }
+        }
+    }
+
+    /// Congestion-aware: message `id` arrives at the tail of hop `hop` of its route at `now`.
+    pub fn hop(&mut self, now: f64, id: u32, hop: u32, topo: &Topology, router: &Router, q: &mut EventQueue) {
+        let m = self.msgs[id as usize];
+        let links = router.links(m.route);
+        let l = links[hop as usize] as usize;
+        let bw = topo.link_bw_bytes_per_ns[l];
+        let start = now.max(self.link_free_at[l]);
+        self.link_free_at[l] = start + self.t(m.bytes / bw);
+        let arrive = start + self.t(topo.link_latency_ns[l] + m.bytes / bw);
+        if hop as usize + 1 == links.len() {
+            q.push(arrive, Ev::Deliver { msg: id });
+        } else {
+            q.push(arrive, Ev::Hop { msg: id, hop: hop + 1 });
+        }
+    }
+
+    fn fair_advance(&mut self, now: f64) {
+        let dt = now - self.fair_last;
+        if dt > 0.0 {
+            for f in &mut self.flows {
+                f.remaining -= f.rate * dt;
+            }
+        }
+        self.fair_last = now;
+    }
+
+    /// Fair model: recompute max-min rates and schedule the next drain.
+    pub fn fair_recompute(&mut self, now: f64, topo: &Topology, router: &Router, q: &mut EventQueue) {
+        self.fair_recompute_pending = false;
+        self.fair_advance(now);
+        self.fair_drain(now, router, q);
+        self.max_min_rates(topo, router);
+        self.fair_schedule(now, q);
+    }
+
+    pub fn fair_wake(&mut self, now: f64, gen: u32, topo: &Topology, router: &Router, q: &mut EventQueue) {
+        if gen != self.fair_gen {
+            return; // superseded by a later recompute
+        }
+        self.fair_recompute(now, topo, router, q);
+    }
+
+    /// Removes drained flows and schedules their delivery after the route's propagation latency.
+    fn fair_drain(&mut self, now: f64, router: &Router, q: &mut EventQueue) {
+        let msgs = &self.msgs;
+        self.flows.retain(|f| {
+            let done = f.rate.is_infinite() || f.remaining <= 1e-9 * msgs[f.msg as usize].bytes.max(1.0);
+            if done {
+                let m = &msgs[f.msg as usize];
+                q.push(now + router.info(m.route).latency_ns, Ev::Deliver { msg: f.msg });
+            }
+            !done
+        });
+    }
+
+    fn fair_schedule(&mut self, now: f64, q: &mut EventQueue) {
+        self.fair_gen = self.fair_gen.wrapping_add(1);
+        let next = self.flows.iter().map(|f| f.remaining / f.rate).fold(f64::INFINITY, f64::min);
+        if next.is_finite() {
+            q.push(now + next.max(0.0), Ev::FairWake { gen: self.fair_gen });
+        }
+    }
+
+    /// Progressive filling: repeatedly saturate the link with the smallest fair share and freeze
+    /// the flows crossing it at that share.
+    fn max_min_rates(&mut self, topo: &Topology, router: &Router) {
+        let mut touched: Vec<usize> = Vec::new();
+        let mut link_flows: std::collections::HashMap<usize, Vec<usize>, crate::fxhash::FxBuild> = Default::default();
+        for (i, f) in self.flows.iter_mut().enumerate() {
+            f.rate = f64::INFINITY;
+            for &l in router.links(self.msgs[f.msg as usize].route) {
+                let l = l as usize;
+                if topo.link_bw_bytes_per_ns[l].is_infinite() {
+                    continue;
+                }
+                if self.scratch_count[l] == 0 {
+                    touched.push(l);
+                    self.scratch_cap[l] = topo.link_bw_bytes_per_ns[l];
+                }
+                self.scratch_count[l] += 1;
+                link_flows.entry(l).or_default().push(i);
+            }
+        }
+        let mut frozen = vec![false; self.flows.len()];
+        loop {
+            let mut best: Option<(usize, f64)> = None;
+            for &l in &touched {
+                let c = self.scratch_count[l];
+                if c > 0 {
+                    let share = self.scratch_cap[l].max(0.0) / c as f64;
+                    if best.is_none_or(|(_, s)| share < s) {
+                        best = Some((l, share));
+                    }
+                }
+            }
+            let Some((bl, share)) = best else { break };
+            for &fi in &link_flows[&bl] {
+                if frozen[fi] {
+                    continue;
+                }
+                frozen[fi] = true;
+                self.flows[fi].rate = share;
+                for &l in router.links(self.msgs[self.flows[fi].msg as usize].route) {
+                    let l = l as usize;
+                    if topo.link_bw_bytes_per_ns[l].is_finite() {
+                        self.scratch_count[l] -= 1;
+                        self.scratch_cap[l] -= share;
+                    }
+                }
+            }
+        }
+        for &l in &touched {
+            self.scratch_count[l] = 0;
+        }
+    }
+}

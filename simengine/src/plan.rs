@@ -1,0 +1,251 @@
+//! From a collective request to per-group phase lists: chunking and multi-dimensional phases.
+//!
+//! A group's members are arranged over logical dimensions (dimension 0 varies fastest). Each
+//! chunk walks the phase list of the design note (e.g. All-Reduce localBWAware: RS over the first
+//! dimensions, AR on the last, AG back), and each phase runs one algorithm inside every
+//! dimension group. Size-1 dimensions contribute no phase.
+use crate::algorithms::{Algo, Op, PhaseAlgo};
+use crate::error::{invalid, SimError, SimResult};
+use crate::routing::coords;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Optimization {
+    Baseline,
+    LocalBwAware,
+}
+
+#[derive(Debug, Clone)]
+pub struct CollectiveSpec {
+    pub op: Op,
+    /// Per-NPU buffer in bytes (All-Gather: each NPU's shard).
+    pub size_bytes: f64,
+    /// Process groups: each a list of NPU ranks; all run the collective concurrently.
+    pub groups: Vec<Vec<u32>>,
+    /// Logical dimensions of every group (empty: one dimension spanning the group).
+    pub dims: Vec<usize>,
+    /// One algorithm per dimension, or a single one used for every dimension.
+    pub algorithms: Vec<Algo>,
+    /// Root member index within the group (broadcast, reduce, point-to-point source).
+    pub root: usize,
+    /// `preferred-dataset-splits`.
+    pub chunks: usize,
+    pub active_chunks_per_dim: usize,
+    pub endpoint_delay_ns: f64,
+    /// Local memory bandwidth for reductions, GB/s with GB = 1e9 B (= bytes/ns); None: free.
+    pub local_mem_bw_gb_per_s: Option<f64>,
+    pub optimization: Optimization,
+    /// ASTRA-sim's LIFO ready-list order (otherwise FIFO) for chunks waiting on a dimension.
+    pub lifo: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct Phase {
+    pub dim: usize,
+    pub algo: PhaseAlgo,
+    /// Member-index distance between consecutive positions of this dimension.
+    pub stride: usize,
+    /// Rooted hierarchical ops: the phase runs only in dimension groups whose coordinates in
+    /// these dimensions equal the root's.
+    pub match_root_dims: Vec<usize>,
+}
+
+#[derive(Debug, Clone)]
+pub struct JobPlan {
+    pub ranks: Vec<u32>,
+    pub dims: Vec<usize>,
+    pub phases: Vec<Phase>,
+    pub chunks: usize,
+    pub chunk_bytes: f64,
+    pub root: usize,
+    pub root_coords: Vec<usize>,
+}
+
+impl JobPlan {
+    /// Whether `member` takes part in phase `p` (else it passes through instantly).
+    pub fn participates(&self, p: usize, member: usize) -> bool {
+        let ph = &self.phases[p];
+        if ph.match_root_dims.is_empty() {
+            return true;
+        }
+        let c = coords(member, &self.dims);
+        ph.match_root_dims.iter().all(|&d| c[d] == self.root_coords[d])
+    }
+
+    /// Position of `member` inside its dimension group for phase `p`.
+    pub fn position(&self, p: usize, member: usize) -> usize {
+        let ph = &self.phases[p];
+        (member / ph.stride) % self.dims[ph.dim]
+    }
+}
+
+/// ASTRA-sim chunking (design note): integer chunk of `size / splits`, at least one byte per NPU
+/// (except All-Gather), and every chunk carries the full chunk size. Otherwise: exact split.
+pub fn chunking(op: Op, size: f64, splits: usize, group_size: usize, astra: bool) -> (usize, f64) {
+    if !astra {
+        return (splits, size / splits as f64);
+    }
+    let size = size.floor() as u64;
+    let mut chunk = size / splits as u64;
+    if op != Op::AllGather && group_size as u64 > chunk {
+        chunk = group_size as u64;
+    }
+    let count = size.div_ceil(chunk);
+    (count as usize, chunk as f64)
+}
+
+pub fn plan(spec: &CollectiveSpec, group: &[u32], astra: bool) -> SimResult<JobPlan> {
+    let n = group.len();
+    if spec.op == Op::PointToPoint && n != 2 {
+        return invalid(format!("point-to-point needs groups of exactly 2 ranks (source, destination), got {n}"));
+    }
+    if n < 2 {
+        return invalid(format!("a process group needs at least 2 ranks, got {n}"));
+    }
+    let dims: Vec<usize> = if spec.dims.is_empty() || spec.op == Op::PointToPoint { vec![n] } else { spec.dims.clone() };
+    if dims.iter().product::<usize>() != n || dims.contains(&0) {
+        return invalid(format!("dims {:?} multiply to {} but the group has {n} ranks", dims, dims.iter().product::<usize>()));
+    }
+    if spec.algorithms.len() != 1 && spec.algorithms.len() != dims.len() {
+        return invalid(format!("{} algorithms given for {} dimensions; give one, or one per dimension", spec.algorithms.len(), dims.len()));
+    }
+    if spec.chunks == 0 || spec.active_chunks_per_dim == 0 {
+        return invalid("chunks and active chunks per dimension must be at least 1");
+    }
+    if !(spec.size_bytes > 0.0) || !spec.size_bytes.is_finite() {
+        return invalid(format!("message size must be a positive number of bytes, got {}", spec.size_bytes));
+    }
+    if spec.root >= n {
+        return invalid(format!("root member {} is outside the group of {n}", spec.root));
+    }
+    let (chunks, chunk_bytes) = chunking(spec.op, spec.size_bytes, spec.chunks, n, astra);
+    let algo_of = |d: usize| spec.algorithms[if spec.algorithms.len() == 1 { 0 } else { d }];
+    let strides: Vec<usize> = (0..dims.len()).map(|d| dims[..d].iter().product()).collect();
+    let root_coords = coords(spec.root, &dims);
+    let live: Vec<usize> = (0..dims.len()).filter(|&d| dims[d] > 1).collect();
+    let div = |x: f64, k: usize| if astra { (x / k as f64).floor() } else { x / k as f64 };
+
+    // (dim, op, input bytes, root-matching dims) per phase.
+    let mut seq: Vec<(usize, Op, f64, Vec<usize>)> = Vec::new();
+    let mut bytes = chunk_bytes;
+    match spec.op {
+        Op::AllReduce if spec.optimization == Optimization::LocalBwAware && !live.is_empty() => {
+            let (last, first) = live.split_last().unwrap();
+            for &d in first {
+                seq.push((d, Op::ReduceScatter, bytes, vec![]));
+                bytes = div(bytes, dims[d]);
+            }
+            seq.push((*last, Op::AllReduce, bytes, vec![]));
+            for &d in first.iter().rev() {
+                seq.push((d, Op::AllGather, bytes, vec![]));
+                bytes *= dims[d] as f64;
+            }
+        }
+        Op::AllReduce | Op::AllToAll => {
+            for &d in &live {
+                seq.push((d, spec.op, bytes, vec![]));
+            }
+        }
+        Op::ReduceScatter => {
+            for &d in &live {
+                seq.push((d, Op::ReduceScatter, bytes, vec![]));
+                bytes = div(bytes, dims[d]);
+            }
+        }
+        Op::AllGather => {
+            for &d in live.iter().rev() {
+                seq.push((d, Op::AllGather, bytes, vec![]));
+                bytes *= dims[d] as f64;
+            }
+        }
+        Op::Reduce => {
+            for (i, &d) in live.iter().enumerate() {
+                seq.push((d, Op::Reduce, bytes, live[..i].to_vec()));
+            }
+        }
+        Op::Broadcast => {
+            for (i, &d) in live.iter().enumerate().rev() {
+                seq.push((d, Op::Broadcast, bytes, live[..i].to_vec()));
+            }
+        }
+        Op::PointToPoint => seq.push((0, Op::PointToPoint, bytes, vec![])),
+    }
+    let mut phases = Vec::with_capacity(seq.len());
+    for (dim, op, bytes_in, match_root_dims) in seq {
+        let algo = PhaseAlgo { op, algo: algo_of(dim), n: dims[dim], bytes_in, root: root_coords[dim], integer: astra };
+        algo.validate()?;
+        if bytes_in <= 0.0 && astra {
+            return Err(SimError::InvalidInput(format!(
+                "chunk of {chunk_bytes} B leaves {bytes_in} B for a {} phase on dimension {dim}",
+                op.name()
+            )));
+        }
+        phases.push(Phase { dim, algo, stride: strides[dim], match_root_dims });
+    }
+    Ok(JobPlan { ranks: group.to_vec(), dims, phases, chunks, chunk_bytes, root: spec.root, root_coords })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    pub fn spec(op: Op) -> CollectiveSpec {
+        CollectiveSpec {
+            op,
+            size_bytes: 1048576.0,
+            groups: vec![(0..8).collect()],
+            dims: vec![],
+            algorithms: vec![Algo::Ring],
+            root: 0,
+            chunks: 4,
+            active_chunks_per_dim: 1,
+            endpoint_delay_ns: 10.0,
+            local_mem_bw_gb_per_s: Some(50.0),
+            optimization: Optimization::LocalBwAware,
+            lifo: true,
+        }
+    }
+
+    #[test]
+    fn astra_chunking_rules() {
+        assert_eq!(chunking(Op::AllReduce, 1_000_001.0, 4, 8, true), (5, 250_000.0));
+        assert_eq!(chunking(Op::AllReduce, 16.0, 4, 8, true), (2, 8.0));
+        assert_eq!(chunking(Op::AllGather, 16.0, 4, 8, true), (4, 4.0));
+        assert_eq!(chunking(Op::AllReduce, 10.0, 4, 8, false), (4, 2.5));
+    }
+
+    #[test]
+    fn local_bw_aware_all_reduce_phases() {
+        let mut s = spec(Op::AllReduce);
+        s.groups = vec![(0..32).collect()];
+        s.dims = vec![4, 1, 8];
+        let p = plan(&s, &s.groups[0], true).unwrap();
+        let kinds: Vec<(usize, Op, f64)> = p.phases.iter().map(|ph| (ph.dim, ph.algo.op, ph.algo.bytes_in)).collect();
+        assert_eq!(
+            kinds,
+            vec![(0, Op::ReduceScatter, 262144.0), (2, Op::AllReduce, 65536.0), (0, Op::AllGather, 65536.0)]
+        );
+        assert_eq!(p.position(1, 4 * 3 + 2), 3);
+    }
+
+    #[test]
+    fn rooted_hierarchy_restricts_first_phases() {
+        let mut s = spec(Op::Broadcast);
+        s.dims = vec![4, 2];
+        s.root = 5; // coords (1, 1)
+        let p = plan(&s, &s.groups[0], false).unwrap();
+        // Broadcast: dim 1 first among members with coord0 == 1, then dim 0 everywhere.
+        assert_eq!(p.phases[0].dim, 1);
+        assert!(p.participates(0, 1) && p.participates(0, 5) && !p.participates(0, 0));
+        assert!(p.participates(1, 0));
+    }
+
+    #[test]
+    fn bad_requests_are_errors() {
+        let mut s = spec(Op::AllReduce);
+        s.dims = vec![3, 3];
+        assert!(plan(&s, &s.groups[0], false).is_err());
+        let mut s = spec(Op::PointToPoint);
+        s.groups = vec![vec![0, 1, 2]];
+        assert!(plan(&s, &s.groups[0], false).is_err());
+    }
+}

@@ -1,0 +1,70 @@
+//! Graph builders and defaults shared by the integration tests.
+#![allow(dead_code)]
+use _simengine::algorithms::{Algo, Op};
+use _simengine::plan::{CollectiveSpec, Optimization};
+use _simengine::topology::Topology;
+
+/// 50 GB/s in ASTRA-sim units (GB = 2^30 B) as the graph's Gbit/s.
+pub const ASTRA_50GB: f64 = 50.0 * 1073741824.0 * 8.0 / 1e9;
+
+pub fn ring(n: u32, gbps: f64, lat: f64) -> Topology {
+    let e: Vec<(u32, u32)> = (0..n).map(|i| (i, (i + 1) % n)).collect();
+    Topology::uniform(n as usize, &e, gbps, lat).unwrap()
+}
+
+pub fn fully_connected(n: u32, gbps: f64, lat: f64) -> Topology {
+    let mut e = vec![];
+    for a in 0..n {
+        for b in a + 1..n {
+            e.push((a, b));
+        }
+    }
+    Topology::uniform(n as usize, &e, gbps, lat).unwrap()
+}
+
+/// n NPUs (nodes 0..n) on one switch (node n).
+pub fn switch(n: u32, gbps: f64, lat: f64) -> Topology {
+    let e: Vec<(u32, u32)> = (0..n).map(|i| (i, n)).collect();
+    Topology::uniform(n as usize + 1, &e, gbps, lat).unwrap()
+}
+
+/// k-ary torus with the given dims, node id = rank (dimension 0 fastest); size-2 dims get one link.
+pub fn torus(dims: &[usize], gbps: f64, lat: f64) -> Topology {
+    let n: usize = dims.iter().product();
+    let mut e = vec![];
+    for r in 0..n {
+        let mut stride = 1;
+        for &k in dims {
+            let c = (r / stride) % k;
+            let next = r - c * stride + ((c + 1) % k) * stride;
+            if k > 2 || c == 0 {
+                if k > 1 {
+                    e.push((r as u32, next as u32));
+                }
+            }
+            stride *= k;
+        }
+    }
+    Topology::uniform(n, &e, gbps, lat).unwrap()
+}
+
+pub fn spec(op: Op, algo: Algo, n: u32, size: f64) -> CollectiveSpec {
+    CollectiveSpec {
+        op,
+        size_bytes: size,
+        groups: vec![(0..n).collect()],
+        dims: vec![],
+        algorithms: vec![algo],
+        root: 0,
+        chunks: 1,
+        active_chunks_per_dim: 1,
+        endpoint_delay_ns: 0.0,
+        local_mem_bw_gb_per_s: None,
+        optimization: Optimization::LocalBwAware,
+        lifo: true,
+    }
+}
+
+pub fn ranks(n: u32) -> Vec<u32> {
+    (0..n).collect()
+}
