@@ -1,9 +1,174 @@
-//! PyO3 glue: converts Python arrays/options to engine inputs and results back to dicts.
+//! PyO3 glue, kept thin: converts Python lists/options to engine inputs, runs the engine without
+//! the GIL, and converts results to a dict. Engine errors become `SimEngineError(kind, message,
+//! src_node, dst_node)` so Python can name nodes; a Rust panic is caught here and reported as an
+//! internal error instead of crossing the FFI boundary.
+use pyo3::create_exception;
+use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use crate::algorithms::{Algo, Op};
+use crate::engine::{simulate as run, SimConfig};
+use crate::error::SimError;
+use crate::network::Model;
+use crate::plan::{CollectiveSpec, Optimization};
+use crate::results::bandwidths;
+use crate::routing::Metric;
+use crate::topology::Topology;
+
+create_exception!(_simengine, SimEngineError, PyException, "Simulation failed: args are (kind, message, src_node, dst_node).");
+
+fn to_py(e: SimError) -> PyErr {
+    let (kind, src, dst) = match &e {
+        SimError::InvalidInput(_) => ("invalid-input", None, None),
+        SimError::Unreachable { src, dst } => ("unreachable", Some(*src), Some(*dst)),
+        SimError::Unsupported(_) => ("unsupported", None, None),
+        SimError::Deadlock(_) => ("deadlock", None, None),
+    };
+    SimEngineError::new_err((kind, e.to_string(), src, dst))
+}
+
+fn parse<T>(what: &str, value: &str, options: &[(&str, T)]) -> Result<T, SimError>
+where
+    T: Copy,
+{
+    options.iter().find(|o| o.0 == value).map(|o| o.1).ok_or_else(|| {
+        let names: Vec<&str> = options.iter().map(|o| o.0).collect();
+        SimError::InvalidInput(format!("unknown {what} '{value}'; expected one of {}", names.join(", ")))
+    })
+}
+
+/// Simulates one collective on every process group concurrently.
+///
+/// Units: bandwidth Gbit/s (1e9 bit/s), latency and delays ns, sizes bytes, local memory
+/// bandwidth GB/s (1e9 B/s). NaN bandwidth/latency marks an edge with no value (free wiring).
+#[pyfunction]
+#[pyo3(signature = (*, num_nodes, edge_src, edge_dst, edge_bandwidth_gbps, edge_latency_ns, npu_nodes,
+    collective, size_bytes, groups, algorithms, dims=vec![], root=0, chunks=1, active_chunks=1,
+    endpoint_delay_ns=10.0, local_mem_bw_gb_per_s=None, optimization="localBWAware", scheduling="lifo",
+    model="unaware", astra=false, routing="hops", ecmp=true, dor_dims=None, trace=false,
+    node_kind=None, no_transit_kinds=vec![], max_events=u64::MAX))]
+#[allow(clippy::too_many_arguments)]
+fn simulate<'py>(
+    py: Python<'py>,
+    num_nodes: usize,
+    edge_src: Vec<u32>,
+    edge_dst: Vec<u32>,
+    edge_bandwidth_gbps: Vec<f64>,
+    edge_latency_ns: Vec<f64>,
+    npu_nodes: Vec<u32>,
+    collective: &str,
+    size_bytes: f64,
+    groups: Vec<Vec<u32>>,
+    algorithms: Vec<String>,
+    dims: Vec<usize>,
+    root: usize,
+    chunks: usize,
+    active_chunks: usize,
+    endpoint_delay_ns: f64,
+    local_mem_bw_gb_per_s: Option<f64>,
+    optimization: &str,
+    scheduling: &str,
+    model: &str,
+    astra: bool,
+    routing: &str,
+    ecmp: bool,
+    dor_dims: Option<Vec<usize>>,
+    trace: bool,
+    node_kind: Option<Vec<i32>>,
+    no_transit_kinds: Vec<i32>,
+    max_events: u64,
+) -> PyResult<Bound<'py, PyDict>> {
+    let build = || -> Result<(Topology, CollectiveSpec, SimConfig), SimError> {
+        let topo = Topology::new(
+            num_nodes,
+            &edge_src,
+            &edge_dst,
+            &edge_bandwidth_gbps,
+            &edge_latency_ns,
+            node_kind.as_deref(),
+            &no_transit_kinds,
+        )?;
+        let op = Op::parse(collective)?;
+        let algorithms = algorithms.iter().map(|a| Algo::parse(a)).collect::<Result<Vec<_>, _>>()?;
+        if algorithms.is_empty() {
+            return Err(SimError::InvalidInput("no algorithm given".into()));
+        }
+        let spec = CollectiveSpec {
+            op,
+            size_bytes,
+            groups: groups.clone(),
+            dims: dims.clone(),
+            algorithms,
+            root,
+            chunks,
+            active_chunks_per_dim: active_chunks,
+            endpoint_delay_ns,
+            local_mem_bw_gb_per_s,
+            optimization: parse("collective optimization", optimization, &[("baseline", Optimization::Baseline), ("localBWAware", Optimization::LocalBwAware)])?,
+            lifo: parse("scheduling policy", scheduling, &[("lifo", true), ("fifo", false)])?,
+        };
+        let cfg = SimConfig {
+            model: parse("network model", model, &[("unaware", Model::Unaware), ("aware", Model::Aware), ("fair", Model::Fair)])?,
+            astra,
+            metric: parse("routing metric", routing, &[("hops", Metric::Hops), ("latency", Metric::Latency)])?,
+            ecmp,
+            dor_dims: dor_dims.clone(),
+            trace,
+            max_events,
+        };
+        Ok((topo, spec, cfg))
+    };
+    let (topo, spec, cfg) = build().map_err(to_py)?;
+    let result = py.allow_threads(|| {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(&topo, &npu_nodes, &spec, &cfg)))
+    });
+    let out = match result {
+        Ok(r) => r.map_err(to_py)?,
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default();
+            return Err(SimEngineError::new_err(("internal", format!("internal engine error (please report): {what}"), None::<u32>, None::<u32>)));
+        }
+    };
+    let (algbw, busbw) = bandwidths(spec.op, spec.size_bytes, spec.groups[0].len(), out.collective_time_ns);
+    let d = PyDict::new(py);
+    d.set_item("collective_time_ns", out.collective_time_ns)?;
+    d.set_item("rank_finish_ns", &out.rank_finish_ns)?;
+    d.set_item("bytes_sent_per_rank", &out.bytes_sent_per_rank)?;
+    d.set_item("bytes_received_per_rank", &out.bytes_received_per_rank)?;
+    d.set_item("algorithm_bandwidth_gb_per_s", algbw)?;
+    d.set_item("bus_bandwidth_gb_per_s", busbw)?;
+    d.set_item("link_bytes", &out.link_bytes)?;
+    d.set_item("link_busy_ns", &out.link_busy_ns)?;
+    d.set_item("messages", out.messages)?;
+    d.set_item("delivered", out.delivered)?;
+    d.set_item("fct_min_ns", if out.delivered > 0 { out.fct_min_ns } else { 0.0 })?;
+    d.set_item("fct_avg_ns", out.fct_avg_ns())?;
+    d.set_item("fct_max_ns", out.fct_max_ns)?;
+    d.set_item("events", out.events)?;
+    d.set_item("wall_time_s", out.wall_time_s)?;
+    d.set_item("chunks", out.chunks)?;
+    d.set_item("chunk_bytes", out.chunk_bytes)?;
+    if trace {
+        let flows: Vec<(u32, u32, u32, u32, f64, f64, f64)> = out
+            .trace
+            .iter()
+            .map(|f| (f.src_node, f.dst_node, f.src_rank, f.dst_rank, f.bytes, f.start_ns, f.end_ns))
+            .collect();
+        d.set_item("trace", flows)?;
+    }
+    Ok(d)
+}
 
 /// The `infragraph._simengine` extension module.
 #[pymodule]
 fn _simengine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("SimEngineError", m.py().get_type::<SimEngineError>())?;
+    m.add_function(wrap_pyfunction!(simulate, m)?)?;
     Ok(())
 }
