@@ -1,0 +1,209 @@
+"""ASTRA-sim analytical backend: network.yml + system.json + remote_memory.json + ranks.txt.
+
+The network is ASTRA-sim's multi-dimensional RI/FC/SW model, so the graph must *be* such a product
+over its NPUs in rank order (structure.detect_product); otherwise it is refused with the reason, or,
+with `--approximate`, modelled as closely as the format allows and the approximation is printed.
+Units: bandwidth in GB/s with GB = 2^30 bytes (our graph's Gbit/s x 1e9 / 8 / 2^30: 400 Gbps ->
+46.566129), latency in ns per hop; `local-mem-bw` in system.json is GB/s with GB = 1e9 (ASTRA's
+own inconsistency, kept).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from scipy.sparse import coo_matrix
+from scipy.sparse.csgraph import dijkstra
+
+from ..errors import Diagnostic, InfraGraphError, Location
+from ..graph.fqg import FQG
+from ..units import gbps_to_gib_per_s
+from .base import (Bundle, Options, Setting, Translator, choice, list_of, parse_float, parse_int,
+                   parse_positive_int, refuse, render)
+from .structure import FC, RING, SW, Dimension, Fabric, NotAProduct, Product, detect_product, fabric, require_rated
+
+KIND_HINT_ANNOTATION = "astra.topology"  # graph annotation: "Ring,FullyConnected,Switch" (importer writes it)
+DEFAULT_ALGORITHM = {RING: "ring", FC: "direct", SW: "halvingDoubling"}
+ALGORITHMS = {
+    "all-reduce-implementation": ("ring", "direct", "halvingDoubling", "doubleBinaryTree"),
+    "reduce-scatter-implementation": ("ring", "direct", "halvingDoubling"),
+    "all-gather-implementation": ("ring", "direct", "halvingDoubling"),
+    "all-to-all-implementation": ("ring", "direct", "halvingDoubling"),
+}
+DIGITS = 6  # decimals written for bandwidth and latency (importer -> translator round trips exactly)
+
+SYSTEM_SETTINGS: tuple[Setting, ...] = (
+    Setting("scheduling-policy", "LIFO", "order in which ready chunks are served (LIFO|FIFO)", choice("LIFO", "FIFO")),
+    Setting("endpoint-delay", "10", "ns an NPU spends per message endpoint (integer)", parse_int),
+    Setting("active-chunks-per-dimension", "1", "chunks in flight per dimension queue", parse_positive_int),
+    Setting("preferred-dataset-splits", "4", "chunks per collective (missing -> ASTRA divides by zero)",
+            parse_positive_int),
+    *(Setting(key, "", f"one algorithm per dimension ({'|'.join(algs)}); empty = topology-aware "
+              "(Ring->ring, FullyConnected->direct, Switch->halvingDoubling, or direct when its size is "
+              "not a power of two)", list_of(choice(*algs))) for key, algs in ALGORITHMS.items()),
+    Setting("collective-optimization", "localBWAware",
+            "localBWAware: reduce-scatter/all-gather around the last dimension; baseline: all-reduce per dimension",
+            choice("baseline", "localBWAware")),
+    Setting("local-mem-bw", "1600", "GB/s (GB = 1e9 here) for reductions; missing -> undefined delay", parse_float),
+)
+
+
+def _is_pow2(n: int) -> bool:
+    return n > 0 and n & (n - 1) == 0
+
+
+def default_algorithm(dim: Dimension) -> str:
+    algo = DEFAULT_ALGORITHM[dim.kind]
+    if algo == "halvingDoubling" and not _is_pow2(dim.size):
+        return "direct"
+    return algo
+
+
+def system_config(dims: list[Dimension], values: dict[str, Any]) -> tuple[dict[str, Any], list[Diagnostic]]:
+    """The system.json object for these dimensions: every key of the note, user overrides applied."""
+    out: dict[str, Any] = {
+        "scheduling-policy": values["scheduling-policy"],
+        "endpoint-delay": values["endpoint-delay"],
+        "active-chunks-per-dimension": values["active-chunks-per-dimension"],
+        "preferred-dataset-splits": values["preferred-dataset-splits"],
+    }
+    diags = []
+    for key in ALGORITHMS:
+        given = values[key]
+        if not given:
+            out[key] = [default_algorithm(d) for d in dims]
+            continue
+        if len(given) != len(dims):
+            diags.append(Diagnostic(f"{key} lists {len(given)} algorithm(s) but the network has {len(dims)} "
+                                    f"dimension(s)", Location(path=f"--set {key}"),
+                                    f"give one per dimension, e.g. {','.join(default_algorithm(d) for d in dims)}"))
+            continue
+        for i, (algo, d) in enumerate(zip(given, dims)):
+            if algo == "halvingDoubling" and not _is_pow2(d.size):
+                diags.append(Diagnostic(f"{key}: halvingDoubling on dimension {i} needs a power-of-two size, "
+                                        f"the dimension has {d.size} NPUs", Location(path=f"--set {key}")))
+        out[key] = list(given)
+    out["collective-optimization"] = values["collective-optimization"]
+    out["local-mem-bw"] = values["local-mem-bw"]
+    return out, diags
+
+
+def network_yaml(dims: list[Dimension], shape: str, source: str) -> str:
+    return render("astra_network.yml.j2", shape=shape, source=source,
+                  topology=[d.kind for d in dims], npus_count=[d.size for d in dims],
+                  bandwidth=[repr(round(gbps_to_gib_per_s(d.bw_gbps), DIGITS)) for d in dims],
+                  latency=[repr(round(d.lat_ns, DIGITS)) for d in dims])
+
+
+REMOTE_MEMORY = json.dumps({"memory-type": "NO_MEMORY_EXPANSION"}, indent=2) + "\n"
+
+
+def one_switch_approximation(fab: Fabric, reason: str) -> Product:
+    """The closest one-dimension model of any connected graph: all NPUs on one switch, link bandwidth =
+    the smallest per-NPU injection bandwidth, per-hop latency = half the largest latency from NPU 0."""
+    N, V = fab.num_npus, fab.num_vertices
+    inj = np.bincount(fab.src, weights=fab.bw_gbps, minlength=V)[:N] + np.bincount(fab.dst, weights=fab.bw_gbps, minlength=V)[:N]
+    w = coo_matrix((fab.lat_ns + 1e-9, (fab.src, fab.dst)), shape=(V, V)).tocsr()
+    dist = dijkstra(w, directed=False, indices=0)[:N]
+    if not np.all(np.isfinite(dist)):
+        far = int(np.flatnonzero(~np.isfinite(dist))[0])
+        raise InfraGraphError(Diagnostic(f"NPU '{fab.name(far)}' cannot reach NPU '{fab.name(0)}'; a disconnected "
+                                         f"graph has no network model", Location()))
+    lat = round(float(dist.max()) / 2.0, DIGITS)
+    dim = Dimension(SW, N, 1, float(inj.min()), lat, exact=False)
+    note = (f"APPROXIMATION: {reason}. Modelled as one Switch({N}) with {dim.bw_gbps:g} Gbit/s per NPU (smallest "
+            f"injection bandwidth) and {lat:g} ns per hop (half the largest latency from NPU 0)")
+    return Product([dim], [note])
+
+
+def detect_for_astra(fab: Fabric, g: FQG, options: Options) -> Product:
+    """The product ASTRA-sim will get, or a located refusal (approximated with options.approximate)."""
+    hint_text = g.graph_annotations.get(KIND_HINT_ANNOTATION)
+    hint = [x.strip() for x in str(hint_text).split(",")] if hint_text else None
+    try:
+        return detect_product(fab, options.approximate, hint)
+    except NotAProduct as e:
+        if options.approximate:
+            return one_switch_approximation(fab, f"the graph is not an RI/FC/SW product ({e})")
+        d = e.diagnostic()
+        raise InfraGraphError(Diagnostic(
+            f"the graph is not an RI/FC/SW product over its NPUs, which ASTRA-sim's analytical network needs: {d.message}",
+            d.location, (d.hint + "; " if d.hint else "") + "or pass --approximate for the closest model (printed)")) from None
+
+
+@dataclass
+class AnalyticalPlan:
+    g: FQG
+    fab: Fabric
+    product: Product
+    system: dict[str, Any]
+    values: dict[str, Any]
+
+
+class AstraAnalytical(Translator):
+    name = "astra-analytical"
+    description = "ASTRA-sim analytical (congestion-aware or -unaware) network + system configuration"
+    settings = SYSTEM_SETTINGS
+    default_bin = "astra-sim/build/astra_analytical/build/bin/AstraSim_Analytical_Congestion_Unaware"
+
+    def plan(self, g: FQG, options: Options) -> AnalyticalPlan:
+        values = self.resolve_settings(options)
+        fab = fabric(g)
+        refuse(require_rated(fab, "ASTRA-sim"))
+        product = detect_for_astra(fab, g, options)
+        system, diags = system_config(product.dims, values)
+        refuse(diags)
+        return AnalyticalPlan(g, fab, product, system, values)
+
+    def render(self, plan: AnalyticalPlan) -> Bundle:
+        fab, product = plan.fab, plan.product
+        ranks = [fab.name(i) for i in range(fab.num_npus)]
+        notes = fab.notes + product.notes
+        files = {
+            "network.yml": network_yaml(product.dims, product.shape(), plan.g.name),
+            "system.json": json.dumps(plan.system, indent=2) + "\n",
+            "remote_memory.json": REMOTE_MEMORY,
+            "ranks.txt": render("ranks.txt.j2", names=ranks),
+            "run.sh": render("astra_analytical_run.sh.j2", default_bin=self.default_bin,
+                             num_npus=fab.num_npus, extra_args=[]),
+        }
+        files["README.md"] = readme(self, plan.g.name, fab.num_npus, product.shape(), files, notes,
+                                    not product.exact, self.settings_table(plan.values))
+        return Bundle(self.name, files, notes, ranks, not product.exact)
+
+
+FILE_ROLES = {
+    "network.yml": "ASTRA-sim analytical network: topology, npus_count, bandwidth (GB/s, GB = 2^30), latency (ns)",
+    "system.json": "ASTRA-sim system layer: scheduling, chunking, per-dimension collective algorithms",
+    "remote_memory.json": "no memory expansion (required by the binary)",
+    "ranks.txt": "which graph node is each NPU id",
+    "run.sh": "invokes the backend with the right flags",
+    "topology.txt": "ns-3 topology: nodes, switches, links with rate (Gbps = 1e9 bit/s) and delay",
+    "logical_topology.json": "ASTRA-sim logical dimensions for collectives",
+    "config.txt": "ns-3 network configuration (KEY value lines)",
+    "fat_tree.topo": "HTSim fat-tree description (passed with --htsim_opts -topo)",
+    "engine_input.json": "InfraGraph engine input: NPU order, logical dimensions, fabric link arrays",
+}
+
+
+def readme(t: Translator, source: str, num_npus: int, summary: str, files: dict[str, str], notes: list[str],
+           approximate: bool, settings: list, run_hint: str = "WORKLOAD=/path/to/workload ./run.sh",
+           units: list[str] | None = None) -> str:
+    """The bundle README (shared by every translator)."""
+    return render("README.md.j2", title=f"{t.description}", backend=t.name, source=source, num_npus=num_npus,
+                  summary=summary, files=[(f, FILE_ROLES.get(f, "")) for f in [*files, "README.md"] if f != "README.md"]
+                  + [("README.md", "this file")], run_hint=run_hint, notes=notes, approximate=approximate,
+                  settings=settings, units=units or [
+                      "bandwidth in network.yml: GB/s per link per direction, GB = 2^30 bytes "
+                      "(graph Gbit/s x 1e9 / 8 / 2^30)",
+                      "latency in network.yml: ns per hop; Switch dimensions cost 2 hops",
+                      "local-mem-bw in system.json: GB/s with GB = 1e9 (ASTRA-sim's convention)"])
+
+
+def round_trip_value(x: float) -> float:
+    """How a bandwidth/latency is written (the importer's inverse must agree)."""
+    return round(x, DIGITS) if math.isfinite(x) else x
