@@ -94,6 +94,34 @@ def _pairs(a: np.ndarray, b: np.ndarray, scheme: str, path: str) -> tuple[np.nda
     return a, np.roll(b, -1)
 
 
+class _Edges:
+    """Edge arrays under construction: appended group by group, concatenated once at the end."""
+
+    def __init__(self) -> None:
+        self.src: list[np.ndarray] = []
+        self.dst: list[np.ndarray] = []
+        self.link: list[np.ndarray] = []
+        self.origin: list[np.ndarray] = []
+
+    def add(self, a: np.ndarray, b: np.ndarray, link: int, origin: int) -> None:
+        self.src.append(a)
+        self.dst.append(b)
+        self.link.append(np.full(a.size, link))
+        self.origin.append(np.full(a.size, origin))
+
+    def add_copies(self, lay: _Layout, offsets: np.ndarray) -> None:
+        """The internal edges of `lay`, once per copy placed at each node offset."""
+        if lay.src.size:
+            self.src.append((offsets[:, None] + lay.src[None, :]).ravel())
+            self.dst.append((offsets[:, None] + lay.dst[None, :]).ravel())
+            self.link.append(np.tile(lay.link, offsets.size))
+            self.origin.append(np.tile(lay.origin, offsets.size))
+
+    def arrays(self, index_dtype) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        return (_cat(self.src, index_dtype), _cat(self.dst, index_dtype),
+                _cat(self.link, np.int32), _cat(self.origin, np.int32))
+
+
 class _Expander:
     def __init__(self, doc: Infrastructure):
         self.doc = doc
@@ -131,7 +159,7 @@ class _Expander:
         di, device = self.devices[name]
         lay = _Layout(device)
         comp_ids, owners, suffixes = [], [], []
-        srcs, dsts, links, origins = [], [], [], []
+        edges = _Edges()
         for c in device.components:
             if c.choice == "device":
                 sub = self.layout(c.name)
@@ -140,11 +168,7 @@ class _Expander:
                 comp_ids.append(np.tile(sub.leaf_component, c.count))
                 owners.append((lay.n_owners + copies[:, None] * sub.n_owners + sub.leaf_owner[None, :]).ravel())
                 suffixes.extend(f"{c.name}.{k}.{s}" for k in range(c.count) for s in sub.suffixes)
-                offs = (lay.n_leaves + copies * sub.n_leaves)[:, None]
-                srcs.append((offs + sub.src[None, :]).ravel())
-                dsts.append((offs + sub.dst[None, :]).ravel())
-                links.append(np.tile(sub.link, c.count))
-                origins.append(np.tile(sub.origin, c.count))
+                edges.add_copies(sub, lay.n_leaves + copies * sub.n_leaves)
                 lay.n_leaves += c.count * sub.n_leaves
                 lay.n_owners += c.count * sub.n_owners
             else:
@@ -155,32 +179,29 @@ class _Expander:
                 owners.append(np.zeros(c.count, dtype=np.int64))
                 suffixes.extend(f"{c.name}.{j}" for j in range(c.count))
                 lay.n_leaves += c.count
-        link_ids = self._register_links(device.links, device.name)
-        for ei, e in enumerate(device.edges):
-            path = f"devices[{di}].edges[{ei}]"
+        def resolve(ep, p: str) -> np.ndarray:
+            return lay.resolve(parse_path(_device_path(ep), f"{p}.component"), f"{p}.component")
+
+        self._add_records(device.edges, f"devices[{di}].edges", resolve,
+                          self._register_links(device.links, device.name), edges)
+        lay.leaf_component = _cat(comp_ids, np.int32)
+        lay.leaf_owner = _cat(owners, np.int32)
+        lay.suffixes = suffixes
+        lay.src, lay.dst, lay.link, lay.origin = edges.arrays(np.int64)
+        self.layouts[name] = lay
+        return lay
+
+    def _add_records(self, records: list[Edge], where: str, resolve, link_ids: dict[str, int], out: _Edges) -> None:
+        """Resolve each edge record and apply its scheme; problems are collected, not fatal."""
+        for ei, e in enumerate(records):
+            path = f"{where}[{ei}]"
             try:
-                a, b = self._edge_pairs(e, path, lambda ep, p: lay.resolve(parse_path(_device_path(ep), f"{p}.component"), f"{p}.component"))
+                a, b = _pairs(resolve(e.ep1, f"{path}.ep1"), resolve(e.ep2, f"{path}.ep2"), e.scheme, f"{path}.scheme")
             except InfraGraphError as err:
                 self._fail(err)
                 continue
             self.records.append(path)
-            srcs.append(a)
-            dsts.append(b)
-            links.append(np.full(a.size, link_ids[e.link]))
-            origins.append(np.full(a.size, len(self.records) - 1))
-        lay.leaf_component = _cat(comp_ids, np.int32)
-        lay.leaf_owner = _cat(owners, np.int32)
-        lay.suffixes = suffixes
-        lay.src, lay.dst = _cat(srcs, np.int64), _cat(dsts, np.int64)
-        lay.link, lay.origin = _cat(links, np.int32), _cat(origins, np.int32)
-        self.layouts[name] = lay
-        return lay
-
-    def _edge_pairs(self, e: Edge, path: str, resolve) -> tuple[np.ndarray, np.ndarray]:
-        a = resolve(e.ep1, f"{path}.ep1")
-        b = resolve(e.ep2, f"{path}.ep2")
-        a, b = _pairs(a, b, e.scheme, f"{path}.scheme")
-        return a, b
+            out.add(a, b, link_ids[e.link], len(self.records) - 1)
 
     # -- infrastructure ---------------------------------------------------------------------
     def run(self) -> FQG:
@@ -225,27 +246,11 @@ class _Expander:
             instance, _, component = text.partition(".")
             return nodes(instance, component or None, p, p)
 
-        link_ids = self._register_links(doc.links, "")
-        srcs, dsts, links, origins = [], [], [], []
+        edges = _Edges()
         for lay, count, first, _ in blocks:
-            if lay.src.size:
-                offs = (first + np.arange(count) * lay.n_leaves)[:, None]
-                srcs.append((offs + lay.src[None, :]).ravel())
-                dsts.append((offs + lay.dst[None, :]).ravel())
-                links.append(np.tile(lay.link, count))
-                origins.append(np.tile(lay.origin, count))
-        for ei, e in enumerate(doc.edges):
-            path = f"edges[{ei}]"
-            try:
-                a, b = self._edge_pairs(e, path, resolve)
-            except InfraGraphError as err:
-                self._fail(err)
-                continue
-            self.records.append(path)
-            srcs.append(a)
-            dsts.append(b)
-            links.append(np.full(a.size, link_ids[e.link]))
-            origins.append(np.full(a.size, len(self.records) - 1))
+            edges.add_copies(lay, first + np.arange(count) * lay.n_leaves)
+        self._add_records(doc.edges, "edges", resolve, self._register_links(doc.links, ""), edges)
+        edge_src, edge_dst, edge_link, edge_origin = edges.arrays(np.int32)
         if self.diags:
             raise InfraGraphError(self.diags)
 
@@ -265,10 +270,10 @@ class _Expander:
             node_owner=_cat(
                 [(ob + np.arange(c)[:, None] * lay.n_owners + lay.leaf_owner[None, :]).ravel()
                  for lay, c, _, ob in blocks], np.int32),
-            edge_src=_cat(srcs, np.int32),
-            edge_dst=_cat(dsts, np.int32),
-            edge_link=_cat(links, np.int32),
-            edge_origin=_cat(origins, np.int32),
+            edge_src=edge_src,
+            edge_dst=edge_dst,
+            edge_link=edge_link,
+            edge_origin=edge_origin,
             edge_records=self.records,
         )
         self.diags = _self_loops(fqg) + _ports_cabled_twice(fqg)

@@ -70,3 +70,16 @@ def test_console_entry_point_runs_without_traceback(tmp_path):
     r = subprocess.run([sys.executable, "-m", "infragraph", "validate", str(tmp_path / "none.json")],
                        capture_output=True, text=True)
     assert r.returncode == 1 and "Traceback" not in r.stderr and "cannot read document" in r.stderr
+
+
+def test_progress_reports_phases_with_timings(capsys):
+    from infragraph.cli.common import Progress
+
+    p = Progress(enabled=True)
+    with p.phase("expanding"):
+        pass
+    err = capsys.readouterr().err
+    assert err.startswith("expanding…") and err.rstrip().endswith(" s")
+    with Progress(enabled=False).phase("quiet"):
+        pass
+    assert capsys.readouterr().err == ""
