@@ -1,0 +1,120 @@
+"""Positions for a view, from its recognised structure (units: about one box apart).
+
+Tiers: one row per tier, hosts at the bottom, each row ordered by the mean position of the row
+above (so racks sit under their leaves) and spread to a common width. Grid: routers on their
+mesh/torus coordinates, a third dimension as planes side by side. Dragonfly: groups around a
+circle. Boxes that hang off a core box (hosts, compute units, memory channels) sit on a small
+ring around it. Free structures come from Graphviz (`sfdp`) when it is installed and the view is
+small, else a square grid in id order, so the page never waits on a layout of 100k nodes.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from . import graphviz
+from .structure import Structure
+from .views import View
+
+
+def positions(v: View, s: Structure) -> np.ndarray:
+    """(n, 2) coordinates of the boxes of `v`; y grows downwards (screen order)."""
+    if s.kind == "tiers":
+        return _tiers(v, s.tier)
+    if s.kind == "grid":
+        return _satellites(v, s.anchor, _grid(v.num_nodes, s.core, s.shape), 1.0)
+    if s.kind == "dragonfly":
+        return _satellites(v, s.anchor, _dragonfly(v.num_nodes, s.core, s.group), 0.9)
+    return _free(v)
+
+
+def _tiers(v: View, tier: np.ndarray) -> np.ndarray:
+    xy = np.zeros((v.num_nodes, 2))
+    top = int(tier.max())
+    width = max(np.bincount(tier).max(), 1)
+    up_src = np.concatenate([v.src, v.dst])
+    up_dst = np.concatenate([v.dst, v.src])
+    going_up = tier[up_dst] == tier[up_src] + 1
+    up_src, up_dst = up_src[going_up], up_dst[going_up]
+    gap = max(2.0, width / 8)
+    for t in range(top, -1, -1):
+        members = np.flatnonzero(tier == t)
+        if t == top:
+            order = members
+        else:
+            sel = tier[up_src] == t
+            sums = np.bincount(up_src[sel], weights=xy[up_dst[sel], 0], minlength=v.num_nodes)
+            cnt = np.bincount(up_src[sel], minlength=v.num_nodes)
+            key = sums[members] / np.maximum(cnt[members], 1)
+            order = members[np.lexsort((members, key))]
+        step = width / len(order)
+        xy[order, 0] = (np.arange(len(order)) + 0.5) * step
+        xy[order, 1] = (top - t) * gap
+    return xy
+
+
+def _grid(n: int, core: np.ndarray, shape: tuple[int, ...], spacing: float = 2.5) -> np.ndarray:
+    xy = np.full((n, 2), np.nan)
+    ids = np.arange(core.size)
+    if len(shape) == 1:  # a ring: a circle
+        ang = 2 * math.pi * ids / core.size
+        r = spacing * core.size / (2 * math.pi)
+        xy[core] = np.stack([r * np.cos(ang), r * np.sin(ang)], axis=1)
+        return xy
+    x = ids % shape[0]
+    y = (ids // shape[0]) % shape[1]
+    z = ids // (shape[0] * shape[1]) if len(shape) > 2 else np.zeros_like(ids)
+    planes_per_row = math.ceil(math.sqrt(shape[2])) if len(shape) > 2 else 1
+    px, py = z % planes_per_row, z // planes_per_row
+    xy[core, 0] = (x + px * (shape[0] + 1)) * spacing
+    xy[core, 1] = (y + py * (shape[1] + 1)) * spacing
+    return xy
+
+
+def _dragonfly(n: int, core: np.ndarray, group: np.ndarray) -> np.ndarray:
+    xy = np.full((n, 2), np.nan)
+    g = int(group[core].max()) + 1
+    a = core.size // g
+    inner = max(1.6, a * 1.4 / math.pi)  # routers of a group on a small circle
+    big = max(g * (2 * inner + 3) / (2 * math.pi), 6.0)
+    for k in range(g):
+        members = core[group[core] == k]
+        cx, cy = big * math.cos(2 * math.pi * k / g), big * math.sin(2 * math.pi * k / g)
+        ang = 2 * math.pi * np.arange(members.size) / members.size + 2 * math.pi * k / g
+        xy[members, 0] = cx + inner * np.cos(ang)
+        xy[members, 1] = cy + inner * np.sin(ang)
+    return xy
+
+
+def _satellites(v: View, anchor: np.ndarray, xy: np.ndarray, radius: float) -> np.ndarray:
+    """Place boxes hanging off a core box on a ring of `radius` around it (a bit closer when few)."""
+    placed = ~np.isnan(xy[:, 0])
+    hang = np.flatnonzero((anchor >= 0) & ~placed)
+    if hang.size:
+        order = hang[np.argsort(anchor[hang], kind="stable")]
+        a = anchor[order]
+        first = np.searchsorted(a, a, side="left")
+        rank = np.arange(order.size) - first
+        total = np.bincount(a, minlength=v.num_nodes)[a]
+        ang = 2 * math.pi * (rank + 0.5) / total - math.pi / 2
+        r = radius * np.where(total > 8, 1.0, 0.8)
+        xy[order, 0] = xy[a, 0] + r * np.cos(ang)
+        xy[order, 1] = xy[a, 1] + r * np.sin(ang)
+    loose = np.flatnonzero(np.isnan(xy[:, 0]))
+    if loose.size:  # not attached to anything: a row below everything
+        bottom = np.nanmax(xy[:, 1]) if (~np.isnan(xy[:, 1])).any() else 0.0
+        xy[loose, 0] = np.arange(loose.size) * 1.5
+        xy[loose, 1] = bottom + 3
+    return xy
+
+
+def _free(v: View) -> np.ndarray:
+    if v.num_nodes <= 3000 and graphviz.available("sfdp"):
+        xy = graphviz.plain_positions(v.num_nodes, v.src, v.dst, "sfdp" if v.num_nodes > 200 else "neato")
+        if xy is not None:
+            return xy
+    side = math.ceil(math.sqrt(max(v.num_nodes, 1)))
+    ids = np.arange(v.num_nodes)
+    return np.stack([(ids % side) * 2.0, (ids // side) * 2.0], axis=1).astype(float)

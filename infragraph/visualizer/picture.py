@@ -1,0 +1,133 @@
+"""Static pictures (SVG, PNG, PDF) of a Scene through Graphviz.
+
+The layout program follows the structure: `dot` with one rank per tier for a Clos (hosts at the
+bottom, crossing reduction for free); `neato -n2` at the computed positions for a mesh, torus,
+dragonfly or an aggregation of them (a grid must look like a grid); `neato`/`sfdp` for the rest.
+The DOT text comes from a Jinja2 template (templates/picture.dot.j2).
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import jinja2
+import numpy as np
+
+from . import graphviz
+from .scene import Scene
+from .style import count, gbps, heat, kind_colours, widths
+
+FORMATS = ("svg", "png", "pdf")
+POINTS_PER_UNIT = 50.0
+MAX_LINE_LABELS = 150
+
+_env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(Path(__file__).parent / "templates")),
+                          autoescape=False, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+_env.filters["dq"] = lambda s: str(s).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+
+
+def engine(scene: Scene) -> str:
+    v, s, _ = scene.drawn
+    if s.kind == "tiers":
+        return "dot"
+    if s.kind in ("grid", "dragonfly", "placed"):
+        return "neato"  # with -n2: positions are given
+    if v.cluster is not None and v.num_nodes <= 600:
+        return "dot"
+    return "sfdp" if v.num_nodes > 300 else "neato"
+
+
+def dot_text(scene: Scene) -> str:
+    """The DOT source of the picture of `scene`."""
+    v, s, xy = scene.drawn
+    colours = kind_colours(v.kinds)
+    prog = engine(scene)
+    fixed = prog == "neato" and s.kind != "free"
+    satellites = s.anchor is not None and int((s.anchor >= 0).sum()) > 40
+    nodes = []
+    for i in range(v.num_nodes):
+        kind = v.kinds[int(v.kind[i])]
+        small = bool(satellites and s.anchor[i] >= 0)
+        tip = f"{v.name[i] if v.name else v.label[i]} ({kind})"
+        if v.size[i] > 1:
+            tip += f", {count(int(v.size[i]))} devices"
+        nodes.append({
+            "id": v.name[i] if v.name else v.label[i], "label": v.label[i], "colour": colours[kind],
+            "tooltip": tip, "small": small,
+            "pos": f"{xy[i, 0] * POINTS_PER_UNIT:.1f},{-xy[i, 1] * POINTS_PER_UNIT:.1f}!" if fixed else None,
+            "wide": None,
+        })
+    ids = [n["id"] for n in nodes]
+    w = widths(v.bandwidth)
+    has_heat = bool((~np.isnan(v.utilization)).any())
+    label_lines = v.num_edges <= MAX_LINE_LABELS
+    spacing = _typical_length(xy, v, s.anchor) if fixed else 0.0
+    edges = []
+    for j in range(v.num_edges):
+        a, b = int(v.src[j]), int(v.dst[j])
+        c, bw, u = int(v.count[j]), float(v.bandwidth[j]), float(v.utilization[j])
+        tip = f"{ids[a]} — {ids[b]}: {count(c)} link{'s' if c > 1 else ''}, {gbps(bw)}"
+        if not math.isnan(u):
+            tip += f", utilization {u:.0%}"
+        long = fixed and s.kind == "grid" and np.hypot(*(xy[a] - xy[b])) > 1.6 * spacing
+        edges.append({
+            "a": ids[a], "b": ids[b], "width": w[j], "tooltip": tip, "dashed": long,
+            "colour": heat(u) if not math.isnan(u) else ("#c0c4cc" if has_heat else "#6b7280"),
+            "label": f"×{count(c)}\n{gbps(bw)}" if c > 1 and label_lines else "",
+        })
+    ranks = []
+    if s.kind == "tiers":
+        for t in range(int(s.tier.max()) + 1):
+            ranks.append([ids[i] for i in np.flatnonzero(s.tier == t)])
+    clusters = []
+    if v.cluster is not None and prog == "dot":
+        for c in np.unique(v.cluster):
+            members = np.flatnonzero(v.cluster == c)
+            clusters.append({"label": v.cluster_label[int(c)], "ids": [ids[i] for i in members]})
+    notes = list(v.notes)
+    if any(n["small"] for n in nodes):
+        notes.append("small dots: components attached to the box they surround (colour = type; hover for names)")
+    if any(e["dashed"] for e in edges):
+        notes.append("dashed lines: links that leave the grid neighbourhood (wraparound; between planes of a 3rd dimension)")
+    if not label_lines and (v.count > 1).any():
+        notes.append(f"{count(v.num_edges)} lines: ×N labels omitted (hover a line for its links and bandwidth)")
+    graph_attrs = {"rankdir": "BT", "ranksep": "1.0", "nodesep": "0.25"} if prog == "dot" else {}
+    if prog == "sfdp":
+        graph_attrs.update({"overlap": "prism", "splines": "false"})
+    elif prog == "neato" and not fixed:
+        graph_attrs.update({"overlap": "false", "splines": "false"})
+    bw_ok = v.bandwidth[v.bandwidth > 0]
+    width_note = ("bandwidth, log scale: thin " + gbps(float(bw_ok.min())) + " … thick " + gbps(float(bw_ok.max()))
+                  if bw_ok.size else "no bandwidth stated")
+    legend_pos = None
+    if fixed:
+        legend_pos = f"{(np.nanmax(xy[:, 0]) + 4) * POINTS_PER_UNIT:.1f},{-np.nanmin(xy[:, 1]) * POINTS_PER_UNIT:.1f}!"
+    return _env.get_template("picture.dot.j2").render(
+        title=v.title, caption="\n".join([v.title] + notes), graph_attrs=graph_attrs, nodes=nodes, edges=edges,
+        ranks=ranks, clusters=clusters, legend_pos=legend_pos,
+        legend_kinds=[(k, colours[k]) for k in v.kinds], width_note=width_note,
+        merged_note="×N: N parallel links merged into one line, with their total bandwidth" if (v.count > 1).any() else "",
+        heat=[(p, heat(p / 100)) for p in (0, 25, 50, 75, 100)] if has_heat else None,
+    )
+
+
+def _typical_length(xy: np.ndarray, v, anchor: np.ndarray | None) -> float:
+    """Median length of the lines between core boxes (satellite spokes are not the grid step)."""
+    core = np.ones(v.num_edges, bool) if anchor is None else (anchor[v.src] < 0) & (anchor[v.dst] < 0)
+    if not core.any():
+        return 1.0
+    d = np.hypot(*(xy[v.src[core]] - xy[v.dst[core]]).T)
+    return float(np.median(d[d > 0])) if (d > 0).any() else 1.0
+
+
+def write_picture(scene: Scene, output: str, fmt: str | None = None) -> None:
+    """Render `scene` to `output` (format from its suffix unless given)."""
+    fmt = fmt or Path(output).suffix.lstrip(".").lower()
+    prog = engine(scene)
+    text = dot_text(scene)
+    if prog == "neato" and scene.drawn[1].kind != "free":
+        text = text.replace("graph [", "graph [splines=false, ", 1)
+        graphviz.run_fixed(text, fmt, output)
+    else:
+        graphviz.run(prog, text, fmt, output)
