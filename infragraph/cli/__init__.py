@@ -14,7 +14,7 @@ import sys
 
 from ..errors import InfraGraphError
 
-COMMANDS = ("compile", "validate", "info")
+COMMANDS = ("compile", "validate", "info", "lint")
 
 
 def build_parser() -> argparse.ArgumentParser:

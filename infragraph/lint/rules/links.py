@@ -1,0 +1,154 @@
+"""Link rules: missing physical attributes, speed mismatches across a cable, parallel links that
+disagree, and duplicate edges.
+
+How a node's speed is known (IG006): a numeric `speed_gbps` node annotation, for any node type;
+otherwise, for a `port`, the bandwidth of the internal link(s) that attach it inside its device
+(e.g. the switch's asic–port link), the fastest if several. Other nodes have no known speed.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import numpy as np
+
+from ...graph.fqg import FQG, LinkInfo
+from ..model import Finding, LintContext
+from .registry import rule
+
+
+def _num(x: float | None, unit: str) -> str:
+    return "?" if x is None or x != x else f"{x:g} {unit}"
+
+
+def describe_link(link: LinkInfo) -> str:
+    """"'eth' (400 Gb/s, 500 ns)" — the link's qualified name and physical attributes."""
+    return f"'{link.qualified_name}' ({_num(link.bandwidth_gbps, 'Gb/s')}, {_num(link.latency_ns, 'ns')})"
+
+
+def _pair(g: FQG, e: int) -> tuple[str, str]:
+    return g.node_name(int(g.edge_src[e])), g.node_name(int(g.edge_dst[e]))
+
+
+@rule("IG005", "link-missing-physical", "warning", "A link used by edges has no bandwidth or no latency")
+def link_missing_physical(ctx: LintContext):
+    g = ctx.g
+    uses = np.bincount(g.edge_link, minlength=len(g.links))
+    first_use = np.full(len(g.links), -1)
+    used_links, first_edge = np.unique(g.edge_link, return_index=True)
+    first_use[used_links] = first_edge
+    for k, link in enumerate(g.links):
+        missing = [what for what, v in (("bandwidth (in bit/s)", link.bandwidth_gbps),
+                                        ("latency", link.latency_ns)) if v is None]
+        if not uses[k] or not missing:
+            continue
+        yield Finding(
+            "IG005",
+            f"link '{link.qualified_name}' has no {' and no '.join(missing)}; {int(uses[k])} edge(s) use it",
+            ctx.locate.link(k),
+            _pair(g, int(first_use[k])),
+            "give the link physical: {bandwidth: {choice: gigabits_per_second, ...}, latency: {choice: ns, ...}}",
+        )
+
+
+def node_speeds(g: FQG, bandwidth: np.ndarray, is_cable: np.ndarray, is_port: np.ndarray) -> np.ndarray:
+    """Per-node speed in Gbit/s (NaN = unknown): see the module docstring."""
+    speed = np.full(g.num_nodes, np.nan)
+    inside = ~is_cable & ~np.isnan(bandwidth)
+    for end in (g.edge_src, g.edge_dst):
+        sel = inside & is_port[end]
+        np.fmax.at(speed, end[sel], bandwidth[sel])
+    for node, value in g.node_annotation("speed_gbps").items():
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            speed[node] = float(value)
+    return speed
+
+
+@rule("IG006", "cable-speed-mismatch", "warning", "The two ends of a cable have different speeds")
+def cable_speed_mismatch(ctx: LintContext):
+    g, f = ctx.g, ctx.facts
+    speed = node_speeds(g, f.bandwidth, f.is_cable, f.of_type("port"))
+    a, b = speed[g.edge_src], speed[g.edge_dst]
+    bad = np.flatnonzero(f.is_cable & ~np.isnan(a) & ~np.isnan(b) & ~np.isclose(a, b, rtol=1e-9, atol=0))
+    groups: dict[tuple, list[int]] = defaultdict(list)
+    for e in bad.tolist():
+        groups[(int(g.edge_origin[e]), min(a[e], b[e]), max(a[e], b[e]))].append(e)
+    for (_, lo, hi), edges in ctx.capped("IG006", list(groups.items())):
+        e = edges[0]
+        s, d = _pair(g, e)
+        yield Finding(
+            "IG006",
+            f"{len(edges)} cable(s) join ends of different speeds ({lo:g} vs {hi:g} Gb/s), "
+            f"e.g. '{s}' ({a[e]:g} Gb/s) — '{d}' ({b[e]:g} Gb/s)",
+            ctx.locate.edge(e),
+            (s, d),
+            "cable ports of the same speed, or correct the `speed_gbps` annotation / the ports' internal link",
+        )
+
+
+def _link_signatures(g: FQG) -> np.ndarray:
+    """Per link class, a small integer equal for classes with the same physical attributes."""
+    seen: dict[tuple, int] = {}
+    out = []
+    for x in g.links:
+        key = (x.bandwidth_gbps, x.latency_ns, tuple(sorted((k, str(v)) for k, v in x.attributes.items())))
+        out.append(seen.setdefault(key, len(seen)))
+    return np.array(out, dtype=np.int64)
+
+
+@rule("IG007", "parallel-links-differ", "warning", "Parallel links between the same two nodes have different attributes")
+def parallel_links_differ(ctx: LintContext):
+    g = ctx.g
+    edges, group = ctx.facts.parallel_groups
+    if edges.size == 0:
+        return
+    sig = _link_signatures(g)[g.edge_link[edges]]
+    starts = np.flatnonzero(np.r_[True, group[1:] != group[:-1]])
+    lo, hi = np.minimum.reduceat(sig, starts), np.maximum.reduceat(sig, starts)
+    findings: dict[tuple, list[int]] = defaultdict(list)
+    ends = np.r_[starts[1:], edges.size]
+    for i in np.flatnonzero(lo != hi).tolist():
+        members = edges[starts[i]:ends[i]]
+        msig = sig[starts[i]:ends[i]]
+        ea, eb = int(members[np.argmin(msig)]), int(members[np.argmax(msig)])
+        findings[(int(g.edge_link[ea]), int(g.edge_link[eb]), int(g.edge_origin[eb]))].append(eb)
+    for (la, lb, _), examples in ctx.capped("IG007", list(findings.items())):
+        s, d = _pair(g, examples[0])
+        yield Finding(
+            "IG007",
+            f"{len(examples)} node pair(s) are joined by parallel links with different attributes: "
+            f"{describe_link(g.links[la])} and {describe_link(g.links[lb])}, e.g. '{s}' — '{d}'",
+            ctx.locate.edge(examples[0]),
+            (s, d),
+            "use one link class for parallel cables, or make their bandwidth and latency agree",
+        )
+
+
+@rule("IG011", "duplicate-edge", "warning", "The same two nodes are joined more than once by the same link")
+def duplicate_edge(ctx: LintContext):
+    g = ctx.g
+    edges, group = ctx.facts.parallel_groups
+    if edges.size == 0:
+        return
+    order = np.lexsort((edges, g.edge_link[edges], group))  # by group, then link, then edge id
+    e_sorted, key_g, key_l = edges[order], group[order], g.edge_link[edges][order]
+    repeat = np.flatnonzero((key_g[1:] == key_g[:-1]) & (key_l[1:] == key_l[:-1])) + 1
+    # first occurrence of each repeated (pair, link): walk back to the start of the run
+    run_start = np.maximum.accumulate(np.where(np.r_[True, (key_g[1:] != key_g[:-1]) | (key_l[1:] != key_l[:-1])],
+                                               np.arange(e_sorted.size), 0))
+    findings: dict[tuple[int, int], list[tuple[int, int]]] = defaultdict(list)
+    for i in repeat.tolist():
+        first, dup = int(e_sorted[run_start[i]]), int(e_sorted[i])
+        findings[(int(g.edge_origin[first]), int(g.edge_origin[dup]))].append((first, dup))
+    for (r_first, r_dup), pairs in ctx.capped("IG011", list(findings.items())):
+        first, dup = pairs[0]
+        s, d = _pair(g, dup)
+        origin = "this record" if r_first == r_dup else ctx.locate.edge_path(first)
+        yield Finding(
+            "IG011",
+            f"{len(pairs)} edge(s) over link '{g.links[int(g.edge_link[dup])].qualified_name}' duplicate "
+            f"edges already made by {origin}, e.g. '{s}' — '{d}'",
+            ctx.locate.edge(dup),
+            (s, d),
+            "delete the repeated edge, or if the cables are meant to be parallel, cable separate ports",
+        )
