@@ -1,0 +1,269 @@
+"""ASTRA-sim's ns-3 backend: topology.txt, logical_topology.json, config.txt (+ system.json, run.sh).
+
+Node ids: NPUs 0..N-1 in rank order, then switches and hubs (structure.fabric), then any forwarding
+nodes added on request. One line per full-duplex link with its rate (Gbps = 1e9 bit/s, as our graph
+stores it) and delay (written in ms like ASTRA-sim's examples: 500 ns -> 0.0005ms); the device-internal
+path GPU -> NIC -> port is folded into the GPU's link (bandwidth = slowest hop, delay = sum).
+
+ns-3 routes shortest paths with ECMP and only switch nodes forward: two NPUs wired to each other are
+reachable only as one-hop neighbours. Direct NPU-to-NPU wiring that needs a hop through another NPU
+(a ring or torus of more than 3) is refused, or with `forwarding-nodes=true` each such NPU gets a
+forwarding switch node that carries its direct links (flagged in the notes).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from scipy.sparse import coo_matrix
+from scipy.sparse.csgraph import connected_components
+
+from ..errors import Diagnostic, InfraGraphError, Location
+from ..graph.fqg import FQG
+from .astra_analytical import REMOTE_MEMORY, SYSTEM_SETTINGS, KIND_HINT_ANNOTATION, readme, system_config
+from .base import (Bundle, Options, Setting, Translator, list_of, parse_bool, parse_float, parse_positive_int,
+                   refuse, render)
+from .structure import SW, Dimension, Fabric, NotAProduct, detect_product, fabric, require_rated
+
+SWITCH_KINDS = (1, 2)  # structure.SWITCH, structure.HUB: nodes that forward
+
+# config.txt keys with the defaults of ASTRA-sim's ns-3 examples; KMAX/KMIN/PMAX maps default to
+# one entry per link rate present in the topology (see _ecn_maps).
+CONFIG_DEFAULTS: tuple[tuple[str, str, str], ...] = (
+    ("ENABLE_QCN", "1", "enable congestion notification (ECN marking)"),
+    ("USE_DYNAMIC_PFC_THRESHOLD", "1", "shared-buffer dynamic PFC thresholds"),
+    ("PACKET_PAYLOAD_SIZE", "1000", "bytes of payload per packet"),
+    ("TOPOLOGY_FILE", "topology.txt", "the topology file of this bundle"),
+    ("FLOW_FILE", "flow.txt", "unused by ASTRA-sim (flows come from the workload) but read"),
+    ("TRACE_FILE", "trace.txt", "nodes to trace"),
+    ("TRACE_OUTPUT_FILE", "mix.tr", "packet trace output"),
+    ("FCT_OUTPUT_FILE", "fct.txt", "flow completion times output"),
+    ("PFC_OUTPUT_FILE", "pfc.txt", "PFC pause events output"),
+    ("QLEN_MON_FILE", "qlen.txt", "queue length monitor output"),
+    ("QLEN_MON_START", "0", "queue monitor start (ns)"),
+    ("QLEN_MON_END", "20000", "queue monitor end (ns)"),
+    ("SIMULATOR_STOP_TIME", "40000000000000.00", "simulation stop time (s); large: stop when the workload ends"),
+    ("CC_MODE", "1", "congestion control: 1 DCQCN, 3 HPCC, 7 TIMELY, 8 DCTCP"),
+    ("ALPHA_RESUME_INTERVAL", "1", "DCQCN alpha update interval (us)"),
+    ("RATE_DECREASE_INTERVAL", "4", "DCQCN rate decrease interval (us)"),
+    ("CLAMP_TARGET_RATE", "0", "DCQCN clamp target rate"),
+    ("RP_TIMER", "900", "DCQCN rate increase timer (us)"),
+    ("EWMA_GAIN", "0.00390625", "DCQCN g"),
+    ("FAST_RECOVERY_TIMES", "1", "DCQCN fast recovery steps"),
+    ("RATE_AI", "50Mb/s", "additive increase"),
+    ("RATE_HAI", "100Mb/s", "hyper additive increase"),
+    ("MIN_RATE", "100Mb/s", "minimum sending rate"),
+    ("DCTCP_RATE_AI", "1000Mb/s", "DCTCP additive increase"),
+    ("BUFFER_SIZE", "32", "switch buffer (MB per switch)"),
+    ("ERROR_RATE_PER_LINK", "0.0000", "packet error rate of every link"),
+    ("L2_CHUNK_SIZE", "4000", "bytes per go-back-N chunk"),
+    ("L2_ACK_INTERVAL", "1", "packets per ACK"),
+    ("L2_BACK_TO_ZERO", "0", "go-back-0 on loss"),
+    ("HAS_WIN", "1", "window-based sending"),
+    ("GLOBAL_T", "0", "one global window size for all flows"),
+    ("VAR_WIN", "1", "per-flow window from its base RTT"),
+    ("FAST_REACT", "1", "HPCC fast reaction"),
+    ("U_TARGET", "0.95", "HPCC target utilisation"),
+    ("MI_THRESH", "0", "HPCC multiplicative increase threshold"),
+    ("INT_MULTI", "1", "INT multiplier"),
+    ("MULTI_RATE", "0", "HPCC per-hop rates"),
+    ("SAMPLE_FEEDBACK", "0", "HPCC sample feedback"),
+    ("PINT_LOG_BASE", "1.05", "PINT log base"),
+    ("PINT_PROB", "1.0", "PINT sampling probability"),
+    ("RATE_BOUND", "1", "pace to the line rate"),
+    ("ACK_HIGH_PRIO", "0", "ACKs in the high-priority queue"),
+    ("LINK_DOWN", "0 0 0", "time src dst of a link failure (0 0 0: none)"),
+    ("ENABLE_TRACE", "1", "write the packet trace"),
+    ("KMAX_MAP", "", "ECN Kmax per link rate: 'count (rate_bps KB)*'; default 16 KB per Gbit/s of each rate present"),
+    ("KMIN_MAP", "", "ECN Kmin per link rate; default 4 KB per Gbit/s of each rate present"),
+    ("PMAX_MAP", "", "ECN Pmax per link rate; default 0.2 for each rate present"),
+)
+
+NS3_SETTINGS: tuple[Setting, ...] = (
+    *(Setting(k, v, doc) for k, v, doc in CONFIG_DEFAULTS),
+    Setting("logical-dims", "", "logical dimensions for collectives, e.g. 8,2 (product = NPUs); "
+            "empty = the detected RI/FC/SW product, else one dimension of all NPUs", list_of(parse_positive_int)),
+    Setting("forwarding-nodes", "false", "give NPUs wired to each other a forwarding switch node "
+            "(ns-3 NPUs do not forward) instead of refusing multi-hop direct wiring", parse_bool),
+    Setting("forwarding-latency-ns", "0", "delay of the added NPU-to-forwarding-node links (ns)", parse_float),
+    *SYSTEM_SETTINGS,
+)
+
+
+def format_number(x: float) -> str:
+    """Shortest positional decimal (no exponent, no trailing zeros): 400.0 -> '400', 5e-4 -> '0.0005'."""
+    return np.format_float_positional(float(x), trim="-", precision=12)
+
+
+def rate(gbps: float) -> str:
+    return f"{format_number(gbps)}Gbps"
+
+
+def delay(ns: float) -> str:
+    return f"{format_number(ns / 1e6)}ms"
+
+
+def multi_hop_direct(fab: Fabric) -> list[tuple[int, int]]:
+    """Components of the NPU-to-NPU wiring that are not cliques: (an NPU in it, its size)."""
+    N = fab.num_npus
+    direct = (fab.src < N) & (fab.dst < N)
+    if not direct.any():
+        return []
+    a, b = np.minimum(fab.src[direct], fab.dst[direct]), np.maximum(fab.src[direct], fab.dst[direct])
+    _, label = connected_components(coo_matrix((np.ones(a.size), (a, b)), shape=(N, N)), directed=False)
+    pairs = np.unique(a * N + b)
+    size = np.bincount(label, minlength=N)
+    pair_count = np.bincount(label[pairs // N], minlength=N)
+    bad = np.flatnonzero((size > 1) & (pair_count != size * (size - 1) // 2))
+    return [(int(np.flatnonzero(label == c)[0]), int(size[c])) for c in bad]
+
+
+@dataclass
+class Ns3Plan:
+    g: FQG
+    fab: Fabric
+    src: np.ndarray
+    dst: np.ndarray
+    bw: np.ndarray
+    lat: np.ndarray
+    err: np.ndarray
+    num_nodes: int
+    switch_ids: np.ndarray
+    dims: list[Dimension]
+    system: dict[str, Any]
+    values: dict[str, Any]
+    notes: list[str]
+
+
+def _npu_link_record(fab: Fabric, npu: int) -> str | None:
+    """The document record of one direct link of `npu` (to locate a refusal)."""
+    N = fab.num_npus
+    hit = np.flatnonzero(((fab.src == npu) & (fab.dst < N)) | ((fab.dst == npu) & (fab.src < N)))
+    return fab.edge_where(int(hit[0])) if hit.size else None
+
+
+def _edge_error_rates(fab: Fabric) -> np.ndarray:
+    """Per-link error rate from a link's `error_rate` attribute (the ns-3 importer writes it), else 0."""
+    per_link = np.array([float(x.attributes.get("error_rate", 0.0)) for x in fab.g.links] or [0.0])
+    return per_link[fab.g.edge_link[fab.origin]] if fab.num_edges else np.zeros(0)
+
+
+class Ns3(Translator):
+    name = "ns3"
+    description = "ASTRA-sim ns-3 backend: packet-level topology, logical topology and configuration"
+    settings = NS3_SETTINGS
+    default_bin = "astra-sim/extern/network_backend/ns-3/build/scratch/ns3.42-AstraSimNetwork-default"
+
+    def plan(self, g: FQG, options: Options) -> Ns3Plan:
+        values = self.resolve_settings(options)
+        fab = fabric(g)
+        refuse(require_rated(fab, "ns-3"))
+        N = fab.num_npus
+        notes = list(fab.notes)
+        src, dst, bw, lat, err = fab.src, fab.dst, fab.bw_gbps, fab.lat_ns, _edge_error_rates(fab)
+        num_nodes = fab.num_vertices
+        switch_ids = np.flatnonzero(np.isin(fab.vertex_kind, SWITCH_KINDS))
+        bad = multi_hop_direct(fab)
+        if bad and not values["forwarding-nodes"]:
+            raise InfraGraphError([Diagnostic(
+                f"NPUs wired directly to each other need multi-hop forwarding: {size} NPUs including "
+                f"'{fab.name(npu)}' are linked without switches but not all pairwise, and ns-3 NPUs do not "
+                f"forward (only switch nodes do), so ns-3 cannot route between them",
+                Location(path=_npu_link_record(fab, npu)), "use --set forwarding-nodes=true to give each such NPU a forwarding switch node "
+                "(flagged), or translate for astra-analytical") for npu, size in bad[:5]])
+        if bad:
+            src, dst, bw, lat, err, num_nodes, switch_ids, note = self._add_forwarding(fab, err, values)
+            notes.append(note)
+        dims = self._logical_dims(fab, g, values, notes)
+        system, diags = system_config(dims, values)
+        refuse(diags)
+        return Ns3Plan(g, fab, src, dst, bw, lat, err, num_nodes, switch_ids, dims, system, values, notes)
+
+    def _add_forwarding(self, fab: Fabric, err: np.ndarray, values: dict):
+        """Each NPU with direct NPU links gets forwarding node F(npu); NPU-NPU links become F-F links and
+        NPU-F carries the sum of the NPU's direct bandwidth. Switch ids follow the existing ones."""
+        N, V = fab.num_npus, fab.num_vertices
+        direct = (fab.src < N) & (fab.dst < N)
+        npus = np.unique(np.concatenate([fab.src[direct], fab.dst[direct]]))
+        fwd = np.full(N, -1, dtype=np.int64)
+        fwd[npus] = V + np.arange(npus.size)
+        src, dst = fab.src.copy(), fab.dst.copy()
+        src[direct], dst[direct] = fwd[src[direct]], fwd[dst[direct]]
+        inj = np.bincount(fab.src[direct], weights=fab.bw_gbps[direct], minlength=N) + \
+            np.bincount(fab.dst[direct], weights=fab.bw_gbps[direct], minlength=N)
+        new_lat = float(values["forwarding-latency-ns"])
+        src = np.concatenate([src, fwd[npus]])
+        dst = np.concatenate([dst, npus])
+        bw = np.concatenate([fab.bw_gbps, inj[npus]])
+        lat = np.concatenate([fab.lat_ns, np.full(npus.size, new_lat)])
+        err = np.concatenate([err, np.zeros(npus.size)])
+        switch_ids = np.concatenate([np.flatnonzero(np.isin(fab.vertex_kind, SWITCH_KINDS)), fwd[npus]])
+        note = (f"FLAGGED: added {npus.size} forwarding switch node(s) (ids {V}..{V + npus.size - 1}), one per NPU "
+                f"with direct NPU links, because ns-3 NPUs do not forward; each NPU reaches its node over a link "
+                f"of its total direct bandwidth and {new_lat:g} ns, and the direct links join the forwarding "
+                f"nodes. Routes now pass through these nodes, which the real hardware does in the NPU")
+        return src, dst, bw, lat, err, V + npus.size, switch_ids, note
+
+    def _logical_dims(self, fab: Fabric, g: FQG, values: dict, notes: list[str]) -> list[Dimension]:
+        N = fab.num_npus
+        given = values["logical-dims"]
+        if given:
+            if int(np.prod(given)) != N:
+                raise InfraGraphError(Diagnostic(
+                    f"logical-dims {','.join(map(str, given))} multiply to {int(np.prod(given))}, the graph has "
+                    f"{N} NPUs", Location(path="--set logical-dims")))
+            return [Dimension(SW, n, 0, np.nan, np.nan) for n in given]
+        hint = g.graph_annotations.get(KIND_HINT_ANNOTATION)
+        try:
+            return detect_product(fab, False, str(hint).split(",") if hint else None).dims
+        except NotAProduct as e:
+            notes.append(f"logical topology: one dimension of {N} NPUs (the graph is not an RI/FC/SW product: {e}); "
+                         f"ns-3 routes on the real topology, the logical dimensions only shape the collectives")
+            return [Dimension(SW, N, 1, np.nan, np.nan)]
+
+    def render(self, plan: Ns3Plan) -> Bundle:
+        fab = plan.fab
+        combos = np.stack([plan.bw, plan.lat, plan.err], axis=1)
+        uniq, inv = np.unique(combos, axis=0, return_inverse=True)
+        tails = np.array([f"{rate(b)} {delay(l)} {format_number(e)}" for b, l, e in uniq.tolist()], dtype=object)
+        lines = [f"{s} {d} {t}" for s, d, t in zip(plan.src.tolist(), plan.dst.tolist(), tails[inv.ravel()].tolist())]
+        topology = render("ns3_topology.txt.j2", num_nodes=plan.num_nodes, num_switches=int(plan.switch_ids.size),
+                          num_links=len(lines), switch_ids=" ".join(map(str, plan.switch_ids.tolist())),
+                          links="\n".join(lines))
+        config = [(k, plan.values[k]) for k, _, _ in CONFIG_DEFAULTS]
+        rates = sorted({float(b) for b in uniq[:, 0].tolist()})
+        maps = _ecn_maps(rates)
+        config = [(k, v if v != "" else maps[k]) for k, v in config]
+        ranks = [fab.name(i) for i in range(fab.num_npus)]
+        files = {
+            "topology.txt": topology,
+            "logical_topology.json": json.dumps({"logical-dims": [str(d.size) for d in plan.dims]}) + "\n",
+            "config.txt": render("ns3_config.txt.j2", entries=config),
+            "system.json": json.dumps(plan.system, indent=2) + "\n",
+            "remote_memory.json": REMOTE_MEMORY,
+            "ranks.txt": render("ranks.txt.j2", names=ranks),
+            "run.sh": render("ns3_run.sh.j2", default_bin=self.default_bin, num_npus=fab.num_npus),
+        }
+        summary = (f"{plan.num_nodes:,} nodes ({fab.num_npus:,} NPUs, {plan.switch_ids.size:,} switches), "
+                   f"{len(lines):,} links; {fab.collapsed_links:,} links had a device-internal path folded in; "
+                   f"logical dims {[d.size for d in plan.dims]}")
+        files["README.md"] = readme(self, plan.g.name, fab.num_npus, summary, files, plan.notes,
+                                    any("FLAGGED" in n for n in plan.notes), self.settings_table(plan.values),
+                                    units=["rate: Gbps = 1e9 bit/s (ns-3 DataRate), as stored in the graph",
+                                           "delay: written in ms (500 ns -> 0.0005ms)",
+                                           "a GPU's internal path (GPU -> NIC -> port) is folded into its link: "
+                                           "bandwidth = slowest hop, delay = sum",
+                                           "BUFFER_SIZE: MB per switch"])
+        return Bundle(self.name, files, plan.notes, ranks)
+
+
+def _ecn_maps(rates_gbps: list[float]) -> dict[str, str]:
+    """DCQCN ECN maps with one entry per link rate present (ns-3 looks thresholds up by exact rate)."""
+    def entries(value) -> str:
+        return " ".join([str(len(rates_gbps))] + [f"{int(round(r * 1e9))} {value(r)}" for r in rates_gbps])
+    return {"KMAX_MAP": entries(lambda r: format_number(16 * r)),
+            "KMIN_MAP": entries(lambda r: format_number(4 * r)),
+            "PMAX_MAP": entries(lambda r: "0.2")}
