@@ -1,0 +1,75 @@
+"""Typed access to the Rust collective simulation engine (`infragraph._simengine`).
+
+The extension is compiled by `pip install -e .` (maturin). Importing it through this module gives
+one place that explains a missing build instead of a bare ImportError, and gives type checkers a
+signature for the array-level entry point. Most callers want `infragraph.simulate` instead, which
+takes a fully qualified graph.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol, Sequence
+
+from .errors import error
+
+try:
+    from . import _simengine as _ext
+except ImportError as exc:  # pragma: no cover - only without a built extension
+    _ext = None
+    _IMPORT_ERROR: ImportError | None = exc
+else:
+    _IMPORT_ERROR = None
+
+
+class _SimulateArrays(Protocol):
+    def __call__(
+        self,
+        *,
+        num_nodes: int,
+        edge_src: Sequence[int],
+        edge_dst: Sequence[int],
+        edge_bandwidth_gbps: Sequence[float],
+        edge_latency_ns: Sequence[float],
+        npu_nodes: Sequence[int],
+        collective: str,
+        size_bytes: float,
+        groups: Sequence[Sequence[int]],
+        algorithms: Sequence[str],
+        dims: Sequence[int] = ...,
+        root: int = ...,
+        chunks: int = ...,
+        active_chunks: int = ...,
+        endpoint_delay_ns: float = ...,
+        local_mem_bw_gb_per_s: float | None = ...,
+        optimization: str = ...,
+        scheduling: str = ...,
+        model: str = ...,
+        astra: bool = ...,
+        routing: str = ...,
+        ecmp: bool = ...,
+        dor_dims: Sequence[int] | None = ...,
+        trace: bool = ...,
+        node_kind: Sequence[int] | None = ...,
+        no_transit_kinds: Sequence[int] = ...,
+        max_events: int = ...,
+    ) -> dict[str, Any]: ...
+
+
+def engine() -> Any:
+    """The compiled extension module; a clear InfraGraphError if it was never built."""
+    if _ext is None:
+        raise error(
+            f"the simulation engine is not built ({_IMPORT_ERROR}); run `pip install -e .` in the "
+            "repository (it compiles simengine/ with maturin; needs a Rust toolchain)"
+        )
+    return _ext
+
+
+def simulate_arrays() -> _SimulateArrays:
+    """`_simengine.simulate`: arrays in, raw measurement dict out (engine units: bytes, ns)."""
+    return engine().simulate
+
+
+def engine_error_type() -> type[Exception]:
+    """The exception class the engine raises: args are (kind, message, src_node, dst_node)."""
+    return engine().SimEngineError

@@ -1,0 +1,307 @@
+"""Simulate a collective on a fully qualified graph: FQG + options in, a JSON-ready result out.
+
+This is the library function behind `infragraph simulate`. It turns the graph into the arrays the
+Rust engine takes (edge endpoints, Gbit/s, ns, NPU node ids in rank order), runs the engine, and
+turns its raw measurements into a result dict that validates against
+schemas/simulation-result.schema.json. Engine errors come back as `InfraGraphError`s that name
+graph nodes, never as tracebacks.
+
+Units: sizes in bytes, times in ns, bandwidths of results in GB/s with GB = 1e9 bytes (NCCL's
+convention), link bandwidth as the graph states it (Gbit/s).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+import numpy as np
+
+from .errors import InfraGraphError, error
+from .graph import FQG
+from .simengine import engine_error_type, simulate_arrays
+
+COLLECTIVES = ("all-reduce", "reduce-scatter", "all-gather", "all-to-all", "broadcast", "reduce",
+               "point-to-point")
+ALGORITHMS = ("ring", "ring-bidirectional", "direct", "halving-doubling", "double-binary-tree")
+MODELS = ("unaware", "aware", "fair", "astra", "astra-aware")
+ROUTINGS = ("hops", "latency", "dor")
+# Node types a route never passes through (they are endpoints of memory traffic, not forwarders).
+DEFAULT_NO_TRANSIT = ("memory",)
+
+
+@dataclass(frozen=True)
+class SimulationOptions:
+    """What to simulate and how. Defaults follow ASTRA-sim's example system configuration."""
+
+    collective: str = "all-reduce"
+    size_bytes: float = 1 << 20  # per-NPU buffer; All-Gather: each NPU's shard
+    algorithm: tuple[str, ...] = ("ring",)  # one, or one per logical dimension
+    dims: tuple[int, ...] | None = None  # None: the graph's "dims" annotation if it fits, else flat
+    groups: tuple[tuple[int, ...], ...] | None = None  # ranks per process group; None: all NPUs
+    root: int = 0  # member index in each group (broadcast/reduce root, point-to-point source)
+    chunks: int = 1  # preferred-dataset-splits
+    active_chunks: int = 1  # per dimension
+    endpoint_delay_ns: float = 10.0
+    local_mem_bw_gb_per_s: float | None = 1600.0  # reduction cost; None: free
+    optimization: str = "localBWAware"  # or "baseline"
+    scheduling: str = "lifo"
+    model: str = "unaware"
+    routing: str = "hops"
+    ecmp: bool = True
+    no_transit_types: tuple[str, ...] = DEFAULT_NO_TRANSIT
+    trace: bool = False
+    max_events: int | None = None
+
+
+@dataclass
+class PreparedGraph:
+    """The FQG as engine arrays, built once and reused across a size sweep."""
+
+    g: FQG
+    npu_nodes: np.ndarray  # node id per rank
+    arrays: dict[str, Any] = field(default_factory=dict)
+    unspecified_bandwidth_edges: int = 0
+
+
+def _natural_key(name: str) -> tuple:
+    return tuple(int(p) if p.isdigit() else p for p in re.split(r"(\d+)", name))
+
+
+def npu_order(g: FQG) -> np.ndarray:
+    """NPU node ids in rank order: xpu nodes by their integer `rank` annotation, else by name
+    (natural order, so host.10 follows host.9)."""
+    # The translators already define this order; reuse it so both backends agree on ranks.
+    from .translators.structure import npu_order as shared_order
+
+    return np.asarray(shared_order(g), dtype=np.int64)
+
+
+def prepare(g: FQG) -> PreparedGraph:
+    bw = np.asarray(g.edge_bandwidth_gbps(), dtype=np.float64)
+    lat = np.asarray(g.edge_latency_ns(), dtype=np.float64)
+    if g.num_edges == 0:
+        raise error(f"graph '{g.name}' has no edges; there is no network to simulate")
+    if np.isnan(bw).all():
+        raise error(f"no link in graph '{g.name}' states a bandwidth; the simulation needs link speeds",
+                    hint="give links `physical: {bandwidth: ...}`")
+    npus = npu_order(g)
+    if npus.size < 2:
+        raise error(f"graph '{g.name}' has {npus.size} NPU (xpu node); a collective needs at least 2")
+    p = PreparedGraph(g=g, npu_nodes=npus, unspecified_bandwidth_edges=int(np.isnan(bw).sum()))
+    p.arrays = dict(
+        num_nodes=g.num_nodes,
+        edge_src=np.asarray(g.edge_src).tolist(),
+        edge_dst=np.asarray(g.edge_dst).tolist(),
+        edge_bandwidth_gbps=bw.tolist(),
+        edge_latency_ns=lat.tolist(),
+        npu_nodes=npus.tolist(),
+        node_kind=np.asarray(g.node_type, dtype=np.int32).tolist(),
+    )
+    return p
+
+
+def parse_dims(value: Any) -> tuple[int, ...]:
+    """'16x16x16', '8,4', '8_4', [8, 4] or 8 -> (8, 4)."""
+    if isinstance(value, (list, tuple)):
+        parts = list(value)
+    elif isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        parts = [value]
+    else:
+        parts = [p for p in re.split(r"[x×,_\s]+", str(value).strip()) if p]
+    try:
+        dims = tuple(int(p) for p in parts)
+    except (TypeError, ValueError):
+        raise error(f"bad dims {value!r}; expected sizes like 8,4 or 16x16x16") from None
+    if not dims or any(d < 1 for d in dims):
+        raise error(f"bad dims {value!r}; every dimension must be at least 1")
+    return dims
+
+
+def _resolve_dims(p: PreparedGraph, opts: SimulationOptions, group_size: int) -> tuple[int, ...]:
+    if opts.dims is not None:
+        return tuple(opts.dims)
+    stated = p.g.graph_annotations.get("dims")
+    if stated is not None and len(opts.algorithm) > 1:
+        dims = parse_dims(stated)
+        if math.prod(dims) == group_size:
+            return dims
+    if len(opts.algorithm) > 1:
+        raise error(f"{len(opts.algorithm)} algorithms given but no logical dimensions; give --dims "
+                    "(one size per algorithm) or a graph with a 'dims' annotation matching the group")
+    return ()
+
+
+def _check_choice(what: str, value: str, choices: Sequence[str]) -> None:
+    if value not in choices:
+        from .errors import did_you_mean
+
+        raise error(f"unknown {what} '{value}'; expected one of: {', '.join(choices)}",
+                    hint=did_you_mean(value, choices))
+
+
+def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions()) -> dict[str, Any]:
+    """Run one collective on `g` and return the result dict (see the result schema)."""
+    p = g if isinstance(g, PreparedGraph) else prepare(g)
+    _check_choice("collective", opts.collective, COLLECTIVES)
+    for a in opts.algorithm:
+        _check_choice("algorithm", a, ALGORITHMS)
+    _check_choice("network model", opts.model, MODELS)
+    _check_choice("routing", opts.routing, ROUTINGS)
+    n_npus = int(p.npu_nodes.size)
+    groups = [list(gr) for gr in opts.groups] if opts.groups else [list(range(n_npus))]
+    for gr in groups:
+        bad = [r for r in gr if not 0 <= r < n_npus]
+        if bad:
+            raise error(f"process group names rank {bad[0]}, but the graph has ranks 0..{n_npus - 1}")
+    dims = _resolve_dims(p, opts, len(groups[0]))
+    if opts.routing == "dor" and not dims:
+        raise error("dimension-order routing needs logical dimensions (--dims)")
+    if opts.routing == "dor" and math.prod(dims) != n_npus:
+        raise error(f"dimension-order routing needs dims covering all {n_npus} NPUs; {dims} cover {math.prod(dims)}")
+    type_names = list(p.g.type_names)
+    no_transit = [type_names.index(t) for t in opts.no_transit_types if t in type_names]
+    model = {"astra": "unaware", "astra-aware": "aware"}.get(opts.model, opts.model)
+    kwargs = dict(
+        p.arrays,
+        collective=opts.collective,
+        size_bytes=float(opts.size_bytes),
+        groups=groups,
+        algorithms=list(opts.algorithm),
+        dims=list(dims),
+        root=opts.root,
+        chunks=opts.chunks,
+        active_chunks=opts.active_chunks,
+        endpoint_delay_ns=float(opts.endpoint_delay_ns),
+        local_mem_bw_gb_per_s=opts.local_mem_bw_gb_per_s,
+        optimization=opts.optimization,
+        scheduling=opts.scheduling,
+        model=model,
+        astra=opts.model.startswith("astra"),
+        routing="hops" if opts.routing == "dor" else opts.routing,
+        ecmp=opts.ecmp,
+        dor_dims=list(dims) if opts.routing == "dor" else None,
+        trace=opts.trace,
+        no_transit_kinds=no_transit,
+    )
+    if opts.max_events is not None:
+        kwargs["max_events"] = int(opts.max_events)
+    try:
+        raw = simulate_arrays()(**kwargs)
+    except engine_error_type() as exc:
+        raise _engine_error(p.g, exc) from None
+    except (TypeError, OverflowError) as exc:  # a negative count or a non-number option
+        raise error(f"bad simulation option: {exc}") from None
+    return _result(p, opts, groups, dims, raw)
+
+
+def _engine_error(g: FQG, exc: Exception) -> InfraGraphError:
+    kind, message, src, dst = (list(exc.args) + [None] * 4)[:4]
+    if kind == "unreachable":
+        return error(f"no path from '{g.node_name(src)}' to '{g.node_name(dst)}': these NPUs must "
+                     "communicate in this collective but the graph does not connect them",
+                     hint="check the edges between their hosts and the fabric (`infragraph info`)")
+    if kind == "internal":
+        raise RuntimeError(message)
+    return error(f"cannot simulate: {message}")
+
+
+def _result(p: PreparedGraph, opts: SimulationOptions, groups: list[list[int]], dims: tuple[int, ...],
+            raw: dict[str, Any]) -> dict[str, Any]:
+    g = p.g
+    t = float(raw["collective_time_ns"])
+    link_bytes = np.asarray(raw["link_bytes"], dtype=np.float64)
+    busy = np.asarray(raw["link_busy_ns"], dtype=np.float64)
+    util = busy / t if t > 0 else np.zeros_like(busy)
+    used = np.flatnonzero(link_bytes > 0)
+    names = g.node_names
+    links = []
+    for l in used[np.argsort(-util[used], kind="stable")].tolist():
+        e = l // 2
+        a, b = int(g.edge_src[e]), int(g.edge_dst[e])
+        if l % 2:
+            a, b = b, a
+        links.append({
+            "edge": e,
+            "src": names[a],
+            "dst": names[b],
+            "link": g.links[int(g.edge_link[e])].name,
+            "bytes": float(link_bytes[l]),
+            "utilization": float(util[l]),
+        })
+    finish = raw["rank_finish_ns"]
+    npus = p.npu_nodes.tolist()
+    sent, received = raw["bytes_sent_per_rank"], raw["bytes_received_per_rank"]
+    out: dict[str, Any] = {
+        "graph": g.name,
+        "collective": opts.collective,
+        "algorithm": list(opts.algorithm),
+        "model": opts.model,
+        "routing": opts.routing,
+        "size_bytes": float(opts.size_bytes),
+        "num_npus": len(npus),
+        "groups": groups,
+        "dims": list(dims),
+        "chunks": int(raw["chunks"]),
+        "chunk_bytes": float(raw["chunk_bytes"]),
+        "active_chunks": opts.active_chunks,
+        "endpoint_delay_ns": float(opts.endpoint_delay_ns),
+        "local_mem_bw_gb_per_s": opts.local_mem_bw_gb_per_s,
+        "optimization": opts.optimization,
+        "collective_time_ns": t,
+        "algorithm_bandwidth_gb_per_s": float(raw["algorithm_bandwidth_gb_per_s"]),
+        "bus_bandwidth_gb_per_s": float(raw["bus_bandwidth_gb_per_s"]),
+        "ranks": [
+            {"rank": r, "node": names[npus[r]], "finish_ns": finish[r],
+             "bytes_sent": float(sent[r]), "bytes_received": float(received[r])}
+            for r in range(len(npus)) if finish[r] is not None
+        ],
+        "flows": {
+            "count": int(raw["messages"]),
+            "delivered": int(raw["delivered"]),
+            "fct_min_ns": float(raw["fct_min_ns"]),
+            "fct_avg_ns": float(raw["fct_avg_ns"]),
+            "fct_max_ns": float(raw["fct_max_ns"]),
+            "bytes": float(sum(sent)),
+        },
+        "links": links,
+        "max_link_utilization": float(util.max()) if util.size else 0.0,
+        "unspecified_bandwidth_edges": p.unspecified_bandwidth_edges,
+        "events": int(raw["events"]),
+        "wall_time_s": float(raw["wall_time_s"]),
+        "events_per_second": float(raw["events"] / raw["wall_time_s"]) if raw["wall_time_s"] > 0 else 0.0,
+    }
+    if opts.trace:
+        out["trace"] = [
+            {"src_rank": sr, "dst_rank": dr, "bytes": b, "start_ns": s, "end_ns": e}
+            for (_sn, _dn, sr, dr, b, s, e) in raw["trace"]
+        ]
+    return out
+
+
+def sweep(g: FQG, sizes: Sequence[float], opts: SimulationOptions = SimulationOptions()) -> list[dict[str, Any]]:
+    """One result per message size, sharing the graph conversion."""
+    from dataclasses import replace
+
+    p = prepare(g)
+    return [simulate(p, replace(opts, size_bytes=float(s))) for s in sizes]
+
+
+def chrome_trace(result: dict[str, Any]) -> dict[str, Any]:
+    """The result's flows as a Chrome/Perfetto trace: one track per sending rank, one async slice
+    per message (async, because messages from one rank overlap). Times in µs, as the format wants."""
+    if "trace" not in result:
+        raise error("the result has no flow trace; simulate with trace=True (--trace OUT)")
+    events: list[dict[str, Any]] = []
+    for r in sorted({f["src_rank"] for f in result["trace"]}):
+        events.append({"name": "process_name", "ph": "M", "pid": r, "args": {"name": f"rank {r}"}})
+    for i, f in enumerate(result["trace"]):
+        common = {"cat": "flow", "id": i, "pid": f["src_rank"], "tid": f["src_rank"],
+                  "name": f"→ rank {f['dst_rank']} ({int(f['bytes'])} B)"}
+        events.append({**common, "ph": "b", "ts": f["start_ns"] / 1e3,
+                       "args": {"bytes": f["bytes"], "dst_rank": f["dst_rank"]}})
+        events.append({**common, "ph": "e", "ts": f["end_ns"] / 1e3})
+    return {"traceEvents": events, "displayTimeUnit": "ns",
+            "otherData": {"collective": result["collective"], "model": result["model"]}}
