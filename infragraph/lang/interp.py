@@ -17,6 +17,7 @@ from ..document.model import (Annotations, Component, Device, Infrastructure, In
 from ..errors import Diagnostic, did_you_mean
 from ..units import BANDWIDTH, TIME, Quantity, UnitError, format_quantity, unit
 from . import ast as A
+from .builtins import KINDS
 from .build import DeviceRegistry, EdgeSink, LinkTable, SourceMap, edges_into, sanitize
 from .diagnostics import CompileError, Silent
 from .ops import OpError, binary, negate, truth
@@ -534,7 +535,10 @@ class Interp:
         self._need(body, "device", st, "a component")
         self._declare(body, st.name, st)
         count = self._count(st.count, scope, f"component '{st.name}'")
-        kind = self.eval(st.kind, scope)
+        if isinstance(st.kind, A.Name) and st.kind.id in KINDS:
+            kind = KINDS[st.kind.id]  # a kind name always means the kind here, even if a device shadows it
+        else:
+            kind = self.eval(st.kind, scope)
         dv = body.device
         part = Part(st.name, count, pos=st.pos)
         if isinstance(kind, Kind):

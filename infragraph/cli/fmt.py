@@ -1,0 +1,37 @@
+"""`infragraph fmt FILE...`: rewrite .igl files in canonical layout (`--check` only reports)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from ..errors import Diagnostic, InfraGraphError, Location
+
+
+def register(sub) -> None:
+    p = sub.add_parser("fmt", help="format .igl files canonically (idempotent)")
+    p.add_argument("files", nargs="+", metavar="FILE", help=".igl files to format in place")
+    p.add_argument("--check", action="store_true", help="do not write; exit 1 if a file would change")
+    p.add_argument("--stdout", action="store_true", help="print the formatted text instead of writing")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from ..lang.fmt import format_source
+
+    changed = []
+    for name in args.files:
+        try:
+            text = Path(name).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            raise InfraGraphError(Diagnostic(f"cannot read '{name}': {e}", Location(name))) from None
+        new = format_source(text, name)
+        if args.stdout:
+            sys.stdout.write(new)
+        elif new != text:
+            changed.append(name)
+            if not args.check:
+                Path(name).write_text(new, encoding="utf-8")
+    for name in changed:
+        print(f"{name}: {'would reformat' if args.check else 'reformatted'}", file=sys.stderr)
+    return 1 if args.check and changed else 0

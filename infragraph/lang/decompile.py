@@ -1,0 +1,146 @@
+"""`infragraph decompile`: a public-format InfraGraph document -> readable .igl.
+
+The output compiles back to the same graph: every device becomes a parameterless `device`, every
+link a `link` declaration (device links inside their device), instances and edges go in one
+`fabric`, node and link annotations become `annotate` lines and free link attributes, graph
+annotations become fabric attributes. Names that are not identifiers are written `quoted`.
+Edge annotations and gigatransfers-per-second bandwidths have no .igl form: they are kept as
+comments and reported on stderr by the CLI (`unsupported`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ..document.model import Device, Edge, Endpoint, Infrastructure, Link, Value
+from .build import clean_number
+
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_KEYWORDS = {"import", "as", "param", "device", "fabric", "fn", "link", "let", "assert", "for", "in", "if",
+             "then", "else", "component", "instance", "annotate", "include", "via", "one2one", "many2many",
+             "ring", "true", "false", "and", "or", "not"}
+_SEG = re.compile(r"^(?P<name>.+?)(?:\[(?P<sel>[^\]]*)\])?$")
+_FQ = re.compile(r"^([^.\[\]]+)\.(\d+)((?:\.[^.\[\]]+\.\d+)*)$")
+_BW = {"gigabits_per_second": "Gbps", "gigabytes_per_second": "GB/s"}
+
+
+def name(text: str) -> str:
+    """`text` as an .igl name (backquoted unless it is a plain identifier)."""
+    return text if _IDENT.fullmatch(text) and text not in _KEYWORDS else f"`{text}`"
+
+
+def literal(v: Value) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, float)):
+        return repr(v)
+    return '"' + str(v).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+def _path(text: str) -> str:
+    out = []
+    for part in text.split("."):
+        m = _SEG.match(part.strip())
+        sel = m.group("sel")
+        out.append(name(m.group("name")) + ("" if sel is None else f"[{sel.replace(' ', '') or ':'}]"))
+    return ".".join(out)
+
+
+def _selector(text: str) -> str:
+    """A node annotation name (fully qualified `host.0.gpu.3` or a selector) as an endpoint expression."""
+    m = _FQ.match(text)
+    if m:
+        segs = [(m.group(1), m.group(2))] + re.findall(r"\.([^.\[\]]+)\.(\d+)", m.group(3))
+        return ".".join(f"{name(n)}[{i}]" for n, i in segs)
+    return _path(text)
+
+
+@dataclass
+class _Out:
+    lines: list[str] = field(default_factory=list)
+    unsupported: list[str] = field(default_factory=list)
+
+    def add(self, depth: int, text: str) -> None:
+        self.lines.append("    " * depth + text)
+
+
+def _link(out: _Out, link: Link, depth: int, attrs: dict[str, Value]) -> None:
+    body = []
+    if link.bandwidth is not None:
+        unit = _BW.get(link.bandwidth.unit)
+        if unit is None:
+            out.unsupported.append(f"link '{link.name}': bandwidth in {link.bandwidth.unit} has no .igl unit")
+        else:
+            body.append(f"bandwidth = {clean_number(link.bandwidth.value)} {unit}")
+    if link.latency is not None:
+        body.append(f"latency = {clean_number(link.latency.value)} {link.latency.unit}")
+    if link.description:
+        body.append(f"description = {literal(link.description)}")
+    body += [f"{name(k)} = {literal(v)}" for k, v in attrs.items()]
+    out.add(depth, f"link {name(link.name)} {{ {'; '.join(body)} }}" if body else f"link {name(link.name)} {{}}")
+
+
+def _endpoint(ep: Endpoint) -> str:
+    if ep.instance is not None:
+        return _path(ep.instance) + ("." + _path(ep.component) if ep.component else "")
+    comp = f"{ep.device}.{ep.component}" if ep.device else ep.component
+    return _path(comp)
+
+
+def _edge(out: _Out, e: Edge, depth: int) -> None:
+    scheme = "" if e.scheme == "one2one" else f" {e.scheme}"
+    out.add(depth, f"{_endpoint(e.ep1)} -- {_endpoint(e.ep2)}{scheme} via {name(e.link)}")
+
+
+def _device(out: _Out, d: Device, link_attrs: dict[str, dict]) -> None:
+    out.add(0, f"device {name(d.name)} {{")
+    if d.description:
+        out.add(1, f"description = {literal(d.description)}")
+    for c in d.components:
+        kind = (f"custom({literal(c.custom_type or 'custom')})" if c.choice == "custom"
+                else name(c.name) if c.choice == "device" else c.choice)
+        count = "" if c.count == 1 else f"[{c.count}]"
+        attrs = f" {{ description = {literal(c.description)} }}" if c.description else ""
+        out.add(1, f"component {name(c.name)}{count}: {kind}{attrs}")
+    for link in d.links:
+        _link(out, link, 1, link_attrs.get(f"{d.name}.{link.name}", {}))
+    for e in d.edges:
+        _edge(out, e, 1)
+    out.add(0, "}")
+    out.add(0, "")
+
+
+def decompile(doc: Infrastructure) -> tuple[str, list[str]]:
+    """(.igl text, things that could not be expressed) for a document."""
+    out = _Out()
+    if doc.description:
+        out.add(0, '"""' + doc.description.replace('"""', '\\"\\"\\"') + '"""')
+        out.add(0, "")
+    out.add(0, f"# Decompiled from the InfraGraph document '{doc.name}'.")
+    out.add(0, "")
+    link_attrs = {la.name: la.attributes for la in doc.annotations.links}
+    for link in doc.links:
+        _link(out, link, 0, link_attrs.get(link.name, {}))
+    if doc.links:
+        out.add(0, "")
+    for d in doc.devices:
+        _device(out, d, link_attrs)
+    out.add(0, f"fabric {name(doc.name)} {{")
+    for k, v in doc.annotations.graph.items():
+        out.add(1, f"{name(k)} = {literal(v)}")
+    for inst in doc.instances:
+        count = "" if inst.count == 1 else f"[{inst.count}]"
+        desc = f" {{ description = {literal(inst.description)} }}" if inst.description else ""
+        out.add(1, f"instance {name(inst.name)}{count}: {name(inst.device)}{desc}")
+    for e in doc.edges:
+        _edge(out, e, 1)
+    for na in doc.annotations.nodes:
+        attrs = ", ".join(f"{name(k)} = {literal(v)}" for k, v in na.attributes.items())
+        if attrs:
+            out.add(1, f"annotate {_selector(na.name)} {attrs}")
+    for ea in doc.annotations.edges:
+        out.unsupported.append(f"edge annotation {ea.ep1} -- {ea.ep2}: no .igl form")
+        out.add(1, f"# edge annotation not expressible in .igl: {ea.ep1} -- {ea.ep2} {ea.attributes}")
+    out.add(0, "}")
+    return "\n".join(out.lines) + "\n", out.unsupported
