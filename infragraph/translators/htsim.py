@@ -1,0 +1,230 @@
+"""HTSim backend (ASTRA-sim + csg-htsim, TCP): fat_tree.topo + the analytical YAML it also reads.
+
+HTSim builds its own fat tree from a handful of parameters, so the graph must be exactly the fat
+tree those parameters describe. We infer them from the graph (tiers by distance from the NPUs, pod
+size from the tier-0/1 components, radices, speeds, latencies, bundles, oversubscription), then
+check every consistency rule HTSim applies when loading (`rules`) and that the tree HTSim would
+build has the graph's switch counts, before writing anything. Anything else is refused with the
+failing rule. `Nodes` = NPU count = the YAML's npus_count (one Switch dimension: HTSim takes only
+the NPU count and logical dims from it; bandwidth/latency there are informational).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+from scipy.sparse import coo_matrix
+from scipy.sparse.csgraph import connected_components
+
+from ..errors import Diagnostic, InfraGraphError, Location
+from ..graph.fqg import FQG
+from .astra_analytical import REMOTE_MEMORY, SYSTEM_SETTINGS, network_yaml, readme, system_config
+from .base import Bundle, Options, Translator, refuse, render
+from .structure import HUB, SW, Dimension, Fabric, fabric, require_rated, switch_tiers
+
+
+@dataclass
+class Tier:
+    speed: int  # Gbit/s of the links below this tier
+    radix_down: int
+    radix_up: int | None  # None on the top tier
+    latency: int  # ns of the links below this tier
+    oversubscribed: int = 1
+    bundle: int = 1  # parallel links per switch pair below this tier (1 on tier 0)
+    switches: int = 0  # how many the graph has (not written; checked against HTSim's arithmetic)
+
+
+@dataclass
+class FatTree:
+    nodes: int
+    podsize: int
+    tiers: list[Tier] = field(default_factory=list)
+
+
+def rules(ft: FatTree) -> list[tuple[str, bool, str]]:
+    """HTSim's load-time consistency rules, each (rule, holds, values), in HTSim's order; the
+    derived counts must also match the switches of the graph. Division must be exact."""
+    out: list[tuple[str, bool, str]] = []
+    t = ft.tiers
+    n, pod = ft.nodes, ft.podsize
+
+    def rule(text: str, ok: bool, detail: str) -> bool:
+        out.append((text, bool(ok), detail))
+        return bool(ok)
+
+    rule("Tiers is 2 or 3", len(t) in (2, 3), f"Tiers = {len(t)}")
+    if len(t) not in (2, 3):
+        return out
+    rule("Nodes % Podsize == 0", pod > 0 and n % pod == 0, f"{n} % {pod}")
+    rule("Podsize % Radix_Down0 == 0", pod % t[0].radix_down == 0, f"{pod} % {t[0].radix_down}")
+    rule("Radix_Down0 / Radix_Up0 == Oversubscribed0",
+         Fraction(t[0].radix_down, t[0].radix_up) == t[0].oversubscribed,
+         f"{t[0].radix_down} / {t[0].radix_up} vs {t[0].oversubscribed}")
+    rule("Downlink_Latency_ns > 0 on every tier", all(x.latency > 0 for x in t), str([x.latency for x in t]))
+    rule("Bundle == 1 on tier 0", t[0].bundle == 1, f"Bundle0 = {t[0].bundle}")
+    pods = n // pod if pod else 0
+    tor_uplinks = Fraction(n * t[0].speed, t[1].speed * t[0].oversubscribed)
+    tors = n // t[0].radix_down
+    rule("tor_uplinks = Nodes*speed0/(speed1*oversub0) is whole and equals ToRs*Radix_Up0",
+         tor_uplinks.denominator == 1 and tor_uplinks == tors * t[0].radix_up,
+         f"{tor_uplinks} vs {tors}*{t[0].radix_up}")
+    agg_per_pod = tor_uplinks / (pods * t[1].radix_down) if pods else Fraction(0)
+    rule("agg_per_pod = tor_uplinks/(pods*Radix_Down1) is whole", agg_per_pod.denominator == 1 and agg_per_pod > 0,
+         f"{tor_uplinks}/({pods}*{t[1].radix_down}) = {agg_per_pod}")
+    rule("agg_per_pod*Bundle1 == Radix_Up0", agg_per_pod * t[1].bundle == t[0].radix_up,
+         f"{agg_per_pod}*{t[1].bundle} vs {t[0].radix_up}")
+    rule("ToRs (Nodes/Radix_Down0) == tier-0 switches of the graph", tors == t[0].switches and n % t[0].radix_down == 0,
+         f"{n}/{t[0].radix_down} vs {t[0].switches}")
+    rule("pods*agg_per_pod == tier-1 switches of the graph", agg_per_pod * pods == t[1].switches,
+         f"{pods}*{agg_per_pod} vs {t[1].switches}")
+    if len(t) == 3:
+        agg_uplinks = tor_uplinks * t[1].speed / (t[2].speed * t[1].oversubscribed)
+        cores = agg_uplinks / t[2].radix_down
+        rule("agg_uplinks = tor_uplinks*speed1/(speed2*oversub1) is whole", agg_uplinks.denominator == 1,
+             f"{agg_uplinks}")
+        rule("cores = agg_uplinks/Radix_Down2 is whole", cores.denominator == 1 and cores > 0, f"{cores}")
+        rule("cores % agg_per_pod == 0", agg_per_pod > 0 and cores % agg_per_pod == 0, f"{cores} % {agg_per_pod}")
+        rule("cores*Bundle2/agg_per_pod == Radix_Up1",
+             agg_per_pod > 0 and cores * t[2].bundle / agg_per_pod == t[1].radix_up,
+             f"{cores}*{t[2].bundle}/{agg_per_pod} vs {t[1].radix_up}")
+        rule("cores == tier-2 switches of the graph", cores == t[2].switches, f"{cores} vs {t[2].switches}")
+    return out
+
+
+class NotAFatTree(Exception):
+    pass
+
+
+def _uniform(values: np.ndarray, what: str, integer: bool = True) -> int:
+    u = np.unique(values)
+    if u.size != 1:
+        raise NotAFatTree(f"{what} is not uniform: {', '.join(f'{x:g}' for x in u[:5])}")
+    v = float(u[0])
+    if integer and v != int(v):
+        raise NotAFatTree(f"{what} is {v:g}; HTSim needs a whole number")
+    return int(v)
+
+
+def infer(fab: Fabric) -> FatTree:
+    """The fat-tree parameters of a Clos fabric; NotAFatTree with the reason when it is not one."""
+    N, V = fab.num_npus, fab.num_vertices
+    if np.any(fab.vertex_kind == HUB):
+        h = int(np.flatnonzero(fab.vertex_kind == HUB)[0])
+        raise NotAFatTree(f"NPUs reach the fabric through shared devices (e.g. '{fab.name(h)}'); HTSim hosts have "
+                          f"one link each to a tier-0 switch")
+    tier = switch_tiers(fab)
+    if np.any(tier[N:] == -2):
+        raise NotAFatTree(f"switch '{fab.name(int(N + np.flatnonzero(tier[N:] == -2)[0]))}' is not connected to any NPU")
+    ts, td = tier[fab.src], tier[fab.dst]
+    lo, hi = np.minimum(ts, td), np.maximum(ts, td)
+    if np.any(hi - lo != 1):
+        e = int(np.flatnonzero(hi - lo != 1)[0])
+        what = "two NPUs" if hi[e] == -1 else f"tier {lo[e]} and tier {hi[e]}" if lo[e] != hi[e] else f"two tier-{lo[e]} switches"
+        raise NotAFatTree(f"link '{fab.name(int(fab.src[e]))}' - '{fab.name(int(fab.dst[e]))}' joins {what}; a fat tree "
+                          f"links each tier only to the next")
+    n_tiers = int(tier.max()) + 1
+    lower = np.where(ts < td, fab.src, fab.dst)
+    upper = np.where(ts < td, fab.dst, fab.src)
+    host_links = np.bincount(lower[lo == -1], minlength=V)[:N]
+    if np.any(host_links != 1):
+        bad = int(np.flatnonzero(host_links != 1)[0])
+        raise NotAFatTree(f"NPU '{fab.name(bad)}' has {host_links[bad]} links to tier-0 switches; HTSim hosts have one")
+    tiers: list[Tier] = []
+    for t in range(n_tiers):
+        sw = np.flatnonzero(tier == t)
+        below = lo == t - 1
+        down = np.bincount(upper[below], minlength=V)[sw]
+        up = np.bincount(lower[lo == t], minlength=V)[sw]
+        radix_down = _uniform(down, f"tier {t} Radix_Down (links below each switch)")
+        radix_up = _uniform(up, f"tier {t} Radix_Up (links above each switch)") if t < n_tiers - 1 else None
+        if t == n_tiers - 1 and np.any(up):
+            raise NotAFatTree(f"tier {t} switches have uplinks")
+        speed = _uniform(fab.bw_gbps[below], f"tier {t} Downlink_speed_Gbps")
+        lat = _uniform(fab.lat_ns[below], f"tier {t} Downlink_Latency_ns")
+        pair = lower[below] * V + upper[below]
+        bundle = _uniform(np.unique(pair, return_counts=True)[1], f"tier {t} Bundle (parallel links per switch pair)")
+        tiers.append(Tier(speed, radix_down, radix_up, lat, 1, bundle, int(sw.size)))
+    if n_tiers not in (2, 3):
+        return FatTree(N, N, tiers)
+    t0, t1 = tiers[0], tiers[1]
+    if t0.radix_down % t0.radix_up == 0:
+        t0.oversubscribed = t0.radix_down // t0.radix_up
+    else:
+        raise NotAFatTree(f"rule Radix_Down0 / Radix_Up0 == Oversubscribed0 fails: {t0.radix_down} / {t0.radix_up} "
+                          f"is not a whole number")
+    if n_tiers == 3:
+        ratio = Fraction(t1.radix_down * t1.speed, t1.radix_up * tiers[2].speed)
+        if ratio.denominator != 1:
+            raise NotAFatTree(f"tier 1 oversubscription (Radix_Down1*speed1)/(Radix_Up1*speed2) = {ratio} is not whole")
+        t1.oversubscribed = int(ratio)
+    # pods: NPU components of the tiers below the top (2 tiers: one pod of all NPUs)
+    keep = hi < n_tiers - 1 if n_tiers == 3 else np.ones(fab.num_edges, dtype=bool)
+    _, label = connected_components(coo_matrix((np.ones(int(keep.sum())), (fab.src[keep], fab.dst[keep])),
+                                               shape=(V, V)), directed=False)
+    podsizes = np.bincount(label[:N])
+    return FatTree(N, _uniform(podsizes[podsizes > 0], "Podsize (NPUs per pod)"), tiers)
+
+
+@dataclass
+class HTSimPlan:
+    g: FQG
+    fab: Fabric
+    tree: FatTree
+    system: dict[str, Any]
+    values: dict[str, Any]
+
+
+class HTSim(Translator):
+    name = "htsim"
+    description = "ASTRA-sim HTSim backend (csg-htsim, TCP): fat-tree description + analytical YAML"
+    settings = SYSTEM_SETTINGS
+    default_bin = "astra-sim/build/astra_htsim/build/bin/AstraSim_HTSim"
+
+    def plan(self, g: FQG, options: Options) -> HTSimPlan:
+        values = self.resolve_settings(options)
+        fab = fabric(g)
+        refuse(require_rated(fab, "HTSim"))
+        try:
+            tree = infer(fab)
+        except NotAFatTree as e:
+            raise InfraGraphError(Diagnostic(f"not a fat tree HTSim can build: {e}", Location(),
+                                             "HTSim takes 2- or 3-tier fat trees only; use ns3 for other fabrics")) from None
+        failed = [(r, d) for r, ok, d in rules(tree) if not ok]
+        if failed:
+            raise InfraGraphError([Diagnostic(f"HTSim consistency rule fails: {r} ({d})", Location(),
+                                              "HTSim would reject this .topo or build a different tree")
+                                   for r, d in failed])
+        system, diags = system_config([self._dimension(tree)], values)
+        refuse(diags)
+        return HTSimPlan(g, fab, tree, system, values)
+
+    @staticmethod
+    def _dimension(tree: FatTree) -> Dimension:
+        return Dimension(SW, tree.nodes, 1, float(tree.tiers[0].speed), float(tree.tiers[0].latency))
+
+    def render(self, plan: HTSimPlan) -> Bundle:
+        fab, tree = plan.fab, plan.tree
+        ranks = [fab.name(i) for i in range(fab.num_npus)]
+        dim = self._dimension(tree)
+        notes = fab.notes + [f"network.yml gives HTSim the NPU count and one logical dimension of {tree.nodes}; its "
+                             f"bandwidth/latency are the tier-0 link's and HTSim ignores them (it reads fat_tree.topo)"]
+        files = {
+            "fat_tree.topo": render("htsim_fat_tree.topo.j2", source=plan.g.name, nodes=tree.nodes,
+                                    podsize=tree.podsize, tiers=tree.tiers),
+            "network.yml": network_yaml([dim], f"SW({tree.nodes})", plan.g.name),
+            "system.json": json.dumps(plan.system, indent=2) + "\n",
+            "remote_memory.json": REMOTE_MEMORY,
+            "ranks.txt": render("ranks.txt.j2", names=ranks),
+            "run.sh": render("htsim_run.sh.j2", default_bin=self.default_bin, num_npus=fab.num_npus),
+        }
+        summary = (f"{len(tree.tiers)}-tier fat tree, Podsize {tree.podsize}, switches per tier "
+                   f"{[t.switches for t in tree.tiers]}; every HTSim consistency rule checked")
+        files["README.md"] = readme(self, plan.g.name, fab.num_npus, summary, files, notes, False,
+                                    self.settings_table(plan.values),
+                                    units=["Downlink_speed_Gbps: Gbit/s (1e9 bit/s) of the links below each tier",
+                                           "Downlink_Latency_ns: ns of those links (a GPU's internal path folded in)"])
+        return Bundle(self.name, files, notes, ranks)
