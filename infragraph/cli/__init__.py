@@ -14,7 +14,7 @@ import sys
 
 from ..errors import InfraGraphError
 
-COMMANDS = ("compile", "validate", "info", "lint", "check", "fmt", "decompile")
+COMMANDS = ("compile", "validate", "info", "lint", "check", "fmt", "decompile", "simulate")
 
 
 def build_parser() -> argparse.ArgumentParser:

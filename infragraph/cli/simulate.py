@@ -1,0 +1,171 @@
+"""`infragraph simulate FILE`: time a collective on the graph (one size, or a sweep of sizes).
+
+    infragraph simulate fabric.igl --collective all-reduce --size 1GiB --algorithm ring --chunks 4 \\
+        --model aware [--dims 8,4] [--group 0-7 --group 8-15] [--json OUT] [--trace OUT]
+    infragraph simulate fabric.igl --size 1KiB..1GiB        # table of time and bus bandwidth
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from dataclasses import replace
+
+from ..errors import error
+from ..simulate import ALGORITHMS, COLLECTIVES, MODELS, ROUTINGS, SimulationOptions, chrome_trace, parse_dims
+from ..units import Quantity, UnitError, format_quantity, parse_quantity, parse_size_bytes, to_ns
+from .common import add_source_arguments, load_graph_with_progress, progress
+
+
+def register(sub) -> None:
+    p = sub.add_parser("simulate", help="simulate a collective (all-reduce, all-to-all, ...) on the graph",
+                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_source_arguments(p)
+    p.add_argument("--collective", default="all-reduce", choices=COLLECTIVES)
+    p.add_argument("--size", default="1MiB",
+                   help="per-NPU buffer (all-gather: shard), e.g. 1GiB; a sweep: 1KiB..1GiB (doubling) or 1KiB,1MiB")
+    p.add_argument("--algorithm", default="ring",
+                   help=f"one of {', '.join(ALGORITHMS)}; comma-separated for one per dimension")
+    p.add_argument("--dims", help="logical dimensions, dimension 0 fastest, e.g. 8,4 (default: the graph's 'dims' "
+                                  "annotation when several algorithms are given, else flat)")
+    p.add_argument("--group", action="append", default=[], metavar="RANKS",
+                   help="a process group: 0-7 or 0,2,4,6 (repeatable: groups run concurrently; default all NPUs)")
+    p.add_argument("--root", type=int, default=0, help="root member of each group (broadcast, reduce, "
+                                                         "point-to-point source; the other member is the destination)")
+    p.add_argument("--chunks", type=int, default=1, help="preferred dataset splits (default 1)")
+    p.add_argument("--active-chunks", type=int, default=1, help="chunks in flight per dimension (default 1)")
+    p.add_argument("--endpoint-delay", default="10ns", help="per-receive endpoint delay (default 10ns)")
+    p.add_argument("--local-mem-bw", default="1600",
+                   help="local memory bandwidth for reductions in GB/s (1e9 B/s), or 'none' (default 1600)")
+    p.add_argument("--optimization", default="localBWAware", choices=("localBWAware", "baseline"))
+    p.add_argument("--scheduling", default="lifo", choices=("lifo", "fifo"))
+    p.add_argument("--model", default="unaware", choices=MODELS,
+                   help="unaware (alpha-beta), aware (FIFO links), fair (max-min sharing), astra (ASTRA-sim "
+                        "compatible: integer ns and its chunking), astra-aware")
+    p.add_argument("--routing", default="hops", choices=ROUTINGS,
+                   help="shortest paths by hops or latency, or dimension-order over --dims")
+    p.add_argument("--no-ecmp", action="store_true", help="always take the first of equal-cost paths")
+    p.add_argument("--top", type=int, default=5, help="busiest links to list (default 5)")
+    p.add_argument("--json", metavar="OUT", help="write the result (sweep: a list of results) as JSON")
+    p.add_argument("--trace", metavar="OUT", help="write a Chrome/Perfetto trace of every message")
+    p.set_defaults(func=run)
+
+
+def parse_sizes(text: str) -> list[int]:
+    """'1MiB' -> [1048576]; '1KiB..4KiB' -> [1024, 2048, 4096]; '1KiB,1MiB' -> both."""
+    try:
+        if ".." in text:
+            lo, _, hi = text.partition("..")
+            a, b = parse_size_bytes(lo), parse_size_bytes(hi)
+            if a <= 0 or b < a:
+                raise error(f"bad size range '{text}'; expected LOW..HIGH with 0 < LOW <= HIGH")
+            sizes = [a]
+            while sizes[-1] * 2 <= b:
+                sizes.append(sizes[-1] * 2)
+            return sizes
+        sizes = [parse_size_bytes(s) for s in text.split(",") if s.strip()]
+    except UnitError as e:
+        raise error(f"bad --size '{text}': {e}") from None
+    if not sizes or min(sizes) <= 0:
+        raise error(f"bad --size '{text}'; sizes must be positive")
+    return sizes
+
+
+def parse_group(text: str) -> tuple[int, ...]:
+    ranks: list[int] = []
+    try:
+        for part in text.split(","):
+            lo, dash, hi = part.strip().partition("-")
+            ranks.extend(range(int(lo), int(hi) + 1) if dash else [int(lo)])
+    except ValueError:
+        raise error(f"bad --group '{text}'; expected ranks like 0-7 or 0,2,4,6") from None
+    return tuple(ranks)
+
+
+def _ns(text: str, what: str) -> float:
+    try:
+        return float(text) if text.replace(".", "", 1).isdigit() else to_ns(parse_quantity(text))
+    except UnitError as e:
+        raise error(f"bad {what} '{text}': {e}") from None
+
+
+def options(args) -> SimulationOptions:
+    lmb = None if args.local_mem_bw.lower() == "none" else args.local_mem_bw
+    try:
+        lmb = None if lmb is None else float(lmb)
+    except ValueError:
+        raise error(f"bad --local-mem-bw '{args.local_mem_bw}'; give GB/s as a number, or 'none'") from None
+    return SimulationOptions(
+        collective=args.collective,
+        algorithm=tuple(a.strip() for a in args.algorithm.split(",")),
+        dims=parse_dims(args.dims) if args.dims else None,
+        groups=tuple(parse_group(g) for g in args.group) or None,
+        root=args.root,
+        chunks=args.chunks,
+        active_chunks=args.active_chunks,
+        endpoint_delay_ns=_ns(args.endpoint_delay, "--endpoint-delay"),
+        local_mem_bw_gb_per_s=lmb,
+        optimization=args.optimization,
+        scheduling=args.scheduling,
+        model=args.model,
+        routing=args.routing,
+        ecmp=not args.no_ecmp,
+        trace=bool(args.trace),
+    )
+
+
+def _time(ns: float) -> str:
+    return format_quantity(Quantity(ns * 1e-9, (0, 1)))
+
+
+def _size(nbytes: float) -> str:
+    return format_quantity(Quantity(nbytes * 8.0, (1, 0)))
+
+
+def format_result(r: dict, top: int) -> str:
+    lines = [
+        f"{r['collective']} of {_size(r['size_bytes'])} on {r['num_npus']} NPUs "
+        f"({len(r['groups'])} group(s) of {len(r['groups'][0])}), algorithm {','.join(r['algorithm'])}"
+        + (f" over dims {'x'.join(map(str, r['dims']))}" if r["dims"] else "")
+        + f", model {r['model']}, {r['chunks']} chunk(s) of {_size(r['chunk_bytes'])}",
+        f"  time            {_time(r['collective_time_ns'])}  ({r['collective_time_ns']:.0f} ns)",
+        f"  algbw / busbw   {r['algorithm_bandwidth_gb_per_s']:.3f} / {r['bus_bandwidth_gb_per_s']:.3f} GB/s",
+        f"  flows           {r['flows']['count']}, completion min/avg/max "
+        f"{_time(r['flows']['fct_min_ns'])} / {_time(r['flows']['fct_avg_ns'])} / {_time(r['flows']['fct_max_ns'])}",
+        f"  busiest link    {r['max_link_utilization'] * 100:.1f} % utilized",
+    ]
+    for link in r["links"][:top]:
+        lines.append(f"    {link['src']} -> {link['dst']} ({link['link']}): {_size(link['bytes'])}, "
+                     f"{link['utilization'] * 100:.1f} %")
+    lines.append(f"  engine          {r['events']} events in {r['wall_time_s']:.3f} s")
+    return "\n".join(lines)
+
+
+def format_sweep(results: list[dict]) -> str:
+    rows = [("size", "time", "algbw GB/s", "busbw GB/s")]
+    rows += [(_size(r["size_bytes"]), _time(r["collective_time_ns"]), f"{r['algorithm_bandwidth_gb_per_s']:.3f}",
+              f"{r['bus_bandwidth_gb_per_s']:.3f}") for r in results]
+    widths = [max(len(row[i]) for row in rows) for i in range(4)]
+    return "\n".join("  ".join(c.rjust(w) for c, w in zip(row, widths)) for row in rows)
+
+
+def run(args) -> int:
+    from ..simulate import prepare, simulate
+
+    sizes = parse_sizes(args.size)
+    opts = options(args)
+    if args.trace and len(sizes) > 1:
+        raise error("--trace records one run; give a single --size")
+    g = load_graph_with_progress(args)
+    with progress(args).phase("simulating"):
+        prepared = prepare(g)
+        results = [simulate(prepared, replace(opts, size_bytes=float(s))) for s in sizes]
+    if args.trace:
+        with open(args.trace, "w", encoding="utf-8") as fh:
+            json.dump(chrome_trace(results[0]), fh)
+        results[0].pop("trace", None)
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as fh:
+            json.dump(results[0] if len(results) == 1 else results, fh, indent=1)
+    print(format_result(results[0], args.top) if len(results) == 1 else format_sweep(results))
+    return 0
