@@ -33,13 +33,19 @@ def _version() -> str:
         return "0"
 
 
+def _first_paragraph(markdown: str) -> str:
+    """The first prose paragraph of a rule's docs (skipping the '**Severity:**' line)."""
+    paras = [p.strip() for p in markdown.split("\n\n")]
+    return next((" ".join(p.split()) for p in paras if p and not p.startswith("**")), "")
+
+
 def _rule_descriptor(rule: Rule, docs_url: str | None) -> dict:
     doc = sections().get(rule.id, rule.summary)
     return {
         "id": rule.id,
         "name": rule.name,
         "shortDescription": {"text": rule.summary},
-        "fullDescription": {"text": doc.split("\n\n", 1)[0]},
+        "fullDescription": {"text": _first_paragraph(doc) or rule.summary},
         "helpUri": help_uri(rule.id, docs_url),
         "help": {"text": doc, "markdown": doc},
         "defaultConfiguration": {"level": rule.severity},
@@ -64,7 +70,7 @@ def _result(f: Finding, index: dict[str, int], root: Path) -> dict:
         location["physicalLocation"] = {"artifactLocation": _artifact(loc.file, root), "region": region}
     if loc.path:
         location["logicalLocations"] = [{"fullyQualifiedName": loc.path, "kind": "member"}]
-    text = f.message + (f" Fix: {f.hint}" if f.hint else "")
+    text = f.message + (f". Fix: {f.hint}" if f.hint else "")
     key = "|".join((f.rule, Path(loc.file).name if loc.file else "", loc.path or "", f.message))
     out = {
         "ruleId": f.rule,

@@ -1,7 +1,7 @@
 """Translator rule: would the chosen backend translator (`--for ns3|htsim|astra-analytical`)
 refuse this graph? The translators own their requirements; this rule only calls their
-`check(g, options) -> list[Diagnostic]` (via `infragraph.translators.get(name)`) and reports
-each error-severity diagnostic as a finding, so the rules cannot drift apart."""
+`check(g, options) -> list[Diagnostic]` (via `infragraph.translators.get(name)`) with default
+options and reports each error-severity diagnostic as a finding, so the rules cannot drift apart."""
 
 from __future__ import annotations
 
@@ -30,7 +30,12 @@ def load_translator(name: str):
             f"is missing), so their checks cannot run")) from None
     try:
         translator = translators.get(name)
-    except (KeyError, LookupError):
+    except ModuleNotFoundError as e:
+        if not (e.name or "").startswith("infragraph.translators"):
+            raise
+        raise InfraGraphError(Diagnostic(
+            f"--for {name}: the {name} translator is not available in this checkout ({e.name} is missing)")) from None
+    except (KeyError, LookupError, InfraGraphError):
         raise InfraGraphError(Diagnostic(f"--for {name}: no translator named '{name}' is registered")) from None
     if not callable(getattr(translator, "check", None)):
         raise InfraGraphError(Diagnostic(f"--for {name}: the translator has no check(g, options) function"))
@@ -43,8 +48,11 @@ def translator_refuses(ctx: LintContext):
     if not target:
         return
     translator = load_translator(target)
+    options = None
+    if ctx.options.target_options:  # translator settings (`--set`-style KEY=VALUE), when given
+        options = importlib.import_module("infragraph.translators").Options(settings=dict(ctx.options.target_options))
     try:
-        diags = list(translator.check(ctx.g, dict(ctx.options.target_options)))
+        diags = list(translator.check(ctx.g, options))
     except InfraGraphError as e:
         diags = e.diagnostics
     refusals = [d for d in diags if d.severity == "error"]
