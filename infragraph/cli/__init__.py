@@ -14,7 +14,7 @@ import sys
 
 from ..errors import InfraGraphError
 
-COMMANDS = ("compile", "validate", "info", "lint", "check", "fmt", "decompile", "simulate")
+COMMANDS = ("compile", "validate", "info", "lint", "check", "fmt", "decompile", "simulate", "visualize", "plot")
 
 
 def build_parser() -> argparse.ArgumentParser:

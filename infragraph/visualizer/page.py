@@ -1,0 +1,125 @@
+"""The interactive page: one self-contained HTML file (inline data, script and style; no network).
+
+The page carries the fabric (every device copy, positioned by the same structure-aware layout as
+the pictures), its aggregated boxes when it is large (drawn while zoomed out), and the inside of
+each distinct device for drill-down. The viewer script (templates/viewer.js, hand-written, no
+library) draws on a canvas and culls to the visible area, so 100k boxes stay interactive.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import jinja2
+import numpy as np
+from scipy.spatial import cKDTree
+
+from ..graph.fqg import FQG
+from .scene import Scene, prepare
+from .style import kind_colours, widths
+from .views import View, device_copy_nodes
+
+DEVICE_LIMIT = 5000  # components: larger devices are not offered for drill-down
+AGG_BOXES = 150  # boxes shown while zoomed out on a large fabric
+DETAIL_LIMIT = 2000  # fabrics with more boxes get an aggregated zoomed-out layer
+
+_TEMPLATES = Path(__file__).parent / "templates"
+_env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(_TEMPLATES)), autoescape=False)
+
+
+def _round(a: np.ndarray) -> list[float]:
+    return np.round(np.nan_to_num(a), 2).tolist()
+
+
+def _unit(xy: np.ndarray) -> float:
+    """Typical distance between a box and its nearest neighbour (the zoom level where boxes show)."""
+    if len(xy) < 2:
+        return 1.0
+    d, _ = cKDTree(xy).query(xy, k=2)
+    near = d[:, 1]
+    return float(np.median(near[near > 0])) if (near > 0).any() else 1.0
+
+
+def _layer(v: View, xy: np.ndarray, kinds: list[str], *, labels: bool, small: np.ndarray | None = None) -> dict:
+    remap = np.array([kinds.index(k) for k in v.kinds], dtype=np.int64)
+    util = v.utilization
+    out = {
+        "x": _round(xy[:, 0]), "y": _round(xy[:, 1]), "kind": remap[v.kind].tolist(),
+        "block": v.block.tolist(), "size": v.size.tolist(),
+        "src": v.src.tolist(), "dst": v.dst.tolist(), "count": v.count.tolist(),
+        "bw": np.round(v.bandwidth, 3).tolist(), "width": np.round(widths(v.bandwidth), 2).tolist(),
+        "util": [None if math.isnan(u) else round(float(u), 4) for u in util] if (~np.isnan(util)).any() else None,
+        "unit": _unit(xy),
+    }
+    if labels:
+        out["label"] = list(v.label)
+    if small is not None and small.any():
+        out["small"] = small.astype(int).tolist()
+    return out
+
+
+def _satellites(scene: Scene) -> np.ndarray | None:
+    a = scene.structure.anchor
+    return (a >= 0) if a is not None else None
+
+
+def page_data(g: FQG, utilization: np.ndarray | None = None, start_device: str | None = None) -> dict:
+    """Everything the viewer needs, as plain JSON-able data."""
+    fabric = prepare(g, "fabric", utilization=utilization, max_boxes=DETAIL_LIMIT)
+    agg = None
+    if fabric.view.num_nodes > DETAIL_LIMIT or fabric.shown is not None:
+        agg = prepare_aggregate(fabric)
+    devices: dict[str, Scene] = {}
+    for inst in g.instances:
+        if inst.device not in devices and inst.nodes_per_copy <= DEVICE_LIMIT:
+            devices[inst.device] = prepare(g, "device", f"{inst.name}.0", utilization)
+    kinds: list[str] = []
+    for v in [fabric.view] + [s.view for s in devices.values()]:
+        kinds += [k for k in v.kinds if k not in kinds]
+    colours = kind_colours(kinds)
+    starts = np.cumsum([0] + [i.count for i in g.instances]).tolist()
+    data = {
+        "title": g.name, "notes": fabric.view.notes, "kinds": kinds, "colours": [colours[k] for k in kinds],
+        "instances": [{"name": i.name, "device": i.device, "count": i.count, "first": starts[k]}
+                      for k, i in enumerate(g.instances)],
+        "fabric": _layer(fabric.view, fabric.xy, kinds, labels=False, small=_satellites(fabric)),
+        "agg": None, "devices": {}, "start": _start(g, start_device),
+    }
+    if agg is not None:
+        data["agg"] = _layer(agg.view, agg.xy, kinds, labels=True)
+        data["notes"] = data["notes"] + agg.view.notes[-1:] + ["zoom in to see individual devices"]
+    for name, s in devices.items():
+        layer = _layer(s.view, s.xy, kinds, labels=True, small=_satellites(s))
+        layer["attrs"] = [{k: v for k, v in a.items() if k not in ("instance", "instance_index")}
+                          for a in (s.view.attrs or [{}] * s.view.num_nodes)]
+        layer["notes"] = s.view.notes
+        data["devices"][name] = layer
+    return data
+
+
+def _start(g: FQG, name: str | None) -> dict | None:
+    """The device the page opens on (--level device NAME), as {device, prefix}."""
+    if not name:
+        return None
+    nodes, prefix = device_copy_nodes(g, name)
+    return {"device": g.instances[int(g.node_instance[nodes[0]])].device, "prefix": prefix}
+
+
+def prepare_aggregate(fabric: Scene):
+    """The zoomed-out layer of a large fabric: its aggregation at AGG_BOXES boxes."""
+    from .aggregate import aggregate
+
+    return aggregate(fabric.view, fabric.structure, fabric.xy, AGG_BOXES)
+
+
+def write_page(g: FQG, output: str, utilization: np.ndarray | None = None, start_device: str | None = None) -> None:
+    """Write the self-contained interactive page of `g` to `output`."""
+    data = page_data(g, utilization, start_device)
+    text = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
+    html = _env.get_template("page.html.j2").render(
+        title=f"{g.name} — InfraGraph", data=text, script=(_TEMPLATES / "viewer.js").read_text(encoding="utf-8"),
+        heat=data["fabric"]["util"] is not None,
+    )
+    Path(output).write_text(html, encoding="utf-8")

@@ -1,0 +1,89 @@
+"""Reading engine results (schemas/simulation-result.schema.json) for the pictures and plots.
+
+Per-link load: a result's `links` lists directed links that carried traffic (`edge` = FQG edge
+index, `utilization`); an undirected FQG edge takes the larger of its two directions. A sweep is
+a JSON list of results (one per size). Problems are reported with the file and the JSON path
+(`links[3].edge`), never as a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import Diagnostic, InfraGraphError, Location
+from ..graph.fqg import FQG
+
+
+def _fail(path: str, where: str, message: str, hint: str | None = None) -> InfraGraphError:
+    return InfraGraphError(Diagnostic(message, Location(path, path=where or None), hint))
+
+
+def read_json(path: str | Path) -> Any:
+    try:
+        return json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as e:
+        raise _fail(str(path), "", f"cannot read results: {e.strerror or e}") from None
+    except json.JSONDecodeError as e:
+        raise InfraGraphError(Diagnostic(f"not valid JSON: {e.msg}", Location(str(path), e.lineno, e.colno))) from None
+
+
+def link_utilization(g: FQG, path: str | Path) -> np.ndarray:
+    """Per FQG edge, the utilization the result in `path` reports (NaN where it carried nothing).
+
+    A sweep (a list of results) uses its largest size, which loads the links most."""
+    data = read_json(path)
+    where = ""
+    if isinstance(data, list):
+        if not data:
+            raise _fail(str(path), "", "the results list is empty")
+        sizes = [r.get("size_bytes", 0) if isinstance(r, dict) else 0 for r in data]
+        k = int(np.argmax(sizes))
+        data, where = data[k], f"[{k}]"
+    if not isinstance(data, dict) or "links" not in data:
+        raise _fail(str(path), where, "no per-link load here: expected a simulation result with a 'links' list",
+                    "write one with: infragraph simulate FILE ... --json RESULTS.json")
+    if data.get("graph") not in (None, g.name):
+        raise _fail(str(path), f"{where}.graph", f"these results are for graph '{data['graph']}', not '{g.name}'")
+    util = np.full(g.num_edges, np.nan)
+    for i, item in enumerate(data["links"]):
+        p = f"{where}links[{i}]"
+        if not isinstance(item, dict):
+            raise _fail(str(path), p, "expected an object with 'edge' and 'utilization'")
+        e, u = item.get("edge"), item.get("utilization")
+        if not isinstance(e, int) or not 0 <= e < g.num_edges:
+            raise _fail(str(path), f"{p}.edge", f"edge {e!r} is not an edge of '{g.name}' (0..{g.num_edges - 1})",
+                        "the results must come from the same graph file")
+        if not isinstance(u, (int, float)) or u < 0:
+            raise _fail(str(path), f"{p}.utilization", f"utilization must be a number ≥ 0, got {u!r}")
+        util[e] = u if np.isnan(util[e]) else max(util[e], u)
+    return util
+
+
+def sweep_records(paths: list[str]) -> list[dict]:
+    """Flat records {series, size_bytes, time_ns, busbw} from result files (single or lists)."""
+    out = []
+    for path in paths:
+        data = read_json(path)
+        items = data if isinstance(data, list) else [data]
+        for i, r in enumerate(items):
+            where = f"[{i}]" if isinstance(data, list) else ""
+            if not isinstance(r, dict):
+                raise _fail(path, where, "expected a simulation result object")
+            missing = [k for k in ("size_bytes", "collective_time_ns", "bus_bandwidth_gb_per_s") if k not in r]
+            if missing:
+                raise _fail(path, where, f"not a simulation result: missing {', '.join(missing)}",
+                            "write results with: infragraph simulate FILE --size 1KiB..1GiB --json OUT.json")
+            algo = r.get("algorithm", "?")
+            algo = "+".join(algo) if isinstance(algo, list) else str(algo)
+            series = f"{r.get('graph', Path(path).stem)} · {r.get('collective', '')} {algo}".strip()
+            if r.get("model"):
+                series += f" ({r['model']})"
+            out.append({"series": series, "size_bytes": float(r["size_bytes"]),
+                        "time_ns": float(r["collective_time_ns"]), "busbw": float(r["bus_bandwidth_gb_per_s"])})
+    if not out:
+        raise _fail(paths[0] if paths else "<none>", "", "no results to plot")
+    return out
