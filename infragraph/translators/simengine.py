@@ -1,0 +1,112 @@
+"""InfraGraph's own engine as a translation target, so `simulate` and `translate` share one path.
+
+The engine input is exactly what `infragraph.simulate.prepare` hands the Rust engine (edge arrays in
+Gbit/s and ns, NPU node ids in rank order, node kinds), plus the logical dimensions and the
+topology-aware per-dimension algorithms the ASTRA-sim translator would use (structure.detect_product),
+so an engine run in ASTRA-compatible mode is the ASTRA-sim analytical run of the same graph. The
+bundle holds `engine_input.json` (that data, documented below), `graph.json` (the FQG, which
+`infragraph simulate` reads) and a run.sh with the matching `simulate` flags.
+
+engine_input.json: {"format": "infragraph-engine-input/1", "graph", "num_npus", "npu_order" (node
+name per rank), "logical_dims" (sizes, dimension 0 fastest; [] when the graph is not a product),
+"dimensions" ([{kind, size, bandwidth_gbps, latency_ns, algorithm}]), "system" (the ASTRA-style
+options) and "arrays" (num_nodes, edge_src, edge_dst, edge_bandwidth_gbps (null = unstated),
+edge_latency_ns, npu_nodes, node_kind)}.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from ..graph.export import to_json_dict
+from ..graph.fqg import FQG
+from .astra_analytical import KIND_HINT_ANNOTATION, SYSTEM_SETTINGS, readme, system_config
+from .base import Bundle, Options, Translator, refuse, render
+from .structure import Dimension, NotAProduct, detect_product, fabric
+
+ENGINE_ALGORITHM = {"ring": "ring", "direct": "direct", "halvingDoubling": "halving-doubling",
+                    "doubleBinaryTree": "double-binary-tree"}
+
+
+def _null_nan(values: list) -> list:
+    return [None if isinstance(v, float) and math.isnan(v) else v for v in values]
+
+
+@dataclass
+class EnginePlan:
+    g: FQG
+    arrays: dict[str, Any]
+    npu_names: list[str]
+    dims: list[Dimension]
+    system: dict[str, Any]
+    values: dict[str, Any]
+    notes: list[str]
+
+
+class SimEngine(Translator):
+    name = "simengine"
+    description = "InfraGraph's native collective engine (infragraph simulate)"
+    settings = SYSTEM_SETTINGS
+
+    def plan(self, g: FQG, options: Options) -> EnginePlan:
+        from ..simulate import prepare  # the engine's own array path (imported lazily: simulate imports us)
+
+        values = self.resolve_settings(options)
+        prepared = prepare(g)
+        fab = fabric(g)
+        notes = list(fab.notes)
+        hint = g.graph_annotations.get(KIND_HINT_ANNOTATION)
+        try:
+            dims = detect_product(fab, options.approximate, str(hint).split(",") if hint else None).dims
+        except NotAProduct as e:
+            dims = []
+            notes.append(f"no logical dimensions: the graph is not an RI/FC/SW product ({e}); the engine runs "
+                         f"one flat collective over all NPUs on the real topology")
+        system, diags = system_config(dims, values) if dims else (
+            {k: values[k] for k in ("scheduling-policy", "endpoint-delay", "active-chunks-per-dimension",
+                                    "preferred-dataset-splits", "collective-optimization", "local-mem-bw")}, [])
+        refuse(diags)
+        arrays = dict(prepared.arrays)
+        arrays["edge_bandwidth_gbps"] = _null_nan(arrays["edge_bandwidth_gbps"])
+        arrays["edge_latency_ns"] = _null_nan(arrays["edge_latency_ns"])
+        names = g.node_names
+        return EnginePlan(g, arrays, [names[i] for i in prepared.npu_nodes.tolist()], dims, system, values, notes)
+
+    def render(self, plan: EnginePlan) -> Bundle:
+        algos = [ENGINE_ALGORITHM[a] for a in plan.system.get("all-reduce-implementation", ["ring"])] or ["ring"]
+        data = {
+            "format": "infragraph-engine-input/1",
+            "graph": plan.g.name,
+            "num_npus": len(plan.npu_names),
+            "npu_order": plan.npu_names,
+            "logical_dims": [d.size for d in plan.dims],
+            "dimensions": [{"kind": d.kind, "size": d.size, "bandwidth_gbps": d.bw_gbps, "latency_ns": d.lat_ns,
+                            "algorithm": a} for d, a in zip(plan.dims, algos)],
+            "system": plan.system,
+            "arrays": plan.arrays,
+        }
+        v = plan.values
+        files = {
+            "engine_input.json": json.dumps(data, separators=(",", ":")) + "\n",
+            "graph.json": json.dumps(to_json_dict(plan.g), separators=(",", ":")) + "\n",
+            "run.sh": render("simengine_run.sh.j2", dims=",".join(str(d.size) for d in plan.dims),
+                             algorithms=",".join(algos), chunks=v["preferred-dataset-splits"],
+                             active_chunks=v["active-chunks-per-dimension"], endpoint_delay=v["endpoint-delay"],
+                             local_mem_bw=_num(v["local-mem-bw"]), optimization=v["collective-optimization"],
+                             scheduling=v["scheduling-policy"].lower()),
+        }
+        summary = (f"logical dims {[d.size for d in plan.dims] or 'none (flat)'}, all-reduce algorithms {algos}; "
+                   f"graph.json is the fully qualified graph `infragraph simulate` reads")
+        files["README.md"] = readme(self, plan.g.name, len(plan.npu_names), summary,
+                                    {**files, "graph.json": ""}, plan.notes, False, self.settings_table(plan.values),
+                                    run_hint="./run.sh --size 1MiB",
+                                    units=["edge_bandwidth_gbps: Gbit/s (1e9 bit/s); edge_latency_ns: ns",
+                                           "dimensions[].bandwidth_gbps: Gbit/s of one link of the dimension"])
+        return Bundle(self.name, files, plan.notes, plan.npu_names)
+
+
+def _num(x: float) -> str:
+    return str(int(x)) if float(x) == int(x) else repr(float(x))
