@@ -115,7 +115,10 @@ impl PhaseAlgo {
                 unsupported("halving-doubling needs a power-of-two group size")
             }
             (Algo::DoubleBinaryTree, Op::ReduceScatter | Op::AllGather | Op::AllToAll) => {
-                unsupported("double binary tree implements all-reduce, broadcast and reduce")
+                unsupported(
+                    "double binary tree implements all-reduce, broadcast and reduce (a multi-dimensional \
+                     all-reduce with it needs collective optimization baseline)",
+                )
             }
             _ => Ok(()),
         }
