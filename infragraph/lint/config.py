@@ -8,6 +8,7 @@ command-line options then override it (`--select` replaces, `--ignore` adds).
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -105,8 +106,11 @@ def _read_toml(path: Path) -> dict:
         with open(path, "rb") as fh:
             return tomllib.load(fh)
     except tomllib.TOMLDecodeError as e:
-        line, col = getattr(e, "lineno", None), getattr(e, "colno", None)
-        raise InfraGraphError(Diagnostic(f"invalid TOML: {e}", Location(str(path), line, col))) from None
+        # Python 3.11's tomllib states the position only in the message: "... (at line 3, column 7)"
+        m = re.search(r"\(at line (\d+), column (\d+)\)", str(e))
+        line, col = (int(m.group(1)), int(m.group(2))) if m else (None, None)
+        message = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(e))
+        raise InfraGraphError(Diagnostic(f"invalid TOML: {message}", Location(str(path), line, col))) from None
     except OSError as e:
         raise InfraGraphError(Diagnostic(f"cannot read configuration: {e}", Location(str(path)))) from None
 

@@ -1,0 +1,97 @@
+"""Output formats: SARIF validated against the official SARIF 2.1.0 schema (vendored, see
+tests/data/SARIF-SCHEMA-SOURCE.md), JSON against schemas/lint-report.schema.json, and text."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from urllib.parse import urlparse
+
+import jsonschema
+import pytest
+
+from infragraph.lint.config import LintConfig
+from infragraph.lint.docs import sections
+from infragraph.lint.engine import lint_files
+from infragraph.lint.report import to_json_dict, to_text
+from infragraph.lint.rules import RULES
+from infragraph.lint.sarif import to_sarif
+from infragraph.schemas import validator
+
+DATA = Path(__file__).parent / "data"
+LINT = DATA / "lint"
+MIXED = [LINT / "IG011_duplicate_edge.yaml", LINT / "IG001_port_cabled_twice.fqg.json",
+         LINT / "IG004_npu_unreachable.yaml", DATA / "lint" / "missing.yaml"]
+
+
+@pytest.fixture(scope="module")
+def report():
+    return lint_files([str(p) for p in MIXED], LintConfig())
+
+
+@pytest.fixture(scope="module")
+def sarif_validator():
+    schema = json.loads((DATA / "sarif-schema-2.1.0.json").read_text())
+    jsonschema.Draft4Validator.check_schema(schema)
+    return jsonschema.Draft4Validator(schema)
+
+
+def test_sarif_is_valid_and_located(report, sarif_validator):
+    log = to_sarif(report, root=Path(__file__).parent.parent)
+    errors = [f"{list(e.absolute_path)}: {e.message}" for e in sarif_validator.iter_errors(log)]
+    assert errors == []
+    run = log["runs"][0]
+    rules = run["tool"]["driver"]["rules"]
+    assert [r["id"] for r in rules] == ["IG000", *RULES]
+    for r in rules:
+        assert urlparse(r["helpUri"]).scheme and r["helpUri"].endswith("#" + r["id"].lower())
+        assert r["help"]["markdown"] and r["defaultConfiguration"]["level"] in ("error", "warning", "note")
+    by_rule = {res["ruleId"]: res for res in run["results"]}
+    assert set(by_rule) == {"IG000", "IG001", "IG004", "IG011"}
+    for res in run["results"]:
+        assert rules[res["ruleIndex"]]["id"] == res["ruleId"]
+    dup = by_rule["IG011"]["locations"][0]
+    assert dup["physicalLocation"]["artifactLocation"] == {
+        "uri": "tests/data/lint/IG011_duplicate_edge.yaml", "uriBaseId": "%SRCROOT%"}
+    assert dup["physicalLocation"]["region"] == {"startLine": 10, "startColumn": 5}
+    assert dup["logicalLocations"][0]["fullyQualifiedName"] == "devices[0].edges[1]"
+    assert by_rule["IG001"]["level"] == "error" and "Fix: a port takes one cable" in by_rule["IG001"]["message"]["text"]
+    assert by_rule["IG001"]["properties"]["nodes"][0] == "sw.0.port.0"
+    assert run["invocations"][0] == {"executionSuccessful": False, "exitCode": 2}
+
+
+def test_sarif_of_a_clean_run_is_valid(sarif_validator):
+    log = to_sarif(lint_files([str(LINT / "clean.yaml")], LintConfig()))
+    assert list(sarif_validator.iter_errors(log)) == []
+    assert log["runs"][0]["results"] == [] and log["runs"][0]["invocations"][0]["exitCode"] == 0
+
+
+def test_json_report_matches_its_schema(report):
+    data = to_json_dict(report)
+    assert list(validator("lint-report").iter_errors(data)) == []
+    assert data["summary"]["exit_code"] == 2 and data["summary"]["failed_files"] == [str(MIXED[-1])]
+    f = next(x for x in data["findings"] if x["rule"] == "IG004")
+    assert f["location"] == {"file": str(MIXED[2]), "line": 16, "column": 13, "path": "instances[0]"}
+    assert f["name"] == "npu-unreachable" and f["severity"] == "error" and f["help"].endswith("#ig004")
+
+
+def test_json_schema_rejects_a_malformed_report(report):
+    data = to_json_dict(report)
+    data["findings"][0]["severity"] = "fatal"
+    assert list(validator("lint-report").iter_errors(data))
+
+
+def test_text_report(report):
+    text = to_text(report)
+    assert f"{MIXED[0]}:10:5: devices[0].edges[1]: warning: " in text
+    assert "[IG011 duplicate-edge]" in text and "hint: delete the repeated edge" in text
+    assert "nodes: host.0.xpu.0, host.0.nic.0" in text
+    assert "  - {ep1: {component: xpu}" in text  # the source line, with a caret under it
+    assert text.rstrip().endswith("in 4 file(s); 1 could not be loaded")
+
+
+def test_every_rule_is_documented():
+    docs = sections()
+    for rule in RULES.values():
+        assert rule.id in docs and "**Severity:** " + rule.severity in docs[rule.id], rule.id
+        assert "**Fix:**" in docs[rule.id]
