@@ -139,9 +139,7 @@ fn bytes_are_conserved_for_every_combination() {
                 let cfg = SimConfig { model, ..Default::default() };
                 let out = match simulate(&t, &ranks(8), &s, &cfg) {
                     Ok(o) => o,
-                    Err(e) => {
-                                continue; // unsupported combination (checked in algorithms tests)
-                    }
+                    Err(_) => continue, // unsupported combination (checked in algorithms tests)
                 };
                 assert_eq!(out.messages, out.delivered, "{op:?} {algo:?} {model:?}");
                 let sent: f64 = out.bytes_sent_per_rank.iter().sum();
