@@ -132,7 +132,8 @@ def detect_for_astra(fab: Fabric, g: FQG, options: Options) -> Product:
         d = e.diagnostic()
         raise InfraGraphError(Diagnostic(
             f"the graph is not an RI/FC/SW product over its NPUs, which ASTRA-sim's analytical network needs: {d.message}",
-            d.location, (d.hint + "; " if d.hint else "") + "or pass --approximate for the closest model (printed)")) from None
+            d.location, d.hint if d.hint and "--approximate" in d.hint
+            else (d.hint + "; " if d.hint else "") + "or pass --approximate for the closest model (printed)")) from None
 
 
 @dataclass

@@ -474,7 +474,7 @@ def detect_product(fab: Fabric, approximate: bool = False, kind_hint: list[str] 
         raise NotAProduct(f"{spare} switch network(s) are not a dimension of {Product(dims).shape()}: "
                           f"each switch dimension needs {'/'.join(str(N // x.size) for x in dims if x.kind == SW) or 'no'} networks",
                           hint="switch networks must each connect one block of NPUs differing in one coordinate")
-    return Product(dims, notes + [x.note for x in dims if x.note])
+    return Product(dims, notes + [f"APPROXIMATION: {x.note}" for x in dims if x.note])
 
 
 def _fmt_ids(ids: np.ndarray) -> str:
