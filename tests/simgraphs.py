@@ -78,5 +78,5 @@ def torus(dims: tuple[int, ...], gbps: float = ASTRA_50GB_GBPS, ns: float = 500.
             if k > 2 or (k == 2 and c == 0):
                 pairs.append((r, r - c * stride + ((c + 1) % k) * stride))
             stride *= k
-    ann = {"graph": {"dims": "x".join(map(str, dims))}} if annotate else None
+    ann = {"graph": [{"attribute": "dims", "value": "x".join(map(str, dims))}]} if annotate else None
     return _npu_doc("torus" + "x".join(map(str, dims)), n, pairs, gbps, ns, annotations=ann)

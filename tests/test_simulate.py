@@ -1,0 +1,144 @@
+"""infragraph.simulate: the Rust engine driven from real InfraGraph documents."""
+
+from __future__ import annotations
+
+import pytest
+
+from infragraph import schemas
+from infragraph.errors import InfraGraphError
+from infragraph.simulate import SimulationOptions as Opts
+from infragraph.simulate import chrome_trace, prepare, simulate, sweep
+from tests import simgraphs
+
+
+def calibrated(local_mem_bw: float) -> dict:
+    return simulate(simgraphs.ring(8), Opts(chunks=4, active_chunks=1, endpoint_delay_ns=10,
+                                           local_mem_bw_gb_per_s=local_mem_bw, model="astra"))
+
+
+def test_calibration_ring8_local_mem_bw_50():
+    r = calibrated(50)
+    assert r["collective_time_ns"] == 117_780
+    assert r["chunks"] == 4 and r["chunk_bytes"] == 262_144
+
+
+def test_calibration_ring8_local_mem_bw_1600():
+    assert calibrated(1600)["collective_time_ns"] == 64_440
+
+
+@pytest.mark.parametrize("model, ends", [("astra", [20_031, 20_031]), ("astra-aware", [20_031, 39_562])])
+def test_two_flows_on_one_link(model, ends):
+    g = simgraphs.line(2, gbps=simgraphs.ASTRA_50GB_GBPS, ns=500)
+    r = simulate(g, Opts(collective="point-to-point", groups=((0, 1), (0, 1)), model=model, trace=True,
+                         endpoint_delay_ns=0))
+    assert sorted(f["end_ns"] for f in r["trace"]) == ends
+
+
+@pytest.mark.parametrize("collective, algorithm", [
+    ("all-reduce", "ring"), ("reduce-scatter", "direct"), ("all-gather", "halving-doubling"),
+    ("all-to-all", "direct"), ("broadcast", "double-binary-tree"), ("reduce", "ring-bidirectional"),
+])
+@pytest.mark.parametrize("model", ["unaware", "aware", "fair", "astra"])
+def test_results_validate_against_the_schema(collective, algorithm, model):
+    r = simulate(simgraphs.switch(8), Opts(collective=collective, algorithm=(algorithm,), model=model, chunks=2,
+                                           trace=True))
+    schemas.validate("simulation-result", r)
+    assert r["collective_time_ns"] > 0
+    assert r["flows"]["count"] == r["flows"]["delivered"] == len(r["trace"])
+    sent = sum(x["bytes_sent"] for x in r["ranks"])
+    assert sent == pytest.approx(sum(x["bytes_received"] for x in r["ranks"]))
+    assert max(x["finish_ns"] for x in r["ranks"]) == r["collective_time_ns"]
+
+
+def test_switch_routes_cross_two_links_and_utilization_is_bounded():
+    r = simulate(simgraphs.switch(4), Opts(collective="all-to-all", algorithm=("direct",), model="aware"))
+    # Every NPU uplink and downlink carries 3 x size/4 bytes.
+    assert len(r["links"]) == 8
+    assert all(link["bytes"] == 3 * (1 << 20) / 4 for link in r["links"])
+    assert all(0 < link["utilization"] <= 1 for link in r["links"])
+    assert r["links"][0]["src"].startswith(("npu.", "sw."))
+
+
+def test_bus_bandwidth_follows_nccl_convention():
+    r = simulate(simgraphs.ring(4), Opts(size_bytes=1 << 20, model="unaware"))
+    algbw = (1 << 20) / r["collective_time_ns"]
+    assert r["algorithm_bandwidth_gb_per_s"] == pytest.approx(algbw)
+    assert r["bus_bandwidth_gb_per_s"] == pytest.approx(algbw * 2 * 3 / 4)
+
+
+def test_unreachable_pair_names_both_nodes():
+    with pytest.raises(InfraGraphError) as info:
+        simulate(simgraphs.two_islands(), Opts())
+    msg = str(info.value)
+    assert "no path from 'npu." in msg and "to 'npu." in msg
+    assert "Traceback" not in msg
+
+
+@pytest.mark.parametrize("opts, words", [
+    (Opts(algorithm=("halving-doubling",), groups=((0, 1, 2),)), "power-of-two"),
+    (Opts(algorithm=("ring",), dims=(3, 3)), "multiply to 9"),
+    (Opts(algorithm=("ringg",)), "did you mean 'ring'"),
+    (Opts(groups=((0, 99),)), "rank 99"),
+    (Opts(algorithm=("ring", "direct")), "logical dimensions"),
+    (Opts(chunks=0), "at least 1"),
+    (Opts(collective="all-to-all", algorithm=("double-binary-tree",)), "double binary tree"),
+])
+def test_bad_requests_are_clear_errors(opts, words):
+    with pytest.raises(InfraGraphError) as info:
+        simulate(simgraphs.ring(8), opts)
+    assert words in str(info.value)
+
+
+def test_ranks_follow_natural_name_order():
+    r = simulate(simgraphs.ring(12), Opts())
+    nodes = [x["node"] for x in r["ranks"]]
+    assert nodes[10] == "npu.10.xpu.0" and nodes[2] == "npu.2.xpu.0"
+
+
+def test_graph_dims_annotation_drives_hierarchical_algorithms():
+    g = simgraphs.torus((4, 2), annotate=True)
+    r = simulate(g, Opts(algorithm=("ring", "direct"), model="astra", chunks=2))
+    assert r["dims"] == [4, 2]
+    explicit = simulate(simgraphs.torus((4, 2)), Opts(algorithm=("ring", "direct"), dims=(4, 2), model="astra",
+                                                       chunks=2))
+    assert explicit["collective_time_ns"] == r["collective_time_ns"]
+    flat = simulate(g, Opts(algorithm=("ring",), model="astra", chunks=2))
+    assert flat["dims"] == [] and flat["collective_time_ns"] != r["collective_time_ns"]
+
+
+def test_dimension_order_routing_on_a_torus():
+    g = simgraphs.torus((4, 4), gbps=100, ns=100)
+    r = simulate(g, Opts(collective="all-to-all", algorithm=("direct",), routing="dor", dims=(4, 4), model="aware"))
+    schemas.validate("simulation-result", r)
+    # Direct all-to-all on a 4x4 torus: every message follows x then y, so total link bytes =
+    # sum over pairs of (hops) x size/16, with hops = ring distance in x + ring distance in y.
+    per = (1 << 20) / 16
+    dist = [0, 1, 2, 1]
+    want = 16 * sum((dist[dx] + dist[dy]) * per for dx in range(4) for dy in range(4))
+    assert sum(link["bytes"] for link in r["links"]) == pytest.approx(want)
+
+
+def test_concurrent_groups_and_deterministic_runs():
+    g = simgraphs.switch(8)
+    opts = Opts(groups=((0, 1, 2, 3), (4, 5, 6, 7)), model="fair", chunks=3)
+    a, b = simulate(g, opts), simulate(g, opts)
+    assert a["collective_time_ns"] == b["collective_time_ns"] and a["links"] == b["links"]
+    assert len(a["ranks"]) == 8
+
+
+def test_sweep_is_monotone_in_size_and_bus_bandwidth_grows():
+    res = sweep(simgraphs.ring(8), [1024, 1 << 16, 1 << 22], Opts(model="aware"))
+    times = [r["collective_time_ns"] for r in res]
+    bus = [r["bus_bandwidth_gb_per_s"] for r in res]
+    assert times == sorted(times) and bus == sorted(bus)
+    # Large messages approach the link speed (429.5 Gbit/s = 53.7 GB/s) but never exceed it.
+    assert bus[-1] < 53.7
+
+
+def test_chrome_trace_has_a_begin_and_end_per_message():
+    r = simulate(prepare(simgraphs.ring(4)), Opts(trace=True))
+    tr = chrome_trace(r)
+    phases = [e["ph"] for e in tr["traceEvents"]]
+    assert phases.count("b") == phases.count("e") == r["flows"]["count"]
+    with pytest.raises(InfraGraphError):
+        chrome_trace(simulate(simgraphs.ring(4), Opts()))
