@@ -84,7 +84,12 @@ class InfraGraphError(Exception):
             if loc.path is not None and loc.line is None:
                 found = source_map.locate(loc.path)
                 loc = Location(found.file, found.line, found.column, loc.path)
-                d = Diagnostic(d.message, loc, d.hint, d.severity, d.notes, found_line(found))
+                text, notes = found_line(found), d.notes
+                context = getattr(source_map, "context", None)  # .igl maps know their text and import chain
+                if context is not None:
+                    text, chain = context(loc.path)
+                    notes = tuple(notes) + tuple(chain)
+                d = Diagnostic(d.message, loc, d.hint, d.severity, notes, text)
             out.append(d)
         return InfraGraphError(out)
 

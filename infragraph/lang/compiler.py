@@ -107,8 +107,8 @@ class Compiler:
                 elif isinstance(item, A.Import):
                     try:
                         mod = self._import(item, scope)
-                        self._bind(scope, item.alias or item.target.split(".")[-1].removesuffix(".igl")
-                                   .split("/")[-1], mod, item.pos)
+                        default = Path(item.target).stem if item.is_path else item.target.split(".")[-1]
+                        self._bind(scope, item.alias or default, mod, item.pos)
                     except CompileError as e:
                         self.interp.report(e)
                     except Silent:
@@ -169,15 +169,9 @@ class Compiler:
         if not fabrics:
             raise CompileError(f"{Path(module.filename).name} declares no fabric; add 'fabric NAME {{ ... }}'",
                                A.Pos(src, 1, 1), "a file of devices and links is a library: import it instead")
-        if len(fabrics) > 1:
-            named = [f for f in fabrics if f.name == module.name]
-            if len(named) != 1:
-                raise CompileError(
-                    f"{len(fabrics)} fabrics in {Path(module.filename).name} ({', '.join(f.name for f in fabrics)}); "
-                    f"the one to compile must be the only one or be named like the file ('{module.name}')",
-                    fabrics[1].pos)
-            fabrics = named
-        return module.scope.vars[fabrics[0].name]
+        # Several fabrics: the one named like the file, else the last one (helpers come first).
+        named = [f for f in fabrics if f.name == module.name]
+        return module.scope.vars[(named or fabrics)[-1].name]
 
     def root_call(self, t: Template) -> FabricCall:
         args: dict[str, Any] = {}
@@ -191,6 +185,17 @@ class Compiler:
             else:
                 raise CompileError(f"fabric '{t.name}' needs parameter '{p.name}'; pass -D {p.name}=VALUE", p.pos)
         return FabricCall(t, args)
+
+    def check_unused_devices(self, module: Module) -> None:
+        """Elaborate the main file's devices that need no arguments, so their errors show even if unused."""
+        for v in list(module.scope.vars.values()):
+            if isinstance(v, Template) and v.what == "device" and all(p.default is not None for p in v.params):
+                try:
+                    self.interp.as_device(v, v.decl.pos)
+                except CompileError as e:
+                    self.interp.report(e)
+                except Silent:
+                    pass
 
     def compile(self, program: A.Program) -> Infrastructure:
         it = self.interp
@@ -210,6 +215,7 @@ class Compiler:
                 self._add(Diagnostic(f"-D {name}: the program has no parameter '{name}'", Location(program.src.filename),
                                      did_you_mean(name, known) or (f"parameters: {', '.join(sorted(known))}"
                                                                    if known else "it has no parameters")))
+            self.check_unused_devices(main)
             if it.diags:
                 raise InfraGraphError(it.diags)
             doc = it.build(call, main)

@@ -35,7 +35,7 @@ def describe(path_or_module: str) -> dict[str, Any]:
     program = parse(text, str(p))
     params = [x.param for x in program.items if isinstance(x, A.ParamDecl)]
     fabrics = [x for x in program.items if isinstance(x, A.FabricDecl)]
-    root = next((f for f in fabrics if f.name == p.stem), fabrics[0] if len(fabrics) == 1 else None)
+    root = next((f for f in fabrics if f.name == p.stem), fabrics[-1] if fabrics else None)
     if root is not None:
         params += root.params or []
     doc = program.doc or (root.doc if root else "")
