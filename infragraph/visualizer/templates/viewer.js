@@ -277,5 +277,10 @@
   resize();
   setScene(fabricScene());
   if (D.start && D.devices[D.start.device]) setScene(deviceScene(D.start.device, D.start.prefix));
-  window.igviewer = {search, show, scene: () => scene, fit: () => { fit(); draw(); }};
+  // For tests and scripts: where a fabric box is on screen (CSS pixels from the canvas corner).
+  function screenOf(name) {
+    const i = scene.kind === "fabric" ? fabricIndex(name) : scene.g.label.indexOf(name);
+    return i < 0 ? null : [sx(scene.g.x[i]) , sy(scene.g.y[i])];
+  }
+  window.igviewer = {search, show, screenOf, scene: () => scene, fit: () => { fit(); draw(); }};
 })();
