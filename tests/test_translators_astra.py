@@ -1,0 +1,157 @@
+"""ASTRA-sim analytical translator: detected structure, units, system.json, refusals, approximation."""
+
+import json
+
+import pytest
+import yaml
+
+from infragraph import translators as T
+from infragraph.errors import InfraGraphError
+from infragraph.graph import expand
+from tests.translator_graphs import clos, ring_direct, single_switch, stack
+
+GIB = 2**30
+
+
+def network(g, **kw):
+    return yaml.safe_load(T.get("astra-analytical").translate(g, T.Options(**kw)).files["network.yml"])
+
+
+def test_stack_ri4_fc8_sw32_gives_exactly_that_topology():
+    g = expand(stack("RI(4)_FC(8)_SW(32)", gbps=[400, 200, 100], ns=[100, 250, 1000]))
+    net = network(g)
+    assert net == {"topology": ["Ring", "FullyConnected", "Switch"], "npus_count": [4, 8, 32],
+                   "bandwidth": [round(x * 1e9 / 8 / GIB, 6) for x in (400, 200, 100)],
+                   "latency": [100.0, 250.0, 1000.0]}
+    assert net["bandwidth"][0] == 46.566129  # 400 Gb/s in GB/s with GB = 2^30 (the note's example)
+
+
+@pytest.mark.parametrize("shape,kinds", [
+    ("RI(4)_RI(2)", ["Ring", "Ring"]),
+    ("FC(4)_SW(2)_SW(4)", ["FullyConnected", "Switch", "Switch"]),
+    ("SW(16)_SW(8)_SW(4)", ["Switch", "Switch", "Switch"]),
+    ("RI(8)_FC(4)", ["Ring", "FullyConnected"]),
+    ("SW(4)_RI(6)", ["Switch", "Ring"]),
+])
+def test_stacks_detected_in_order(shape, kinds):
+    net = network(expand(stack(shape)))
+    sizes = [int(p.split("(")[1][:-1]) for p in shape.split("_")]
+    assert net["topology"] == kinds and net["npus_count"] == sizes
+
+
+def test_system_json_every_key_with_topology_aware_defaults_and_overrides():
+    g = expand(stack("RI(4)_FC(8)_SW(32)"))
+    t = T.get("astra-analytical")
+    sysj = json.loads(t.translate(g).files["system.json"])
+    for key in ("scheduling-policy", "endpoint-delay", "active-chunks-per-dimension", "preferred-dataset-splits",
+                "all-reduce-implementation", "reduce-scatter-implementation", "all-gather-implementation",
+                "all-to-all-implementation", "collective-optimization", "local-mem-bw"):
+        assert key in sysj
+    assert sysj["all-reduce-implementation"] == ["ring", "direct", "halvingDoubling"]
+    sysj = json.loads(t.translate(g, T.Options(settings={"all-reduce-implementation": "ring,ring,ring",
+                                                         "local-mem-bw": "50", "scheduling-policy": "FIFO"})
+                                  ).files["system.json"])
+    assert sysj["all-reduce-implementation"] == ["ring"] * 3 and sysj["local-mem-bw"] == 50.0
+    assert sysj["scheduling-policy"] == "FIFO" and sysj["all-gather-implementation"][2] == "halvingDoubling"
+
+
+def test_switch_of_non_power_of_two_defaults_to_direct():
+    sysj = json.loads(T.get("astra-analytical").translate(expand(stack("RI(4)_SW(6)"))).files["system.json"])
+    assert sysj["all-reduce-implementation"] == ["ring", "direct"]
+
+
+def test_rank_annotation_changes_the_order_and_is_written():
+    doc = stack("SW(2)_SW(4)")
+    # swap the meaning of the dimensions: rank = 4*a0 + a1 turns SW(2)_SW(4) into SW(4)_SW(2)
+    from infragraph.document.model import NodeAnnotation
+    doc.annotations.nodes = [NodeAnnotation(f"npu.{i}.xpu.0", {"rank": (i % 2) * 4 + i // 2}) for i in range(8)]
+    bundle = T.get("astra-analytical").translate(expand(doc))
+    assert yaml.safe_load(bundle.files["network.yml"])["npus_count"] == [4, 2]
+    assert bundle.rank_order[1] == "npu.2.xpu.0"
+    assert "1\tnpu.2.xpu.0" in bundle.files["ranks.txt"]
+
+
+def test_refuses_a_clos_with_the_reason_and_approximates_on_request():
+    g = expand(clos(4, 3))
+    t = T.get("astra-analytical")
+    diags = t.check(g)
+    assert diags and "not an RI/FC/SW product" in diags[0].message and "20 switches" in diags[0].message
+    assert "--approximate" in diags[0].hint
+    with pytest.raises(InfraGraphError):
+        t.translate(g)
+    b = t.translate(g, T.Options(approximate=True))
+    net = yaml.safe_load(b.files["network.yml"])
+    assert net["topology"] == ["Switch"] and net["npus_count"] == [16]
+    assert net["latency"] == [1500.0]  # 6 links of 500 ns between far hosts, as 2 hops
+    assert b.approximate and any(n.startswith("APPROXIMATION") for n in b.notes)
+    assert "APPROXIMATION" in b.files["README.md"]
+
+
+def test_refuses_wrong_rank_order_naming_the_npus():
+    doc = stack("RI(4)_RI(4)")
+    from infragraph.document.model import NodeAnnotation
+    order = [0, 5, 2, 3, 4, 1, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]
+    doc.annotations.nodes = [NodeAnnotation(f"npu.{i}.xpu.0", {"rank": order[i]}) for i in range(16)]
+    diags = T.get("astra-analytical").check(expand(doc))
+    assert diags and "npu." in diags[0].message
+
+
+def test_bad_rank_annotation_is_located():
+    doc = single_switch(4)
+    from infragraph.document.model import NodeAnnotation
+    doc.annotations.nodes = [NodeAnnotation("gpu.0.xpu.0", {"rank": 0}), NodeAnnotation("gpu.1.xpu.0", {"rank": 0})]
+    diags = T.get("astra-analytical").check(expand(doc))
+    msgs = " | ".join(d.message for d in diags)
+    assert "rank 0 is given to both 'gpu.0.xpu.0' and 'gpu.1.xpu.0'" in msgs
+    assert "'gpu.2.xpu.0' has no 'rank'" in msgs
+
+
+def test_non_uniform_bandwidth_refused_then_slowest_with_approximate():
+    doc = single_switch(4)
+    from infragraph.document.model import Bandwidth, Edge, Endpoint, Link
+    doc.links.append(Link("slow", bandwidth=Bandwidth(100.0)))
+    doc.links[1].latency = doc.links[0].latency
+    doc.edges = [Edge(Endpoint("port[0:3]", "sw[0]"), Endpoint("nic", "gpu[0:3]"), "eth"),
+                 Edge(Endpoint("port[3]", "sw[0]"), Endpoint("nic", "gpu[3]"), "slow")]
+    g = expand(doc)
+    diags = T.get("astra-analytical").check(g)
+    assert diags and "bandwidth from 100 to 400 Gbit/s" in diags[0].message and diags[0].location.path == "edges[1]"
+    net = network(g, approximate=True)
+    assert net["bandwidth"] == [round(100e9 / 8 / GIB, 6)]
+
+
+def test_unrated_link_refused_with_link_name():
+    doc = single_switch(4)
+    doc.links[0].bandwidth = None
+    diags = T.get("astra-analytical").check(expand(doc))
+    assert diags and "no bandwidth" in diags[0].message and "'eth'" in diags[0].message
+
+
+def test_bad_settings_are_reported():
+    g = expand(stack("RI(4)_SW(4)"))
+    t = T.get("astra-analytical")
+    d = t.check(g, T.Options(settings={"all-reduce-implementation": "ring"}))
+    assert "lists 1 algorithm(s) but the network has 2" in d[0].message
+    d = t.check(g, T.Options(settings={"all-reduce-implementation": "ring,bogus"}))
+    assert "expected one of: ring, direct, halvingDoubling, doubleBinaryTree" in d[0].message
+    d = t.check(g, T.Options(settings={"locl-mem-bw": "5"}))
+    assert "unknown setting 'locl-mem-bw'" in d[0].message and d[0].hint == "did you mean 'local-mem-bw'?"
+    d = T.get("astra-analytical").check(expand(stack("RI(4)_SW(6)")),
+                                        T.Options(settings={"all-reduce-implementation": "ring,halvingDoubling"}))
+    assert "needs a power-of-two size" in d[0].message
+
+
+def test_no_npus_refused():
+    doc = single_switch(2)
+    doc.devices[0].components[0].choice = "cpu"
+    d = T.get("astra-analytical").check(expand(doc))
+    assert "no NPUs" in d[0].message
+
+
+def test_direct_ring_is_fine_for_astra_and_bundle_files(tmp_path):
+    b = T.get("astra-analytical").translate(expand(ring_direct(8)))
+    paths = {p.name for p in b.write(tmp_path)}
+    assert paths == {"network.yml", "system.json", "remote_memory.json", "ranks.txt", "run.sh", "README.md"}
+    run = (tmp_path / "run.sh").read_text()
+    assert "--network-configuration=\"$here/network.yml\"" in run and "--system-configuration" in run
+    assert (tmp_path / "run.sh").stat().st_mode & 0o100

@@ -1,0 +1,107 @@
+"""ns-3 translator: the note's 8-NPU single-switch file, folding, logical dims, config, refusals."""
+
+import json
+
+import pytest
+
+from infragraph import translators as T
+from infragraph.errors import InfraGraphError
+from infragraph.graph import expand
+from infragraph.translators.ns3 import delay, rate
+from tests.translator_graphs import clos, ring_direct, single_switch, stack
+
+
+def test_eight_npu_single_switch_is_the_note_file():
+    b = T.get("ns3").translate(expand(single_switch(8, gbps=400, ns=500)))
+    lines = b.files["topology.txt"].splitlines()
+    assert lines[0] == "9 1 8" and lines[1] == "8"
+    assert lines[2:] == [f"8 {i} 400Gbps 0.0005ms 0" for i in range(8)]
+    assert json.loads(b.files["logical_topology.json"]) == {"logical-dims": ["8"]}
+
+
+def test_units():
+    assert rate(400.0) == "400Gbps" and rate(12.5) == "12.5Gbps"
+    assert delay(500.0) == "0.0005ms" and delay(1.0) == "0.000001ms"
+
+
+def test_internal_path_folded_slowest_bandwidth_summed_latency():
+    doc = single_switch(4, gbps=400, ns=500)
+    doc.devices[0].links[0].bandwidth.value = 200.0  # PCIe slower than the cable
+    doc.devices[0].links[0].latency.value = 100.0
+    lines = T.get("ns3").translate(expand(doc)).files["topology.txt"].splitlines()
+    assert lines[2] == "4 0 200Gbps 0.0006ms 0"
+
+
+def test_npus_first_in_rank_order_switches_after():
+    b = T.get("ns3").translate(expand(clos(4, 2)))
+    lines = b.files["topology.txt"].splitlines()
+    total, nsw, nlinks = map(int, lines[0].split())
+    assert (total, nsw, nlinks) == (8 + 6, 6, 16)
+    assert lines[1].split() == [str(i) for i in range(8, 14)]
+    npu_ends = {int(x) for ln in lines[2:] for x in ln.split()[:2] if int(x) < 8}
+    assert npu_ends == set(range(8))
+    assert b.rank_order[0] == "host.0.xpu.0" and b.rank_order[7] == "host.7.xpu.0"
+
+
+def test_logical_dims_from_the_product_and_override():
+    g = expand(stack("FC(4)_SW(2)"))
+    assert json.loads(T.get("ns3").translate(g).files["logical_topology.json"]) == {"logical-dims": ["4", "2"]}
+    b = T.get("ns3").translate(g, T.Options(settings={"logical-dims": "2,4"}))
+    assert json.loads(b.files["logical_topology.json"]) == {"logical-dims": ["2", "4"]}
+    d = T.get("ns3").check(g, T.Options(settings={"logical-dims": "3,3"}))
+    assert "multiply to 9, the graph has 8 NPUs" in d[0].message
+
+
+def test_config_has_every_key_with_overrides_and_ecn_maps_per_rate():
+    b = T.get("ns3").translate(expand(single_switch(8)), T.Options(settings={"CC_MODE": "3", "BUFFER_SIZE": "16"}))
+    cfg = dict(ln.split(" ", 1) for ln in b.files["config.txt"].splitlines())
+    for key in ("TOPOLOGY_FILE", "FLOW_FILE", "TRACE_FILE", "TRACE_OUTPUT_FILE", "FCT_OUTPUT_FILE", "PFC_OUTPUT_FILE",
+                "QLEN_MON_FILE", "SIMULATOR_STOP_TIME", "CC_MODE", "PACKET_PAYLOAD_SIZE", "BUFFER_SIZE",
+                "ERROR_RATE_PER_LINK", "KMAX_MAP", "KMIN_MAP", "PMAX_MAP", "ENABLE_QCN", "USE_DYNAMIC_PFC_THRESHOLD",
+                "L2_CHUNK_SIZE", "L2_ACK_INTERVAL", "HAS_WIN", "GLOBAL_T", "VAR_WIN", "U_TARGET", "RATE_BOUND",
+                "LINK_DOWN", "ENABLE_TRACE"):
+        assert key in cfg
+    assert cfg["CC_MODE"] == "3" and cfg["BUFFER_SIZE"] == "16" and cfg["LINK_DOWN"] == "0 0 0"
+    assert cfg["TOPOLOGY_FILE"] == "topology.txt"
+    assert cfg["KMAX_MAP"] == "1 400000000000 6400" and cfg["PMAX_MAP"] == "1 400000000000 0.2"
+    assert "(set)" in b.files["README.md"]
+
+
+def test_direct_ring_refused_with_reason():
+    t = T.get("ns3")
+    g = expand(ring_direct(8))
+    d = t.check(g)
+    assert len(d) == 1 and "ns-3 NPUs do not forward" in d[0].message and "8 NPUs including 'npu.0.xpu.0'" in d[0].message
+    assert d[0].location.path.startswith("edges[") and "forwarding-nodes=true" in d[0].hint
+    with pytest.raises(InfraGraphError):
+        t.translate(g)
+
+
+def test_fully_connected_needs_no_forwarding():
+    assert T.get("ns3").check(expand(stack("FC(4)_SW(2)"))) == []
+
+
+def test_forwarding_nodes_on_request_flagged():
+    b = T.get("ns3").translate(expand(ring_direct(4, gbps=400)), T.Options(settings={"forwarding-nodes": "true"}))
+    lines = b.files["topology.txt"].splitlines()
+    assert lines[0] == "8 4 8" and lines[1] == "4 5 6 7"
+    links = [ln.split() for ln in lines[2:]]
+    assert all(int(a) >= 4 and int(b) >= 4 for a, b, *_ in links[:4])  # NPU-NPU links now join forwarding nodes
+    assert [ln[:3] for ln in links[4:]] == [["4", "0", "800Gbps"], ["5", "1", "800Gbps"], ["6", "2", "800Gbps"],
+                                            ["7", "3", "800Gbps"]]
+    assert any(n.startswith("FLAGGED") for n in b.notes)
+
+
+def test_shared_nic_becomes_a_forwarding_node():
+    b = T.get("ns3").translate(expand(clos(4, 2, npus=4, nics=2)))
+    total, nsw, _ = map(int, b.files["topology.txt"].splitlines()[0].split())
+    hosts = 4  # 8 host ports / 2 NICs
+    assert total == hosts * 4 + hosts * 2 + 6 and nsw == hosts * 2 + 6
+    assert any("shared by several NPUs" in n for n in b.notes)
+
+
+def test_run_script_flags():
+    run = T.get("ns3").translate(expand(single_switch(2))).files["run.sh"]
+    for flag in ("--network-configuration=\"$here/config.txt\"", "--logical-topology-configuration",
+                 "--system-configuration", "--remote-memory-configuration", "--workload-configuration"):
+        assert flag in run
