@@ -1,0 +1,115 @@
+"""HTSim translator: an independent .topo parser re-checks every consistency rule; refusals."""
+
+from fractions import Fraction
+
+import pytest
+import yaml
+
+from infragraph import translators as T
+from infragraph.document.model import Bandwidth, Link
+from infragraph.graph import expand
+from tests.translator_graphs import clos, single_switch, stack
+
+
+def parse_topo(text: str) -> dict:
+    """Minimal re-implementation of HTSim's reader: case-insensitive keywords, # comments."""
+    out: dict = {"blocks": []}
+    cur = None
+    for raw in text.splitlines():
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        key, value = line.split()
+        key = key.lower()
+        assert key not in ("queue_up", "queue_down")
+        if key == "tier":
+            assert int(value) == len(out["blocks"])
+            cur = {"oversubscribed": 1, "bundle": 1}
+            out["blocks"].append(cur)
+        elif cur is None:
+            out[key] = int(value)
+        else:
+            assert key not in cur or key in ("oversubscribed", "bundle"), f"duplicate {key}"
+            cur[key] = int(value)
+    return out
+
+
+def check_rules(p: dict) -> list[str]:
+    """Every rule of the design note; returns the failing ones."""
+    fails = []
+    n, pod, t = p["nodes"], p["podsize"], p["blocks"]
+    if len(t) != p["tiers"] or len(t) not in (2, 3):
+        return ["tiers"]
+    s = [x["downlink_speed_gbps"] for x in t]
+    if n % pod:
+        fails.append("Nodes % Podsize")
+    if pod % t[0]["radix_down"]:
+        fails.append("Podsize % Radix_Down0")
+    if Fraction(t[0]["radix_down"], t[0]["radix_up"]) != t[0]["oversubscribed"]:
+        fails.append("oversub0")
+    if any(x["downlink_latency_ns"] <= 0 for x in t):
+        fails.append("latency")
+    tor_up = Fraction(n * s[0], s[1] * t[0]["oversubscribed"])
+    pods = n // pod
+    agg_per_pod = tor_up / (pods * t[1]["radix_down"])
+    if agg_per_pod.denominator != 1 or agg_per_pod * t[1]["bundle"] != t[0]["radix_up"]:
+        fails.append("agg_per_pod")
+    if len(t) == 3:
+        agg_up = tor_up * s[1] / (s[2] * t[1]["oversubscribed"])
+        cores = agg_up / t[2]["radix_down"]
+        if cores.denominator != 1 or cores % agg_per_pod:
+            fails.append("cores % agg_per_pod")
+        if cores * t[2]["bundle"] / agg_per_pod != t[1]["radix_up"]:
+            fails.append("Radix_Up1")
+    return fails
+
+
+@pytest.mark.parametrize("k,tiers,npus", [(4, 3, 1), (8, 3, 1), (6, 3, 1), (4, 2, 1), (8, 2, 2)])
+def test_clos_topo_satisfies_every_rule_and_nodes_equal_npus(k, tiers, npus):
+    g = expand(clos(k, tiers, npus=npus, nics=npus))
+    b = T.get("htsim").translate(g)
+    p = parse_topo(b.files["fat_tree.topo"])
+    n_npus = (k ** 3 // 4 if tiers == 3 else k * k // 2)
+    assert p["nodes"] == n_npus == len(b.rank_order)
+    assert len(p["blocks"]) == tiers == p["tiers"]
+    assert check_rules(p) == []
+    assert yaml.safe_load(b.files["network.yml"])["npus_count"] == [n_npus]
+    if tiers == 3:
+        assert p["podsize"] == k * k // 4
+        # HTSim's arithmetic rebuilds the graph's switch counts: (k/2)^2 cores
+        assert Fraction(n_npus, p["blocks"][2]["radix_down"]) == (k // 2) ** 2
+
+
+def test_header_tiers_and_no_queue_keys():
+    text = T.get("htsim").translate(expand(clos(4, 3))).files["fat_tree.topo"]
+    assert "\nTiers 3\n" in text and "Queue" not in text and "Bundle 1" in text
+
+
+def test_refuses_single_switch_with_the_rule():
+    d = T.get("htsim").check(expand(single_switch(8)))
+    assert len(d) == 1 and "Tiers is 2 or 3" in d[0].message and "Tiers = 1" in d[0].message
+
+
+def test_refuses_direct_wiring():
+    d = T.get("htsim").check(expand(stack("RI(4)_SW(2)")))
+    assert "joins two NPUs" in d[0].message
+
+
+def test_refuses_shared_nics():
+    d = T.get("htsim").check(expand(clos(4, 2, npus=4, nics=2)))
+    assert "shared devices (e.g. 'host.0.nic.0')" in d[0].message
+
+
+def test_refuses_mixed_speeds_and_rule_failures():
+    doc = clos(4, 3)
+    doc.links[0].bandwidth = Bandwidth(100.0)  # hosts at 100 G, fabric at 400 G
+    d = T.get("htsim").check(expand(doc))
+    msgs = " | ".join(x.message for x in d)
+    assert "HTSim consistency rule fails: tor_uplinks" in msgs
+
+
+def test_refuses_non_integer_speed():
+    doc = clos(4, 2)
+    doc.links[0].bandwidth = Bandwidth(12.5)
+    d = T.get("htsim").check(expand(doc))
+    assert "tier 0 Downlink_speed_Gbps is 12.5; HTSim needs a whole number" in d[0].message
