@@ -128,3 +128,16 @@ def test_for_with_the_real_translators(capsys):
     code, out, _ = run(capsys, "--for", "ns3", "--format", "json", str(DATA / "clean.yaml"))
     got = [f["message"] for f in json.loads(out)["findings"] if f["rule"] == "IG013"]
     assert got == [f"ns3 translator: {m}" for m in expected] and code == (1 if expected else 0)
+
+
+def test_pre_commit_hook_definition():
+    import re
+
+    import yaml
+
+    [hook] = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())
+    assert hook["id"] == "infragraph-lint" and hook["entry"] == "infragraph lint" and hook["language"] == "python"
+    files, exclude = re.compile(hook["files"]), re.compile(hook["exclude"])
+    for name in ("blueprints/fabrics/ring.igl", "fabrics/prod.yaml", "g.fqg.json"):
+        assert files.search(name) and not exclude.search(name)
+    assert exclude.search(".pre-commit-config.yaml") and exclude.search(".github/workflows/x.yml")

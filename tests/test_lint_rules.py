@@ -157,3 +157,14 @@ def test_inline_suppression_names_the_rule(tmp_path):
     other = tmp_path / "other_rule.yaml"  # a comment naming a different rule silences nothing
     other.write_text((DATA / "IG011_duplicate_edge_suppressed.yaml").read_text().replace("ignore[IG011]", "ignore[IG007]"))
     assert [f.rule for f in lint(paths=[str(other)]).findings] == ["IG011"]
+
+
+def test_speed_quantity_annotation_as_the_language_writes_it(tmp_path):
+    src = tmp_path / "speed.yaml"
+    src.write_text((DATA / "IG006_cable_speed_mismatch.yaml").read_text().replace(
+        'attribute: speed_gbps, value: "200"', 'attribute: speed, value: "25 GB/s"'))
+    [f] = lint(paths=[str(src)]).findings
+    assert f.rule == "IG006" and "(200 vs 400 Gb/s)" in f.message
+    same = tmp_path / "same.yaml"
+    same.write_text(src.read_text().replace("25 GB/s", "400 Gbps"))
+    assert lint(paths=[str(same)]).findings == []

@@ -1,9 +1,11 @@
 """Link rules: missing physical attributes, speed mismatches across a cable, parallel links that
 disagree, and duplicate edges.
 
-How a node's speed is known (IG006): a numeric `speed_gbps` node annotation, for any node type;
-otherwise, for a `port`, the bandwidth of the internal link(s) that attach it inside its device
-(e.g. the switch's asic–port link), the fastest if several. Other nodes have no known speed.
+How a node's speed is known (IG006): a `speed_gbps` node annotation (a number, Gbit/s) or a
+`speed` annotation (a quantity such as "400 Gbps", as the .igl language writes `speed = ...`),
+for any node type; otherwise, for a `port`, the bandwidth of the internal link(s) that attach it
+inside its device (e.g. the switch's asic–port link), the fastest if several. Other nodes have no
+known speed. An annotation that is not a bandwidth is ignored here (it is not this rule's job).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from collections import defaultdict
 
 import numpy as np
 
+from ... import units
 from ...graph.fqg import FQG, LinkInfo
 from ..model import Finding, LintContext
 from .registry import rule
@@ -58,10 +61,29 @@ def node_speeds(g: FQG, bandwidth: np.ndarray, is_cable: np.ndarray, is_port: np
     for end in (g.edge_src, g.edge_dst):
         sel = inside & is_port[end]
         np.fmax.at(speed, end[sel], bandwidth[sel])
-    for node, value in g.node_annotation("speed_gbps").items():
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            speed[node] = float(value)
+    for attr in ("speed", "speed_gbps"):  # speed_gbps, the explicit one, wins
+        column = g.node_annotation(attr)
+        if not column:
+            continue
+        parsed = {v: _as_gbps(v, attr) for v in set(column.values())}  # few distinct values
+        nodes = np.fromiter(column.keys(), dtype=np.int64, count=len(column))
+        values = np.array([parsed[v] for v in column.values()], dtype=np.float64)
+        known = ~np.isnan(values)
+        speed[nodes[known]] = values[known]
     return speed
+
+
+def _as_gbps(value, attr: str) -> float:
+    """An annotation value in Gbit/s, NaN when it is not one: numbers are Gbit/s for speed_gbps;
+    text must be a bandwidth quantity ("400 Gbps", "50 GB/s")."""
+    if isinstance(value, bool):
+        return np.nan
+    if isinstance(value, (int, float)):
+        return float(value) if attr == "speed_gbps" else np.nan
+    try:
+        return units.to_gbps(units.parse_quantity(str(value)))
+    except units.UnitError:
+        return np.nan
 
 
 @rule("IG006", "cable-speed-mismatch", "warning", "The two ends of a cable have different speeds")
