@@ -210,3 +210,16 @@ def gpu_noc(**kw) -> FQG:
 
 
 DOCS = {"clos2": clos2_doc, "clos3": clos3_doc, "torus": torus_doc, "dragonfly": dragonfly_doc, "gpu_noc": gpu_noc_doc}
+
+
+if __name__ == "__main__":  # python -m tests.vis_graphs OUTDIR: write the test fabrics as YAML
+    import sys
+    from pathlib import Path
+
+    import yaml
+
+    out = Path(sys.argv[1] if len(sys.argv) > 1 else ".")
+    out.mkdir(parents=True, exist_ok=True)
+    for name, make in DOCS.items():
+        (out / f"{name}.yaml").write_text(yaml.safe_dump(make(), sort_keys=False))
+        print(out / f"{name}.yaml")

@@ -31,22 +31,24 @@ def positions(v: View, s: Structure) -> np.ndarray:
 
 
 def _tiers(v: View, tier: np.ndarray) -> np.ndarray:
+    """Rows bottom-up: hosts in id order (racks are contiguous), each higher tier ordered by the
+    mean position of the boxes below it, so pods stay together all the way up."""
     xy = np.zeros((v.num_nodes, 2))
     top = int(tier.max())
     width = max(np.bincount(tier).max(), 1)
-    up_src = np.concatenate([v.src, v.dst])
-    up_dst = np.concatenate([v.dst, v.src])
-    going_up = tier[up_dst] == tier[up_src] + 1
-    up_src, up_dst = up_src[going_up], up_dst[going_up]
+    a = np.concatenate([v.src, v.dst])
+    b = np.concatenate([v.dst, v.src])
+    down = tier[b] == tier[a] - 1  # a's neighbour b is one tier below
+    a, b = a[down], b[down]
     gap = max(2.0, width / 8)
-    for t in range(top, -1, -1):
+    for t in range(top + 1):
         members = np.flatnonzero(tier == t)
-        if t == top:
+        if t == 0:
             order = members
         else:
-            sel = tier[up_src] == t
-            sums = np.bincount(up_src[sel], weights=xy[up_dst[sel], 0], minlength=v.num_nodes)
-            cnt = np.bincount(up_src[sel], minlength=v.num_nodes)
+            sel = tier[a] == t
+            sums = np.bincount(a[sel], weights=xy[b[sel], 0], minlength=v.num_nodes)
+            cnt = np.bincount(a[sel], minlength=v.num_nodes)
             key = sums[members] / np.maximum(cnt[members], 1)
             order = members[np.lexsort((members, key))]
         step = width / len(order)
