@@ -99,6 +99,18 @@ def network_yaml(dims: list[Dimension], shape: str, source: str) -> str:
                   latency=[repr(round(d.lat_ns, DIGITS)) for d in dims])
 
 
+def rank_names(fab: Fabric) -> list[str]:
+    """The NPU node name of each rank."""
+    names = fab.g.node_names
+    return [names[i] for i in fab.vertex_node[:fab.num_npus].tolist()]
+
+
+def ranks_file(names: list[str]) -> str:
+    """ranks.txt: the template's header, then one 'rank<TAB>node' line per NPU (joined here, not in a
+    template loop, because it has one line per NPU: 262,144 in the Clos benchmark)."""
+    return render("ranks.txt.j2", body="".join(f"{i}\t{n}\n" for i, n in enumerate(names)))
+
+
 REMOTE_MEMORY = json.dumps({"memory-type": "NO_MEMORY_EXPANSION"}, indent=2) + "\n"
 
 
@@ -162,13 +174,13 @@ class AstraAnalytical(Translator):
 
     def render(self, plan: AnalyticalPlan) -> Bundle:
         fab, product = plan.fab, plan.product
-        ranks = [fab.name(i) for i in range(fab.num_npus)]
+        ranks = rank_names(fab)
         notes = fab.notes + product.notes
         files = {
             "network.yml": network_yaml(product.dims, product.shape(), plan.g.name),
             "system.json": json.dumps(plan.system, indent=2) + "\n",
             "remote_memory.json": REMOTE_MEMORY,
-            "ranks.txt": render("ranks.txt.j2", names=ranks),
+            "ranks.txt": ranks_file(ranks),
             "run.sh": render("astra_analytical_run.sh.j2", default_bin=self.default_bin,
                              num_npus=fab.num_npus, extra_args=[]),
         }

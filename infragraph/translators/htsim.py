@@ -22,7 +22,7 @@ from scipy.sparse.csgraph import connected_components
 
 from ..errors import Diagnostic, InfraGraphError, Location
 from ..graph.fqg import FQG
-from .astra_analytical import REMOTE_MEMORY, SYSTEM_SETTINGS, network_yaml, readme, system_config
+from .astra_analytical import REMOTE_MEMORY, rank_names, ranks_file, SYSTEM_SETTINGS, network_yaml, readme, system_config
 from .base import Bundle, Options, Translator, refuse, render
 from .structure import HUB, SW, Dimension, Fabric, fabric, require_rated, switch_tiers
 
@@ -208,7 +208,7 @@ class HTSim(Translator):
 
     def render(self, plan: HTSimPlan) -> Bundle:
         fab, tree = plan.fab, plan.tree
-        ranks = [fab.name(i) for i in range(fab.num_npus)]
+        ranks = rank_names(fab)
         dim = self._dimension(tree)
         notes = fab.notes + [f"network.yml gives HTSim the NPU count and one logical dimension of {tree.nodes}; its "
                              f"bandwidth/latency are the tier-0 link's and HTSim ignores them (it reads fat_tree.topo)"]
@@ -218,7 +218,7 @@ class HTSim(Translator):
             "network.yml": network_yaml([dim], f"SW({tree.nodes})", plan.g.name),
             "system.json": json.dumps(plan.system, indent=2) + "\n",
             "remote_memory.json": REMOTE_MEMORY,
-            "ranks.txt": render("ranks.txt.j2", names=ranks),
+            "ranks.txt": ranks_file(ranks),
             "run.sh": render("htsim_run.sh.j2", default_bin=self.default_bin, num_npus=fab.num_npus),
         }
         summary = (f"{len(tree.tiers)}-tier fat tree, Podsize {tree.podsize}, switches per tier "

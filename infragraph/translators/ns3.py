@@ -23,7 +23,7 @@ from scipy.sparse.csgraph import connected_components
 
 from ..errors import Diagnostic, InfraGraphError, Location
 from ..graph.fqg import FQG
-from .astra_analytical import REMOTE_MEMORY, SYSTEM_SETTINGS, KIND_HINT_ANNOTATION, readme, system_config
+from .astra_analytical import REMOTE_MEMORY, rank_names, ranks_file, SYSTEM_SETTINGS, KIND_HINT_ANNOTATION, readme, system_config
 from .base import (Bundle, Options, Setting, Translator, list_of, parse_bool, parse_float, parse_positive_int,
                    refuse, render)
 from .structure import SW, Dimension, Fabric, NotAProduct, detect_product, fabric, require_rated
@@ -226,8 +226,13 @@ class Ns3(Translator):
 
     def render(self, plan: Ns3Plan) -> Bundle:
         fab = plan.fab
-        combos = np.stack([plan.bw, plan.lat, plan.err], axis=1)
-        uniq, inv = np.unique(combos, axis=0, return_inverse=True)
+        # one formatted "rate delay error" tail per distinct link class, then one line per link
+        cols = [np.unique(x, return_inverse=True) for x in (plan.bw, plan.lat, plan.err)]
+        code = (cols[0][1].ravel() * cols[1][0].size + cols[1][1].ravel()) * cols[2][0].size + cols[2][1].ravel()
+        ucode, inv = np.unique(code, return_inverse=True)
+        ib, rest = np.divmod(ucode, cols[1][0].size * cols[2][0].size)
+        il, ie = np.divmod(rest, cols[2][0].size)
+        uniq = np.stack([cols[0][0][ib], cols[1][0][il], cols[2][0][ie]], axis=1)
         tails = np.array([f"{rate(b)} {delay(l)} {format_number(e)}" for b, l, e in uniq.tolist()], dtype=object)
         lines = [f"{s} {d} {t}" for s, d, t in zip(plan.src.tolist(), plan.dst.tolist(), tails[inv.ravel()].tolist())]
         topology = render("ns3_topology.txt.j2", num_nodes=plan.num_nodes, num_switches=int(plan.switch_ids.size),
@@ -237,14 +242,14 @@ class Ns3(Translator):
         rates = sorted({float(b) for b in uniq[:, 0].tolist()})
         maps = _ecn_maps(rates)
         config = [(k, v if v != "" else maps[k]) for k, v in config]
-        ranks = [fab.name(i) for i in range(fab.num_npus)]
+        ranks = rank_names(fab)
         files = {
             "topology.txt": topology,
             "logical_topology.json": json.dumps({"logical-dims": [str(d.size) for d in plan.dims]}) + "\n",
             "config.txt": render("ns3_config.txt.j2", entries=config),
             "system.json": json.dumps(plan.system, indent=2) + "\n",
             "remote_memory.json": REMOTE_MEMORY,
-            "ranks.txt": render("ranks.txt.j2", names=ranks),
+            "ranks.txt": ranks_file(ranks),
             "run.sh": render("ns3_run.sh.j2", default_bin=self.default_bin, num_npus=fab.num_npus),
         }
         summary = (f"{plan.num_nodes:,} nodes ({fab.num_npus:,} NPUs, {plan.switch_ids.size:,} switches), "

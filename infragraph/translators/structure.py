@@ -48,8 +48,20 @@ def _natural_key(name: str) -> tuple:
     return tuple(int(p) if p.isdigit() else p for p in re.split(r"(\d+)", name))
 
 
+def _ranks(keys: list) -> np.ndarray:
+    """Position of each key in sorted order (stable)."""
+    out = np.zeros(len(keys), dtype=np.int64)
+    out[sorted(range(len(keys)), key=keys.__getitem__)] = np.arange(len(keys))
+    return out
+
+
 def npu_order(g: FQG) -> np.ndarray:
-    """FQG node ids of the NPUs, index = rank. Raises a located error for a bad `rank` annotation."""
+    """FQG node ids of the NPUs, index = rank. Raises a located error for a bad `rank` annotation.
+
+    Without `rank` annotations the order is by name, compared part by part: instance name (numeric
+    runs as numbers), then copy index, then the component path (numeric runs as numbers), so
+    `host.10.xpu.0` follows `host.9.xpu.1`. Computed per instance and per device, not per NPU.
+    """
     npus = g.nodes_of_type(NPU_TYPE)
     if npus.size == 0:
         present = ", ".join(g.type_names) or "none"
@@ -57,8 +69,20 @@ def npu_order(g: FQG) -> np.ndarray:
                     hint="give the accelerators `choice: xpu`")
     ranks = g.node_annotation("rank")
     if not ranks:
-        names = g.node_names
-        return np.array(sorted(npus.tolist(), key=lambda i: _natural_key(names[i])), dtype=np.int64)
+        inst_rank = _ranks([_natural_key(i.name) for i in g.instances])
+        firsts = np.array([i.first_node for i in g.instances], dtype=np.int64)
+        npcs = np.array([max(1, i.nodes_per_copy) for i in g.instances], dtype=np.int64)
+        suffix_rank = {}
+        for k, inst in enumerate(g.instances):  # natural rank of each local suffix, once per instance
+            suffix_rank[k] = _ranks([_natural_key(x) for x in inst.suffixes])
+        inst = g.node_instance[npus].astype(np.int64)
+        local = (npus - firsts[inst]) % npcs[inst]
+        srank = np.zeros(npus.size, dtype=np.int64)
+        for k in np.unique(inst).tolist():
+            sel = inst == k
+            srank[sel] = suffix_rank[k][local[sel]]
+        order = np.lexsort((srank, g.node_copy[npus], inst_rank[inst]))
+        return npus[order].astype(np.int64)
     n = int(npus.size)
     order = np.full(n, -1, dtype=np.int64)
     diags = []

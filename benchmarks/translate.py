@@ -1,0 +1,52 @@
+"""Benchmark: translate a 32,768-host 3-tier radix-64 Clos (hosts of 8 NPUs + 2 NICs) to ns-3.
+
+The document is generated compactly (one edge record per slice pattern: 68 infrastructure records)
+by tests/translator_graphs.py. Timed separately: building the document, expanding it to the FQG,
+translating (fabric folding + ns-3 text) and writing the bundle. The issue's budget (<= 5 s) is for
+translating; the total is printed too.
+
+    python benchmarks/translate.py [--k 64] [--out DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from infragraph import translators as T  # noqa: E402
+from infragraph.document import io  # noqa: E402
+from infragraph.graph import expand  # noqa: E402
+from tests.translator_graphs import clos_dict  # noqa: E402
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--k", type=int, default=64)
+    ap.add_argument("--out", default=None)
+    args = ap.parse_args()
+    t0 = time.perf_counter()
+    doc = io.from_dict(clos_dict(args.k, 3, npus=8, nics=2))
+    t1 = time.perf_counter()
+    g = expand(doc)
+    t2 = time.perf_counter()
+    bundle = T.get("ns3").translate(g)
+    t3 = time.perf_counter()
+    out = args.out or tempfile.mkdtemp(prefix="ig-ns3-")
+    bundle.write(out)
+    t4 = time.perf_counter()
+    header = bundle.files["topology.txt"].split("\n", 1)[0]
+    hosts = g.instances[0].count
+    print(f"Clos k={args.k}: {hosts:,} hosts, {g.num_nodes:,} FQG nodes, {g.num_edges:,} FQG edges, "
+          f"{len(doc.edges)} infrastructure edge records")
+    print(f"ns-3 header: {header}  ({len(bundle.files['topology.txt']) / 1e6:.1f} MB topology.txt)")
+    print(f"document {t1 - t0:.3f} s | expand {t2 - t1:.3f} s | translate {t3 - t2:.3f} s | "
+          f"write {t4 - t3:.3f} s | total {t4 - t0:.3f} s")
+
+
+if __name__ == "__main__":
+    main()
