@@ -19,7 +19,12 @@ DOCUMENT_SUFFIXES = (".yaml", ".yml", ".json")
 def load_document(
     path: str | Path, defines: dict[str, str] | None = None, search_path: list[str] | None = None
 ) -> Infrastructure:
-    """The InfraGraph document in `path` (.igl is compiled; .yaml/.yml/.json are read and validated)."""
+    """The InfraGraph document in `path` (.igl is compiled; .yaml/.yml/.json are read and validated).
+    A blueprint name `std.x.y` (not an existing file) stands for blueprints/x/y.igl."""
+    from . import blueprints
+
+    if blueprints.is_blueprint_name(str(path)) and not Path(path).exists():
+        path = blueprints.resolve(str(path))
     path = Path(path)
     if path.suffix == ".igl":
         from . import lang  # the language is only loaded when an .igl file is given
