@@ -86,12 +86,17 @@ def _as_gbps(value, attr: str) -> float:
         return np.nan
 
 
+# Speeds within 0.1% are equal: a `speed` annotation is text ("274.878 Gbps" for 1 TiB/s / 32),
+# rounded when it was written, while link bandwidths are exact.
+SAME_SPEED_RTOL = 1e-3
+
+
 @rule("IG006", "cable-speed-mismatch", "warning", "The two ends of a cable have different speeds")
 def cable_speed_mismatch(ctx: LintContext):
     g, f = ctx.g, ctx.facts
     speed = node_speeds(g, f.bandwidth, f.is_cable, f.of_type("port"))
     a, b = speed[g.edge_src], speed[g.edge_dst]
-    bad = np.flatnonzero(f.is_cable & ~np.isnan(a) & ~np.isnan(b) & ~np.isclose(a, b, rtol=1e-9, atol=0))
+    bad = np.flatnonzero(f.is_cable & ~np.isnan(a) & ~np.isnan(b) & ~np.isclose(a, b, rtol=SAME_SPEED_RTOL, atol=0))
     groups: dict[tuple, list[int]] = defaultdict(list)
     for e in bad.tolist():
         groups[(int(g.edge_origin[e]), min(a[e], b[e]), max(a[e], b[e]))].append(e)
