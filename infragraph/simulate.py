@@ -54,6 +54,7 @@ class SimulationOptions:
     no_transit_types: tuple[str, ...] = DEFAULT_NO_TRANSIT
     trace: bool = False
     max_events: int | None = None
+    top_links: int | None = 100  # busiest directed links listed in the result; None: every used link
 
 
 @dataclass
@@ -104,8 +105,11 @@ def prepare(g: FQG) -> PreparedGraph:
 
 
 def parse_dims(value: Any) -> tuple[int, ...]:
-    """'16x16x16', '8,4', '8_4', [8, 4] or 8 -> (8, 4)."""
-    if isinstance(value, (list, tuple)):
+    """'16x16x16', '8,4', '8_4', [8, 4], 8 or a stack shape 'RI(8)_SW(4)' -> the sizes."""
+    blocks = re.findall(r"[A-Za-z]+\((\d+)\)", str(value))
+    if blocks:
+        parts = blocks
+    elif isinstance(value, (list, tuple)):
         parts = list(value)
     elif isinstance(value, (int, np.integer)) and not isinstance(value, bool):
         parts = [value]
@@ -123,8 +127,9 @@ def parse_dims(value: Any) -> tuple[int, ...]:
 def _resolve_dims(p: PreparedGraph, opts: SimulationOptions, group_size: int) -> tuple[int, ...]:
     if opts.dims is not None:
         return tuple(opts.dims)
+    # A stack blueprint states its logical dimensions; collectives over all of its NPUs use them.
     stated = p.g.graph_annotations.get("dims")
-    if stated is not None and len(opts.algorithm) > 1:
+    if stated is not None:
         dims = parse_dims(stated)
         if math.prod(dims) == group_size:
             return dims
@@ -216,9 +221,12 @@ def _result(p: PreparedGraph, opts: SimulationOptions, groups: list[list[int]], 
     busy = np.asarray(raw["link_busy_ns"], dtype=np.float64)
     util = busy / t if t > 0 else np.zeros_like(busy)
     used = np.flatnonzero(link_bytes > 0)
+    busiest = used[np.argsort(-util[used], kind="stable")]
+    if opts.top_links is not None:
+        busiest = busiest[:opts.top_links]
     names = g.node_names
     links = []
-    for l in used[np.argsort(-util[used], kind="stable")].tolist():
+    for l in busiest.tolist():
         e = l // 2
         a, b = int(g.edge_src[e]), int(g.edge_dst[e])
         if l % 2:
@@ -267,6 +275,8 @@ def _result(p: PreparedGraph, opts: SimulationOptions, groups: list[list[int]], 
             "bytes": float(sum(sent)),
         },
         "links": links,
+        "links_used": int(used.size),
+        "link_bytes_total": float(link_bytes.sum()),
         "max_link_utilization": float(util.max()) if util.size else 0.0,
         "unspecified_bandwidth_edges": p.unspecified_bandwidth_edges,
         "events": int(raw["events"]),

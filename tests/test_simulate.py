@@ -89,6 +89,13 @@ def test_bad_requests_are_clear_errors(opts, words):
     assert words in str(info.value)
 
 
+def test_stack_shape_dims():
+    from infragraph.simulate import parse_dims
+
+    assert parse_dims("RI(4)_FC(8)_SW(32)") == (4, 8, 32)
+    assert parse_dims("16x16x16") == (16, 16, 16) and parse_dims("8,4") == (8, 4)
+
+
 def test_ranks_follow_natural_name_order():
     r = simulate(simgraphs.ring(12), Opts())
     nodes = [x["node"] for x in r["ranks"]]
@@ -102,8 +109,10 @@ def test_graph_dims_annotation_drives_hierarchical_algorithms():
     explicit = simulate(simgraphs.torus((4, 2)), Opts(algorithm=("ring", "direct"), dims=(4, 2), model="astra",
                                                        chunks=2))
     assert explicit["collective_time_ns"] == r["collective_time_ns"]
-    flat = simulate(g, Opts(algorithm=("ring",), model="astra", chunks=2))
-    assert flat["dims"] == [] and flat["collective_time_ns"] != r["collective_time_ns"]
+    one_algo = simulate(g, Opts(algorithm=("ring",), model="astra", chunks=2))
+    assert one_algo["dims"] == [4, 2]
+    flat = simulate(g, Opts(algorithm=("ring",), dims=(8,), model="astra", chunks=2))
+    assert flat["dims"] == [8] and flat["collective_time_ns"] != one_algo["collective_time_ns"]
 
 
 def test_dimension_order_routing_on_a_torus():

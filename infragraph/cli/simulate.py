@@ -27,7 +27,7 @@ def register(sub) -> None:
     p.add_argument("--algorithm", default="ring",
                    help=f"one of {', '.join(ALGORITHMS)}; comma-separated for one per dimension")
     p.add_argument("--dims", help="logical dimensions, dimension 0 fastest, e.g. 8,4 (default: the graph's 'dims' "
-                                  "annotation when several algorithms are given, else flat)")
+                                  "annotation when it covers the group, else flat; --dims N forces flat)")
     p.add_argument("--group", action="append", default=[], metavar="RANKS",
                    help="a process group: 0-7 or 0,2,4,6 (repeatable: groups run concurrently; default all NPUs)")
     p.add_argument("--root", type=int, default=0, help="root member of each group (broadcast, reduce, "
@@ -45,7 +45,9 @@ def register(sub) -> None:
     p.add_argument("--routing", default="hops", choices=ROUTINGS,
                    help="shortest paths by hops or latency, or dimension-order over --dims")
     p.add_argument("--no-ecmp", action="store_true", help="always take the first of equal-cost paths")
-    p.add_argument("--top", type=int, default=5, help="busiest links to list (default 5)")
+    p.add_argument("--top", type=int, default=5, help="busiest links to print (default 5)")
+    p.add_argument("--links", default="100", metavar="N|all",
+                   help="busiest links kept in the JSON result (default 100; 'all' for every used link)")
     p.add_argument("--json", metavar="OUT", help="write the result (sweep: a list of results) as JSON")
     p.add_argument("--trace", metavar="OUT", help="write a Chrome/Perfetto trace of every message")
     p.set_defaults(func=run)
@@ -111,7 +113,16 @@ def options(args) -> SimulationOptions:
         routing=args.routing,
         ecmp=not args.no_ecmp,
         trace=bool(args.trace),
+        top_links=_links(args.links),
     )
+
+
+def _links(text: str) -> int | None:
+    if text == "all":
+        return None
+    if not text.isdigit():
+        raise error(f"bad --links '{text}'; give a number of links or 'all'")
+    return int(text)
 
 
 def _time(ns: float) -> str:
@@ -132,7 +143,7 @@ def format_result(r: dict, top: int) -> str:
         f"  algbw / busbw   {r['algorithm_bandwidth_gb_per_s']:.3f} / {r['bus_bandwidth_gb_per_s']:.3f} GB/s",
         f"  flows           {r['flows']['count']}, completion min/avg/max "
         f"{_time(r['flows']['fct_min_ns'])} / {_time(r['flows']['fct_avg_ns'])} / {_time(r['flows']['fct_max_ns'])}",
-        f"  busiest link    {r['max_link_utilization'] * 100:.1f} % utilized",
+        f"  links           {r['links_used']} used, busiest {r['max_link_utilization'] * 100:.1f} % utilized",
     ]
     for link in r["links"][:top]:
         lines.append(f"    {link['src']} -> {link['dst']} ({link['link']}): {_size(link['bytes'])}, "

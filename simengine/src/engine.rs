@@ -361,8 +361,7 @@ impl<'t> Sim<'t> {
             }
         }
         out.collective_time_ns = out.rank_finish_ns.iter().flatten().fold(0.0, |a: f64, &b| a.max(b));
-        out.link_bytes = self.net.link_bytes;
-        out.link_busy_ns = self.net.link_busy_ns;
+        (out.link_bytes, out.link_busy_ns) = self.net.link_loads(self.topo, &self.router);
         out.events = self.q.processed;
         out.chunks = self.jobs[0].plan.chunks;
         out.chunk_bytes = self.jobs[0].plan.chunk_bytes;

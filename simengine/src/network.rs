@@ -42,9 +42,9 @@ struct FairFlow {
 pub struct Network {
     pub model: Model,
     pub integer: bool,
-    /// Per directed link: bytes carried and time spent serializing them (ns).
-    pub link_bytes: Vec<f64>,
-    pub link_busy_ns: Vec<f64>,
+    /// Bytes sent per route; spread over links by `link_loads` once at the end, which is cheaper
+    /// than touching every link of every message.
+    route_bytes: Vec<f64>,
     link_free_at: Vec<f64>,
     msgs: Vec<Msg>,
     free: Vec<u32>,
@@ -68,8 +68,7 @@ impl Network {
         Network {
             model,
             integer,
-            link_bytes: vec![0.0; l],
-            link_busy_ns: vec![0.0; l],
+            route_bytes: Vec::new(),
             link_free_at: vec![0.0; l],
             msgs: Vec::new(),
             free: Vec::new(),
@@ -112,11 +111,11 @@ impl Network {
                 (self.msgs.len() - 1) as u32
             }
         };
-        for &l in router.links(msg.route) {
-            let l = l as usize;
-            self.link_bytes[l] += msg.bytes;
-            self.link_busy_ns[l] += msg.bytes / topo.link_bw_bytes_per_ns[l];
+        let r = msg.route as usize;
+        if r >= self.route_bytes.len() {
+            self.route_bytes.resize(r + 1, 0.0);
         }
+        self.route_bytes[r] += msg.bytes;
         match self.model {
             Model::Unaware => {
                 let info = router.info(msg.route);
@@ -148,6 +147,20 @@ impl Network {
         } else {
             q.push(arrive, Ev::Hop { msg: id, hop: hop + 1 });
         }
+    }
+
+    /// Per directed link: bytes carried, and time spent serializing them (ns).
+    pub fn link_loads(&self, topo: &Topology, router: &Router) -> (Vec<f64>, Vec<f64>) {
+        let mut bytes = vec![0.0; topo.num_links()];
+        for (r, &b) in self.route_bytes.iter().enumerate() {
+            if b > 0.0 {
+                for &l in router.links(r as u32) {
+                    bytes[l as usize] += b;
+                }
+            }
+        }
+        let busy = bytes.iter().zip(&topo.link_bw_bytes_per_ns).map(|(b, bw)| b / bw).collect();
+        (bytes, busy)
     }
 
     fn fair_advance(&mut self, now: f64) {

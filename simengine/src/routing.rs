@@ -47,7 +47,16 @@ pub struct Router<'t> {
     cache: HashMap<(u32, u32), u32, FxBuild>,
     arena: Vec<u32>,
     routes: Vec<RouteInfo>,
+    // Scratch for the bounded search from a source (reset after each use via `touched`).
+    level: Vec<u32>,
+    on_path: Vec<bool>,
+    touched: Vec<u32>,
 }
+
+/// Nodes a bounded search from the source may discover before it gives up and falls back to a
+/// full (cached) search from the destination. Nearby destinations (torus neighbours through
+/// ports) cost a few dozen nodes; far ones share the per-destination tree.
+const LOCAL_SEARCH_BUDGET: usize = 2048;
 
 fn mix(mut x: u64) -> u64 {
     // splitmix64 finalizer: cheap, well-distributed, stable across platforms.
@@ -83,6 +92,9 @@ impl<'t> Router<'t> {
             cache: HashMap::default(),
             arena: Vec::new(),
             routes: Vec::new(),
+            level: vec![u32::MAX; topo.num_nodes],
+            on_path: vec![false; topo.num_nodes],
+            touched: Vec::new(),
         })
     }
 
@@ -161,6 +173,9 @@ impl<'t> Router<'t> {
                 return Ok(());
             }
         }
+        if self.metric == Metric::Hops && !self.dist.contains_key(&b) && self.local_hops_path(a, b, flow_hash) {
+            return Ok(());
+        }
         if !self.dist.contains_key(&b) {
             let d = self.distances_to(b);
             self.dist.insert(b, d);
@@ -187,6 +202,74 @@ impl<'t> Router<'t> {
             u = self.topo.link_to[l as usize];
         }
         Ok(())
+    }
+
+    /// Shortest-by-hops path `a -> b` found by a BFS from `a` bounded by `LOCAL_SEARCH_BUDGET`;
+    /// appends it and returns true, or returns false (nothing appended) when `b` is too far.
+    /// It picks among exactly the same candidate links as the destination-tree walk (the links
+    /// to nodes one hop closer to `b`), so the route does not depend on which search found it.
+    fn local_hops_path(&mut self, a: u32, b: u32, flow_hash: u64) -> bool {
+        let topo = self.topo;
+        self.level[a as usize] = 0;
+        self.touched.push(a);
+        let mut head = 0;
+        let mut found = false;
+        while head < self.touched.len() && !found && self.touched.len() <= LOCAL_SEARCH_BUDGET {
+            let v = self.touched[head];
+            head += 1;
+            if v != a && !topo.transit[v as usize] {
+                continue;
+            }
+            let next = self.level[v as usize] + 1;
+            for &l in topo.out_links(v) {
+                let w = topo.link_to[l as usize];
+                if self.level[w as usize] == u32::MAX {
+                    self.level[w as usize] = next;
+                    self.touched.push(w);
+                    found |= w == b;
+                }
+            }
+        }
+        if found {
+            // Mark the nodes on some shortest a-b path: walk back from b through predecessors
+            // (one level lower, transit-capable).
+            self.on_path[b as usize] = true;
+            let mut frontier = vec![b];
+            while let Some(v) = frontier.pop() {
+                let lv = self.level[v as usize];
+                if lv == 0 {
+                    continue;
+                }
+                for &l in topo.out_links(v) {
+                    let w = topo.link_to[l as usize] as usize;
+                    if self.level[w] == lv - 1 && !self.on_path[w] && (w as u32 == a || topo.transit[w]) {
+                        self.on_path[w] = true;
+                        frontier.push(w as u32);
+                    }
+                }
+            }
+            let mut u = a;
+            let mut cand = Vec::new();
+            while u != b {
+                cand.clear();
+                let lu = self.level[u as usize];
+                for &l in topo.out_links(u) {
+                    let w = topo.link_to[l as usize] as usize;
+                    if self.on_path[w] && self.level[w] == lu + 1 {
+                        cand.push(l);
+                    }
+                }
+                let l = self.pick(&cand, flow_hash, u);
+                self.arena.push(l);
+                u = topo.link_to[l as usize];
+            }
+        }
+        for &v in &self.touched {
+            self.level[v as usize] = u32::MAX;
+            self.on_path[v as usize] = false;
+        }
+        self.touched.clear();
+        found
     }
 
     fn pick(&self, cand: &[u32], flow_hash: u64, node: u32) -> u32 {
@@ -310,6 +393,38 @@ mod tests {
         let a = r2.route(6, 20).unwrap();
         let b = r.route(6, 20).unwrap();
         assert_eq!(r2.links(a), r.links(b));
+    }
+
+    #[test]
+    fn local_search_and_destination_tree_pick_the_same_paths() {
+        // 2-D torus through port nodes: NPU r (node r) -- port nodes -- NPU neighbour.
+        let dims = [6usize, 6];
+        let n = 36u32;
+        let mut e = vec![];
+        let mut next = n;
+        for r in 0..36usize {
+            let c = coords(r, &dims);
+            for d in 0..2 {
+                let mut m = c.clone();
+                m[d] = (m[d] + 1) % 6;
+                let (p1, p2) = (next, next + 1);
+                next += 2;
+                e.extend([(r as u32, p1), (p1, p2), (p2, rank_of(&m, &dims) as u32)]);
+            }
+        }
+        let t = Topology::uniform(next as usize, &e, 8.0, 1.0).unwrap();
+        let mut local = Router::new(&t, Metric::Hops, true, None).unwrap();
+        let mut tree = Router::new(&t, Metric::Hops, true, None).unwrap();
+        for (a, b) in [(0u32, 1u32), (0, 7), (5, 30), (14, 21)] {
+            let la = local.route(a, b).unwrap();
+            // With b's tree cached, the router walks the tree instead of searching locally.
+            tree.dist.insert(b, tree.distances_to(b));
+            let start = tree.arena.len();
+            tree.append_shortest(a, b, a, b).unwrap();
+            let via_tree = &tree.arena[start..];
+            assert!(via_tree.len() >= 3);
+            assert_eq!(local.links(la), via_tree, "{a}->{b}");
+        }
     }
 
     #[test]
