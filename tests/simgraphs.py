@@ -24,6 +24,12 @@ def _link(name: str, gbps: float, ns: float) -> dict:
 
 def _npu_doc(name: str, n: int, pairs, gbps: float, ns: float, extra_devices=(), extra_instances=(),
              extra_edges=(), annotations=None) -> FQG:
+    doc = _npu_dict(name, n, pairs, gbps, ns, extra_devices, extra_instances, extra_edges, annotations)
+    return expand(io.loads(yaml.safe_dump(doc, sort_keys=False), f"{name}.yaml"))
+
+
+def _npu_dict(name: str, n: int, pairs, gbps: float, ns: float, extra_devices=(), extra_instances=(),
+              extra_edges=(), annotations=None) -> dict:
     doc = {
         "name": name,
         "devices": [{"name": "npu", "components": [{"name": "xpu", "choice": "xpu", "count": 1}]},
@@ -38,7 +44,15 @@ def _npu_doc(name: str, n: int, pairs, gbps: float, ns: float, extra_devices=(),
     }
     if annotations:
         doc["annotations"] = annotations
-    return expand(io.loads(yaml.safe_dump(doc, sort_keys=False), f"{name}.yaml"))
+    return doc
+
+
+def write_ring(path, n: int, gbps: float = ASTRA_50GB_GBPS, ns: float = 500.0) -> str:
+    """The ring(n) document as a YAML file (for CLI tests); returns the path."""
+    doc = _npu_dict(f"ring{n}", n, [(i, (i + 1) % n) for i in range(n)], gbps, ns)
+    with open(path, "w", encoding="utf-8") as fh:
+        yaml.safe_dump(doc, fh, sort_keys=False)
+    return str(path)
 
 
 def ring(n: int, gbps: float = ASTRA_50GB_GBPS, ns: float = 500.0) -> FQG:

@@ -1,0 +1,81 @@
+"""`infragraph simulate`: output, JSON/trace files, sweeps, and errors without tracebacks."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from infragraph import schemas
+from infragraph.cli import main
+from infragraph.cli.simulate import parse_group, parse_sizes
+from infragraph.errors import InfraGraphError
+from tests.simgraphs import write_ring
+
+
+@pytest.fixture
+def ring8(tmp_path):
+    return write_ring(tmp_path / "ring8.yaml", 8)
+
+
+def test_calibration_from_the_command_line(ring8, tmp_path, capsys):
+    out_json, out_trace = tmp_path / "r.json", tmp_path / "t.json"
+    rc = main(["simulate", ring8, "--chunks", "4", "--local-mem-bw", "50", "--endpoint-delay", "10ns",
+               "--model", "astra", "--json", str(out_json), "--trace", str(out_trace)])
+    assert rc == 0
+    printed = capsys.readouterr().out
+    assert "(117780 ns)" in printed and "117.78 us" in printed
+    result = json.loads(out_json.read_text())
+    schemas.validate("simulation-result", result)
+    assert result["collective_time_ns"] == 117_780
+    trace = json.loads(out_trace.read_text())
+    assert sum(e["ph"] == "b" for e in trace["traceEvents"]) == result["flows"]["count"]
+
+
+def test_sweep_prints_a_table(ring8, capsys):
+    assert main(["simulate", ring8, "--size", "1KiB..8KiB", "--model", "aware"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert lines[0].split() == ["size", "time", "algbw", "GB/s", "busbw", "GB/s"]
+    assert [line.split()[0] for line in lines[1:]] == ["1", "2", "4", "8"]
+
+
+def test_groups_and_hierarchy_flags(ring8, tmp_path):
+    out = tmp_path / "g.json"
+    assert main(["simulate", ring8, "--group", "0-3", "--group", "4,5,6,7", "--dims", "2,2",
+                 "--algorithm", "ring,direct", "--json", str(out), "--links", "all"]) == 0
+    r = json.loads(out.read_text())
+    assert r["groups"] == [[0, 1, 2, 3], [4, 5, 6, 7]] and r["dims"] == [2, 2]
+    assert len(r["links"]) == r["links_used"]
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--algorithm", "halving-doubling", "--group", "0-5"], "power-of-two"),
+    (["--size", "1.5B"], "whole number of bytes"),
+    (["--size", "8KiB..1KiB"], "bad size range"),
+    (["--group", "0-x"], "bad --group"),
+    (["--dims", "3,3"], "multiply to 9"),
+    (["--local-mem-bw", "fast"], "bad --local-mem-bw"),
+])
+def test_user_errors_exit_1_without_traceback(ring8, capsys, argv, words):
+    assert main(["simulate", ring8, *argv]) == 1
+    err = capsys.readouterr().err
+    assert words in err and "Traceback" not in err
+
+
+def test_unreachable_nodes_are_named(tmp_path, capsys):
+    import yaml
+
+    from tests.simgraphs import _npu_dict
+
+    path = tmp_path / "islands.yaml"
+    path.write_text(yaml.safe_dump(_npu_dict("islands", 4, [(0, 1), (2, 3)], 100.0, 100.0)))
+    assert main(["simulate", str(path)]) == 1
+    assert "no path from 'npu." in capsys.readouterr().err
+
+
+def test_argument_parsers():
+    assert parse_sizes("1KiB..4KiB") == [1024, 2048, 4096]
+    assert parse_sizes("1MiB,1GiB") == [1 << 20, 1 << 30]
+    assert parse_group("0-2,7") == (0, 1, 2, 7)
+    with pytest.raises(InfraGraphError):
+        parse_sizes("0B")
