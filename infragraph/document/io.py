@@ -74,7 +74,7 @@ class YamlSourceMap:
     def locate(self, path: str) -> Location:
         if self._root is None:
             try:
-                self._root = yaml.compose(self._text, Loader=yaml.SafeLoader)
+                self._root = yaml.compose(self._text, Loader=_Loader)
             except yaml.YAMLError:
                 return Location(self._filename, path=path)
         node = self._root
