@@ -374,3 +374,25 @@ def all_coordinates(sizes: list[int]):
     """Every coordinate tuple, dimension 0 fastest (the NPU id order)."""
     for t in product(*[range(k) for k in reversed(sizes)]):
         yield tuple(reversed(t))
+
+
+# --------------------------------------------------------------------------- compile helpers ----
+
+
+def build(name: str, **params) -> FQG:
+    """The FQG of a blueprint (through the public access layer, as a user would get it)."""
+    from infragraph import blueprints
+
+    return blueprints.graph(name, **params)
+
+
+def rejection(name: str, **params) -> str:
+    """The error text of a blueprint instantiation that must fail (AssertionError if it compiles)."""
+    from infragraph import blueprints
+    from infragraph.errors import InfraGraphError
+
+    try:
+        blueprints.graph(name, **params)
+    except InfraGraphError as e:
+        return str(e)
+    raise AssertionError(f"{name}({params}) compiled, but it should have been rejected")

@@ -1,0 +1,150 @@
+"""Direct-connect blueprints: RI/FC/SW stacks, torus, mesh, hypercube, ring, fully connected.
+
+Structure is checked against closed forms (blueprint_checks.stack_link_counts, grid_link_count,
+grid_diameter) and by recomputing every NPU's coordinates from its rank: a cable that joins the
+wrong NPUs, or a numbering that is not x1 + n1*x2 + ..., fails check_stack / check_grid.
+"""
+
+from __future__ import annotations
+
+from math import prod
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests import blueprint_checks as bc
+
+SEED_SHAPES = ["RI(4)_RI(2)", "RI(4)_SW(2)", "FC(4)_FC(2)_FC(2)", "SW(16)_SW(8)_SW(4)", "RI(4)_FC(8)_SW(32)"]
+
+
+def ports_needed(shape):
+    return sum({"RI": 2 if k > 2 else 1, "FC": k - 1, "SW": 1}[t] for t, k in shape)
+
+
+@pytest.mark.parametrize("text", SEED_SHAPES)
+def test_seed_shapes_build_the_exact_multi_rail_graph(text):
+    shape = bc.parse_shape(text)
+    g = bc.build("std.fabrics.stack", shape=text)
+    n = prod(k for _, k in shape)
+    switches = sum(n // k for t, k in shape if t == "SW")
+    counts = bc.type_counts(g)
+    assert counts["xpu"] == n
+    assert counts["switch"] == switches
+    # every NPU port is used exactly once (a multi-rail NPU has exactly the ports its dims need)
+    npu_ports = bc.nodes_in(g, "npu", "port")
+    assert len(npu_ports) == n * ports_needed(shape)
+    assert int(bc.cable_mask(g).sum()) == sum(bc.stack_link_counts(shape))
+    bc.assert_hygiene(g)
+    bc.check_stack(g, shape)
+    assert g.graph_annotations["dims"] == text
+    assert g.graph_annotations["npus_count"] == ",".join(str(k) for _, k in shape)
+
+
+def test_fully_populated_dragonfly_stack_has_diameter_3():
+    # FC(4)_FC(2)_FC(2): 16 NPUs, one hop per dimension -> at most 3 hops between NPUs
+    g = bc.build("std.fabrics.stack", shape="FC(4)_FC(2)_FC(2)")
+    npus = bc.copy_base(g, "npu") + __import__("numpy").arange(16)
+    assert bc.induced_diameter(g, npus) == 3
+
+
+def test_ring_fc_switch_16x8x4_with_per_dimension_bandwidth():
+    text = "Ring(16)_FullyConnected(8)_Switch(4)"
+    g = bc.build("std.fabrics.stack", shape=text, bandwidth=["200 GB/s", "100 GB/s", "50 GB/s"],
+                 latency=["500 ns", "1 us", "2 us"])
+    shape = bc.parse_shape(text)
+    bc.check_stack(g, shape)
+    assert bc.type_counts(g)["xpu"] == 512
+    ann = g.graph_annotations
+    assert ann["dims"] == "RI(16)_FC(8)_SW(4)"
+    assert ann["astra.topology"] == "Ring,FullyConnected,Switch"
+    assert ann["bandwidth_gbps"] == "1600,800,400" and ann["latency_ns"] == "500,1000,2000"
+    # cables of dimension d carry dimension d's bandwidth: 512 ring + 512*7/2 FC + 512 switch links
+    bw = g.edge_bandwidth_gbps()[bc.cable_mask(g)]
+    assert sorted(set(bw.tolist())) == [400, 800, 1600]
+    assert (bw == 1600).sum() == 512 and (bw == 800).sum() == 512 * 7 // 2 and (bw == 400).sum() == 512
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.sampled_from(["RI", "FC", "SW"]), st.integers(2, 5)), min_size=1, max_size=3))
+def test_any_small_stack_is_exact(dims):
+    text = "_".join(f"{t}({k})" for t, k in dims)
+    g = bc.build("std.fabrics.stack", shape=text)
+    bc.assert_hygiene(g)
+    bc.check_stack(g, dims)
+
+
+@pytest.mark.parametrize("text,message", [
+    ("RI(4)_XX(2)", "bad shape block 'XX(2)'"),
+    ("RI(1)", "needs at least 2 NPUs"),
+])
+def test_bad_shapes_are_rejected_with_a_message(text, message):
+    assert message in bc.rejection("std.fabrics.stack", shape=text)
+
+
+def test_bandwidth_list_must_match_the_dimensions():
+    msg = bc.rejection("std.fabrics.stack", shape="RI(4)_RI(2)", bandwidth=["100 GB/s"])
+    assert "bandwidth has 1 entries for 2 dimensions of 'RI(4)_RI(2)'" in msg
+
+
+@pytest.mark.parametrize("sizes,wrap", [([4, 4], True), ([8, 4, 2], True), ([3, 5], False), ([4, 4, 4], True),
+                                        ([2, 3], False)])
+def test_torus_and_mesh_match_the_k_ary_n_cube_formulas(sizes, wrap):
+    g = bc.build("std.fabrics.torus", sizes=sizes, wrap=wrap)
+    assert bc.type_counts(g)["xpu"] == prod(sizes)
+    bc.assert_hygiene(g)
+    bc.check_grid(g, "npu", sizes, wrap)  # links, one-step cables, diameter, interior degree 2n
+    assert g.graph_annotations["topology"] == ("torus" if wrap else "mesh")
+    assert g.graph_annotations["shape"] == "x".join(map(str, sizes))
+
+
+def test_size_two_dimension_is_one_link_not_two():
+    g = bc.build("std.fabrics.torus", sizes=[2, 4])
+    assert int(bc.cable_mask(g).sum()) == 4 * 1 + 2 * 4  # 4 pairs in dim 1, 2 rings of 4 in dim 2
+    bc.assert_no_duplicate_cables(g)
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.integers(1, 5), min_size=1, max_size=3), st.booleans())
+def test_torus_sweep_including_invalid_sizes(sizes, wrap):
+    if min(sizes) < 2:
+        msg = bc.rejection("std.fabrics.torus", sizes=sizes, wrap=wrap)
+        assert "every dimension needs at least 2 NPUs" in msg
+        return
+    g = bc.build("std.fabrics.torus", sizes=sizes, wrap=wrap)
+    bc.check_grid(g, "npu", sizes, wrap)
+
+
+def test_mesh_blueprint_is_the_unwrapped_torus():
+    g = bc.build("std.fabrics.mesh", sizes=[4, 3])
+    bc.check_grid(g, "npu", [4, 3], False)
+    assert bc.grid_diameter([4, 3], False) == 5 and g.graph_annotations["topology"] == "mesh"
+
+
+@pytest.mark.parametrize("dims", [1, 3, 4])
+def test_hypercube_has_diameter_and_degree_dims(dims):
+    g = bc.build("std.fabrics.hypercube", dims=dims)
+    bc.check_grid(g, "npu", [2] * dims, True)
+    assert int(bc.cable_mask(g).sum()) == dims * 2 ** (dims - 1)
+    assert bc.induced_diameter(g, bc.copy_base(g, "npu") + __import__("numpy").arange(2 ** dims)) == dims
+
+
+def test_hypercube_rejects_zero_dimensions():
+    assert "a hypercube needs 1 to 20 dimensions, got 0" in bc.rejection("std.fabrics.hypercube", dims=0)
+
+
+@pytest.mark.parametrize("npus", [2, 3, 8])
+def test_ring(npus):
+    g = bc.build("std.fabrics.ring", npus=npus)
+    bc.assert_hygiene(g)
+    bc.check_stack(g, [("RI", npus)])
+    assert int(bc.cable_mask(g).sum()) == (npus if npus > 2 else 1)
+    assert bc.induced_diameter(g, bc.copy_base(g, "npu") + __import__("numpy").arange(npus)) == npus // 2
+
+
+def test_fully_connected():
+    g = bc.build("std.fabrics.fully_connected", npus=6)
+    bc.check_stack(g, [("FC", 6)])
+    assert int(bc.cable_mask(g).sum()) == 15
+    assert "a fully connected fabric needs at least 2 NPUs, got 1" in bc.rejection("std.fabrics.fully_connected", npus=1)
+    assert "a ring needs at least 2 NPUs, got 0" in bc.rejection("std.fabrics.ring", npus=0)
