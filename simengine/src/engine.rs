@@ -166,7 +166,7 @@ impl<'t> Sim<'t> {
             match ev {
                 Ev::Step { mps, lane, step } => self.step(now, mps, lane as usize, step as usize)?,
                 Ev::Deliver { msg } => self.deliver(now, msg),
-                Ev::Hop { msg, hop } => self.net.hop(now, msg, hop, self.topo, &self.router, &mut self.q),
+                Ev::Hop { msg, pos, left } => self.net.hop(now, msg, pos, left, self.topo, &self.router, &mut self.q),
                 Ev::FairRecompute => self.net.fair_recompute(now, self.topo, &self.router, &mut self.q),
                 Ev::FairWake { gen } => self.net.fair_wake(now, gen, self.topo, &self.router, &mut self.q),
             }

@@ -11,8 +11,9 @@ pub enum Ev {
     Step { mps: u32, lane: u8, step: u32 },
     /// A message reaches its destination NPU.
     Deliver { msg: u32 },
-    /// Congestion-aware model: a message arrives at hop `hop` of its route.
-    Hop { msg: u32, hop: u32 },
+    /// Congestion-aware model: a message reaches the link at route-arena position `pos`, with
+    /// `left` links to go after it (carried in the event so a hop needs no route lookup).
+    Hop { msg: u32, pos: u32, left: u32 },
     /// Fair-share model: the earliest flow may have drained (stale unless `gen` is current).
     FairWake { gen: u32 },
     /// Fair-share model: flows were added; recompute rates once for the instant.

@@ -121,7 +121,10 @@ impl Network {
                 let info = router.info(msg.route);
                 q.push(now + self.t(info.latency_ns + msg.bytes / info.min_bw), Ev::Deliver { msg: id });
             }
-            Model::Aware => self.hop(now, id, 0, topo, router, q),
+            Model::Aware => {
+                let (start, len) = router.span(msg.route);
+                self.hop(now, id, start, len - 1, topo, router, q)
+            }
             Model::Fair => {
                 self.fair_advance(now);
                 self.flows.push(FairFlow { msg: id, remaining: msg.bytes, rate: 0.0 });
@@ -133,19 +136,20 @@ impl Network {
         }
     }
 
-    /// Congestion-aware: message `id` arrives at the tail of hop `hop` of its route at `now`.
-    pub fn hop(&mut self, now: f64, id: u32, hop: u32, topo: &Topology, router: &Router, q: &mut EventQueue) {
-        let m = self.msgs[id as usize];
-        let links = router.links(m.route);
-        let l = links[hop as usize] as usize;
+    /// Congestion-aware: message `id` reaches the link at arena position `pos` at `now`, with
+    /// `left` more links after it. FIFO: it starts when the link has finished earlier messages.
+    #[allow(clippy::too_many_arguments)]
+    pub fn hop(&mut self, now: f64, id: u32, pos: u32, left: u32, topo: &Topology, router: &Router, q: &mut EventQueue) {
+        let bytes = self.msgs[id as usize].bytes;
+        let l = router.link_at(pos) as usize;
         let bw = topo.link_bw_bytes_per_ns[l];
         let start = now.max(self.link_free_at[l]);
-        self.link_free_at[l] = start + self.t(m.bytes / bw);
-        let arrive = start + self.t(topo.link_latency_ns[l] + m.bytes / bw);
-        if hop as usize + 1 == links.len() {
+        self.link_free_at[l] = start + self.t(bytes / bw);
+        let arrive = start + self.t(topo.link_latency_ns[l] + bytes / bw);
+        if left == 0 {
             q.push(arrive, Ev::Deliver { msg: id });
         } else {
-            q.push(arrive, Ev::Hop { msg: id, hop: hop + 1 });
+            q.push(arrive, Ev::Hop { msg: id, pos: pos + 1, left: left - 1 });
         }
     }
 

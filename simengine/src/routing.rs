@@ -42,14 +42,13 @@ pub struct Router<'t> {
     metric: Metric,
     ecmp: bool,
     dor: Option<(DorSpec, HashMap<u32, usize, FxBuild>)>,
-    /// Distance from every node to a destination, computed once per destination on demand.
+    /// Distance from a source to every node, computed once per source on demand.
     dist: HashMap<u32, Vec<f64>, FxBuild>,
     cache: HashMap<(u32, u32), u32, FxBuild>,
     arena: Vec<u32>,
     routes: Vec<RouteInfo>,
     // Scratch for the bounded search from a source (reset after each use via `touched`).
     level: Vec<u32>,
-    on_path: Vec<bool>,
     touched: Vec<u32>,
 }
 
@@ -57,6 +56,9 @@ pub struct Router<'t> {
 /// full (cached) search from the destination. Nearby destinations (torus neighbours through
 /// ports) cost a few dozen nodes; far ones share the per-destination tree.
 const LOCAL_SEARCH_BUDGET: usize = 2048;
+
+/// Cached tree entries (sources x nodes) before the cache is dropped: 32M f64 = 256 MB.
+const TREE_CACHE_ENTRIES: usize = 32 << 20;
 
 fn mix(mut x: u64) -> u64 {
     // splitmix64 finalizer: cheap, well-distributed, stable across platforms.
@@ -93,7 +95,6 @@ impl<'t> Router<'t> {
             arena: Vec::new(),
             routes: Vec::new(),
             level: vec![u32::MAX; topo.num_nodes],
-            on_path: vec![false; topo.num_nodes],
             touched: Vec::new(),
         })
     }
@@ -101,6 +102,17 @@ impl<'t> Router<'t> {
     pub fn links(&self, route: u32) -> &[u32] {
         let r = &self.routes[route as usize];
         &self.arena[r.start as usize..(r.start + r.len) as usize]
+    }
+
+    /// (arena position of the first link, number of links) of a route.
+    pub fn span(&self, route: u32) -> (u32, u32) {
+        let r = &self.routes[route as usize];
+        (r.start, r.len)
+    }
+
+    /// The link at an arena position (see `span`).
+    pub fn link_at(&self, pos: u32) -> u32 {
+        self.arena[pos as usize]
     }
 
     pub fn info(&self, route: u32) -> &RouteInfo {
@@ -153,14 +165,13 @@ impl<'t> Router<'t> {
         out
     }
 
-    fn cost(&self, link: u32) -> f64 {
-        match self.metric {
-            Metric::Hops => 1.0,
-            Metric::Latency => self.topo.link_latency_ns[link as usize],
-        }
-    }
 
     /// Appends the links of one shortest path `a -> b` to the arena; `flow` endpoints seed ECMP.
+    ///
+    /// Paths are chosen walking back from `b` over a shortest-distance tree rooted at `a`: at each
+    /// node the flow hash picks one of the equally short predecessors. Messages leave one source
+    /// for many destinations at once (all-to-all, direct), so walking the *source's* tree keeps it
+    /// hot in cache; a nearby `b` is found by a small bounded search instead of a full tree.
     fn append_shortest(&mut self, a: u32, b: u32, fs: u32, fd: u32) -> SimResult<()> {
         let flow_hash = mix(((fs as u64) << 32) | fd as u64);
         // Fast path: a direct link is always a shortest path by hops.
@@ -173,41 +184,63 @@ impl<'t> Router<'t> {
                 return Ok(());
             }
         }
-        if self.metric == Metric::Hops && !self.dist.contains_key(&b) && self.local_hops_path(a, b, flow_hash) {
+        if self.metric == Metric::Hops && !self.dist.contains_key(&a) && self.local_hops_path(a, b, flow_hash) {
             return Ok(());
         }
-        if !self.dist.contains_key(&b) {
-            let d = self.distances_to(b);
-            self.dist.insert(b, d);
+        if !self.dist.contains_key(&a) {
+            if self.dist.len() * self.topo.num_nodes > TREE_CACHE_ENTRIES {
+                self.dist.clear(); // bound memory on huge graphs; trees are recomputed on demand
+            }
+            let d = self.distances_from(a);
+            self.dist.insert(a, d);
         }
-        let dist = &self.dist[&b];
-        if !dist[a as usize].is_finite() {
+        let dist = self.dist.remove(&a).expect("tree just ensured");
+        let (topo, metric) = (self.topo, self.metric);
+        let cost = move |l: u32| link_cost(topo, metric, l);
+        let r = self.walk_back(a, b, flow_hash, |v| dist[v as usize], cost);
+        self.dist.insert(a, dist);
+        r
+    }
+
+    /// Walks from `b` back to `a` over nodes one step closer to `a` (per `dist`), appending the
+    /// forward links in order.
+    fn walk_back(
+        &mut self,
+        a: u32,
+        b: u32,
+        flow_hash: u64,
+        dist: impl Fn(u32) -> f64,
+        cost: impl Fn(u32) -> f64,
+    ) -> SimResult<()> {
+        if !dist(b).is_finite() {
             return Err(SimError::Unreachable { src: a, dst: b });
         }
-        let mut u = a;
+        let topo = self.topo;
+        let start = self.arena.len();
+        let mut v = b;
         let mut cand = Vec::new();
-        while u != b {
+        while v != a {
             cand.clear();
-            let du = dist[u as usize];
-            for &l in self.topo.out_links(u) {
-                let w = self.topo.link_to[l as usize];
-                let dw = dist[w as usize];
-                if dw.is_finite() && (dw + self.cost(l) - du).abs() <= LAT_TOL && (w == b || self.topo.transit[w as usize]) {
-                    cand.push(l);
+            let dv = dist(v);
+            for &l in topo.out_links(v) {
+                let w = topo.link_to[l as usize];
+                // The forward link w -> v is l's pair (l ^ 1).
+                if (w == a || topo.transit[w as usize]) && (dist(w) + cost(l ^ 1) - dv).abs() <= LAT_TOL {
+                    cand.push(l ^ 1);
                 }
             }
-            // Non-empty by construction of `dist` (u is on a shortest path to b).
-            let l = self.pick(&cand, flow_hash, u);
+            // Non-empty: v has a finite distance, so some transit neighbour (or a) precedes it.
+            let l = self.pick(&cand, flow_hash, v);
             self.arena.push(l);
-            u = self.topo.link_to[l as usize];
+            v = topo.link_from[l as usize];
         }
+        self.arena[start..].reverse();
         Ok(())
     }
 
-    /// Shortest-by-hops path `a -> b` found by a BFS from `a` bounded by `LOCAL_SEARCH_BUDGET`;
-    /// appends it and returns true, or returns false (nothing appended) when `b` is too far.
-    /// It picks among exactly the same candidate links as the destination-tree walk (the links
-    /// to nodes one hop closer to `b`), so the route does not depend on which search found it.
+    /// Shortest-by-hops path `a -> b` by a BFS from `a` bounded by `LOCAL_SEARCH_BUDGET`; appends
+    /// it and returns true, or returns false (nothing appended) when `b` is too far. Picks among
+    /// the same predecessors as the full tree would, so the route does not depend on the search.
     fn local_hops_path(&mut self, a: u32, b: u32, flow_hash: u64) -> bool {
         let topo = self.topo;
         self.level[a as usize] = 0;
@@ -231,42 +264,18 @@ impl<'t> Router<'t> {
             }
         }
         if found {
-            // Mark the nodes on some shortest a-b path: walk back from b through predecessors
-            // (one level lower, transit-capable).
-            self.on_path[b as usize] = true;
-            let mut frontier = vec![b];
-            while let Some(v) = frontier.pop() {
-                let lv = self.level[v as usize];
-                if lv == 0 {
-                    continue;
-                }
-                for &l in topo.out_links(v) {
-                    let w = topo.link_to[l as usize] as usize;
-                    if self.level[w] == lv - 1 && !self.on_path[w] && (w as u32 == a || topo.transit[w]) {
-                        self.on_path[w] = true;
-                        frontier.push(w as u32);
-                    }
-                }
-            }
-            let mut u = a;
-            let mut cand = Vec::new();
-            while u != b {
-                cand.clear();
-                let lu = self.level[u as usize];
-                for &l in topo.out_links(u) {
-                    let w = topo.link_to[l as usize] as usize;
-                    if self.on_path[w] && self.level[w] == lu + 1 {
-                        cand.push(l);
-                    }
-                }
-                let l = self.pick(&cand, flow_hash, u);
-                self.arena.push(l);
-                u = topo.link_to[l as usize];
-            }
+            // Every node at a lower level was discovered before b, so the walk sees all of b's
+            // shortest predecessors.
+            let level = std::mem::take(&mut self.level);
+            let lv = |v: u32| match level[v as usize] {
+                u32::MAX => f64::INFINITY,
+                x => x as f64,
+            };
+            self.walk_back(a, b, flow_hash, lv, |_| 1.0).expect("b was reached");
+            self.level = level;
         }
         for &v in &self.touched {
             self.level[v as usize] = u32::MAX;
-            self.on_path[v as usize] = false;
         }
         self.touched.clear();
         found
@@ -279,14 +288,12 @@ impl<'t> Router<'t> {
         cand[(mix(flow_hash ^ (node as u64).wrapping_mul(0x9E37_79B9)) % cand.len() as u64) as usize]
     }
 
-    /// Shortest distance from every node to `b` (BFS for hops, Dijkstra for latency). Only
+    /// Shortest distance from `b` to every node (BFS for hops, Dijkstra for latency). Only
     /// transit-allowed nodes are expanded, so routes never pass through e.g. memory nodes.
-    fn distances_to(&self, b: u32) -> Vec<f64> {
+    fn distances_from(&self, b: u32) -> Vec<f64> {
         let n = self.topo.num_nodes;
         let mut dist = vec![f64::INFINITY; n];
         dist[b as usize] = 0.0;
-        // The graph is undirected (links come in pairs), so outgoing links of `v` lead to the
-        // nodes that can reach `v` in one hop.
         match self.metric {
             Metric::Hops => {
                 let mut queue = std::collections::VecDeque::from([b]);
@@ -324,6 +331,13 @@ impl<'t> Router<'t> {
             }
         }
         dist
+    }
+}
+
+fn link_cost(topo: &Topology, metric: Metric, link: u32) -> f64 {
+    match metric {
+        Metric::Hops => 1.0,
+        Metric::Latency => topo.link_latency_ns[link as usize],
     }
 }
 
@@ -417,8 +431,8 @@ mod tests {
         let mut tree = Router::new(&t, Metric::Hops, true, None).unwrap();
         for (a, b) in [(0u32, 1u32), (0, 7), (5, 30), (14, 21)] {
             let la = local.route(a, b).unwrap();
-            // With b's tree cached, the router walks the tree instead of searching locally.
-            tree.dist.insert(b, tree.distances_to(b));
+            // With a's tree cached, the router walks the tree instead of searching locally.
+            tree.dist.insert(a, tree.distances_from(a));
             let start = tree.arena.len();
             tree.append_shortest(a, b, a, b).unwrap();
             let via_tree = &tree.arena[start..];
