@@ -1,0 +1,117 @@
+"""Benchmark the collective simulator against the ASTRA-sim analytical numbers of issue 5.
+
+    python benchmarks/simulate.py            # every case, each in its own process, prints a table
+    python benchmarks/simulate.py CASE ...   # one case in this process (prints one JSON line)
+
+Cases:
+- torus-c4 / torus-c16: 4,096-NPU 16x16x16 torus, NPUs linked directly (tests/simgraphs.torus:
+  50 GiB/s = ASTRA-sim's 50 GB/s, 500 ns, one hop per neighbour, as ASTRA-sim's Ring dimensions),
+  1 MiB all-reduce, hierarchical ring over dims 16,16,16, ASTRA-sim-compatible congestion-unaware
+  mode, 4 / 16 chunks. ASTRA-sim's analytical binary: 12.1 s / 114.5 s.
+- torus-size-*: the 4-chunk torus at 1 KiB, 1 MiB and 1 GiB (time must be flat in message size).
+- stack-c4: the same shape from the std.fabrics.stack blueprint (NPUs with port nodes, 3 hops per
+  neighbour; its NPU-internal xpu-port link is 400 Gbit/s, so it is the bottleneck).
+- clos-a2a: 1,024 GPUs (128 DGX-like 8-GPU hosts, std.fabrics.clos radix 32, 2 tiers, 2 planes,
+  8 NICs per host), 1 MiB all-to-all, direct, congestion-aware.
+
+"simulate s" is the library call on a prepared graph (arrays to Rust, engine, result dict);
+"engine s" is the Rust event loop alone; building the graph (document + expansion) and preparing
+it (FQG to engine arrays, done once per graph, shared by a size sweep) are reported apart.
+Peak MB is the whole process's maximum resident set (Python, numpy, the graph included).
+"""
+
+from __future__ import annotations
+
+import json
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+TORUS = dict(shape="RI(16)_RI(16)_RI(16)", bandwidth="[50 GiB/s, 50 GiB/s, 50 GiB/s]",
+             latency="[500 ns, 500 ns, 500 ns]")
+CLOS = dict(radix=32, tiers=2, nics_per_host=8, planes=2, host_device="dgx.dgx()")
+
+DIMS = (16, 16, 16)
+AR = dict(collective="all-reduce", algorithm=("ring",), dims=DIMS, model="astra", endpoint_delay_ns=10,
+          local_mem_bw_gb_per_s=1600)
+CASES = {
+    "torus-c4": ("torus", None, dict(AR, chunks=4, size_bytes=1 << 20)),
+    "torus-c16": ("torus", None, dict(AR, chunks=16, size_bytes=1 << 20)),
+    "torus-size-1KiB": ("torus", None, dict(AR, chunks=4, size_bytes=1 << 10)),
+    "torus-size-1MiB": ("torus", None, dict(AR, chunks=4, size_bytes=1 << 20)),
+    "torus-size-1GiB": ("torus", None, dict(AR, chunks=4, size_bytes=1 << 30)),
+    "stack-c4": ("stack", TORUS, dict(AR, chunks=4, size_bytes=1 << 20)),
+    "clos-a2a": ("clos", CLOS, dict(collective="all-to-all", algorithm=("direct",), model="aware",
+                                    size_bytes=1 << 20)),
+}
+
+
+def build(kind: str, params: dict | None):
+    if kind == "torus":
+        from tests.simgraphs import ASTRA_50GB_GBPS, torus
+
+        return torus(DIMS, gbps=ASTRA_50GB_GBPS, ns=500.0)
+    from infragraph import blueprints
+
+    return blueprints.graph(f"std.fabrics.{kind}", **params)
+
+
+def run_case(name: str) -> dict:
+    from infragraph.simulate import SimulationOptions, prepare, simulate
+
+    kind, params, opts = CASES[name]
+    t0 = time.perf_counter()
+    g = build(kind, params)
+    build_s = time.perf_counter() - t0
+    t1 = time.perf_counter()
+    prepared = prepare(g)
+    prepare_s = time.perf_counter() - t1
+    t1 = time.perf_counter()
+    r = simulate(prepared, SimulationOptions(**opts))
+    sim_s = time.perf_counter() - t1
+    return {
+        "case": name,
+        "npus": r["num_npus"],
+        "nodes": g.num_nodes,
+        "edges": g.num_edges,
+        "build_s": round(build_s, 2),
+        "prepare_s": round(prepare_s, 3),
+        "simulate_s": round(sim_s, 3),
+        "engine_s": round(r["wall_time_s"], 3),
+        "events": r["events"],
+        "events_per_s": round(r["events_per_second"]),
+        "collective_time_ns": r["collective_time_ns"],
+        "bus_bandwidth_gb_per_s": round(r["bus_bandwidth_gb_per_s"], 3),
+        "peak_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
+    }
+
+
+def main(argv: list[str]) -> int:
+    if argv:
+        for name in argv:
+            print(json.dumps(run_case(name)), flush=True)
+        return 0
+    rows = []
+    for name in CASES:
+        out = subprocess.run([sys.executable, __file__, name], capture_output=True, text=True, cwd=ROOT)
+        if out.returncode != 0:
+            print(out.stderr, file=sys.stderr)
+            return out.returncode
+        rows.append(json.loads(out.stdout.strip().splitlines()[-1]))
+    cols = ["case", "npus", "nodes", "edges", "build_s", "prepare_s", "simulate_s", "engine_s", "events", "events_per_s",
+            "collective_time_ns", "bus_bandwidth_gb_per_s", "peak_mb"]
+    print("| " + " | ".join(cols) + " |")
+    print("|" + "|".join("---:" if c != "case" else "---" for c in cols) + "|")
+    for row in rows:
+        print("| " + " | ".join(f"{row[c]:,}" if isinstance(row[c], int) else str(row[c]) for c in cols) + " |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
