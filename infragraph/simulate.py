@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Sequence
 
 import numpy as np
@@ -150,6 +150,8 @@ def _check_choice(what: str, value: str, choices: Sequence[str]) -> None:
 def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions()) -> dict[str, Any]:
     """Run one collective on `g` and return the result dict (see the result schema)."""
     p = g if isinstance(g, PreparedGraph) else prepare(g)
+    if isinstance(opts.algorithm, str):  # a single name given where a tuple is expected
+        opts = replace(opts, algorithm=(opts.algorithm,))
     _check_choice("collective", opts.collective, COLLECTIVES)
     for a in opts.algorithm:
         _check_choice("algorithm", a, ALGORITHMS)
@@ -293,8 +295,6 @@ def _result(p: PreparedGraph, opts: SimulationOptions, groups: list[list[int]], 
 
 def sweep(g: FQG, sizes: Sequence[float], opts: SimulationOptions = SimulationOptions()) -> list[dict[str, Any]]:
     """One result per message size, sharing the graph conversion."""
-    from dataclasses import replace
-
     p = prepare(g)
     return [simulate(p, replace(opts, size_bytes=float(s))) for s in sizes]
 

@@ -151,3 +151,19 @@ def test_chrome_trace_has_a_begin_and_end_per_message():
     assert phases.count("b") == phases.count("e") == r["flows"]["count"]
     with pytest.raises(InfraGraphError):
         chrome_trace(simulate(simgraphs.ring(4), Opts()))
+
+
+def test_stack_blueprint_ranks_and_dims_annotation():
+    from infragraph import blueprints
+
+    g = blueprints.graph("std.fabrics.stack", shape="RI(4)_RI(2)")
+    r = simulate(g, Opts(model="astra", chunks=2, algorithm="ring"))
+    assert r["dims"] == [4, 2]
+    # Ranks come from the blueprint's `rank` annotation: rank i is npu[i].
+    assert [x["node"].split(".")[1] for x in r["ranks"]] == [str(i) for i in range(8)]
+    schemas.validate("simulation-result", r)
+
+
+def test_event_budget_stops_runaway_runs():
+    with pytest.raises(InfraGraphError, match="max_events"):
+        simulate(simgraphs.ring(8), Opts(max_events=10))

@@ -90,10 +90,9 @@ pub fn simulate(topo: &Topology, npu_nodes: &[u32], spec: &CollectiveSpec, cfg: 
     if spec.groups.is_empty() {
         return Err(SimError::InvalidInput("no process group given".into()));
     }
-    for e in [spec.endpoint_delay_ns] {
-        if !(e >= 0.0 && e.is_finite()) {
-            return Err(SimError::InvalidInput(format!("endpoint delay must be >= 0 ns, got {e}")));
-        }
+    let e = spec.endpoint_delay_ns;
+    if !(e >= 0.0 && e.is_finite()) {
+        return Err(SimError::InvalidInput(format!("endpoint delay must be >= 0 ns, got {e}")));
     }
     if let Some(bw) = spec.local_mem_bw_gb_per_s {
         if !(bw > 0.0) {
