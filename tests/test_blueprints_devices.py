@@ -1,0 +1,138 @@
+"""Device blueprints: switch, NIC, NPU, host, DGX-like host, GPU with NoC internals (and its cluster).
+
+Node and edge counts per type follow from the parameters by simple products; the NoC's placement
+(memory channels only on the top/bottom router rows, I/O ports only on the left/right columns)
+and its mesh diameter are measured on the graph.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from scipy.sparse import coo_matrix
+from scipy.sparse.csgraph import shortest_path
+
+from infragraph.graph.summary import summary
+from tests import blueprint_checks as bc
+
+
+def edge_types(g) -> Counter:
+    return Counter({k: v for k, v in summary(g)["edges_by_endpoint_types"].items()})
+
+
+def test_switch_has_an_asic_and_k_ports_of_the_given_speed():
+    g = bc.build("std.devices.switch", ports=12, port_speed="800 Gbps")
+    assert bc.type_counts(g) == {"switch": 1, "port": 12}
+    assert edge_types(g) == {"switch--port": 12}
+    assert set(g.node_annotation("speed").values()) == {"800 Gbps"}
+    assert set(g.edge_bandwidth_gbps().tolist()) == {800.0}
+    assert "a switch needs at least 2 ports, got 1" in bc.rejection("std.devices.switch", ports=1)
+
+
+def test_nic_has_ports_and_a_pcie_endpoint():
+    g = bc.build("std.devices.nic", ports=2)
+    assert bc.type_counts(g) == {"nic": 1, "port": 2, "pcie_endpoint": 1}
+    assert edge_types(g) == {"nic--port": 2, "nic--pcie_endpoint": 1}
+
+
+@pytest.mark.parametrize("cpus,gpus,nics,sw,up", [(2, 8, 8, 4, 0), (1, 4, 2, 2, 2), (2, 8, 4, 4, 6)])
+def test_host_counts_follow_the_parameters(cpus, gpus, nics, sw, up):
+    g = bc.build("std.devices.host", cpus=cpus, gpus=gpus, nics=nics, pcie_switches=sw, scaleup_switches=up)
+    want = {"cpu": cpus, "xpu": gpus, "nic": nics, "port": nics, "pcie_endpoint": nics, "pcie_switch": sw}
+    if up:
+        want["switch"] = up
+    assert bc.type_counts(g) == want
+    e = edge_types(g)
+    assert e["cpu--pcie_switch"] == sw and e["xpu--pcie_switch"] == gpus
+    assert e["pcie_endpoint--pcie_switch"] == nics
+    assert e.get("cpu--cpu", 0) == cpus * (cpus - 1) // 2
+    assert e.get("xpu--switch", 0) == gpus * up
+    bc.assert_hygiene(g)  # one host: every GPU reaches every other over PCIe
+
+
+def test_host_rejects_an_uneven_pcie_split():
+    msg = bc.rejection("std.devices.host", gpus=6, pcie_switches=4)
+    assert "gpus (6) must split evenly over 4 PCIe switches" in msg
+
+
+def test_dgx_like_host_has_an_all_to_all_scale_up_domain():
+    g = bc.build("std.devices.dgx")
+    assert bc.type_counts(g) == {"cpu": 2, "xpu": 8, "nic": 8, "port": 8, "pcie_endpoint": 8,
+                                 "pcie_switch": 4, "switch": 4}
+    gpus = g.nodes_of_type("xpu")
+    adj = coo_matrix((np.ones(g.num_edges), (g.edge_src, g.edge_dst)), shape=(g.num_nodes,) * 2)
+    d = shortest_path(adj, unweighted=True, directed=False, indices=gpus)[:, gpus]
+    assert d.max() == 2  # GPU -> NVSwitch -> GPU for every pair
+    # 900 GB/s per GPU over 4 switches
+    assert edge_types(g)["xpu--switch"] == 32
+    nv = g.edge_bandwidth_gbps()[(g.node_type[g.edge_src] == g.type_names.index("xpu"))
+                                 & (g.node_type[g.edge_dst] == g.type_names.index("switch"))]
+    assert set(nv.tolist()) == {900 * 8 / 4}
+
+
+def noc_endpoints(w, h, c, m, p):
+    return w * h + w * h * c + 2 * w * m + 2 * h * p
+
+
+def check_noc(g, w, h, c, m, p):
+    assert bc.type_counts(g) == {"switch": w * h, "xpu": w * h * c, "memory": 2 * w * m, "port": 2 * h * p}
+    assert g.num_nodes == noc_endpoints(w, h, c, m, p)
+    routers = g.nodes_of_type("switch")
+    rid = {int(n): i for i, n in enumerate(routers)}
+    sel = np.isin(g.edge_src, routers) & np.isin(g.edge_dst, routers)
+    assert sel.sum() == (w - 1) * h + w * (h - 1)  # 2-D mesh, no wraparound
+    adj = coo_matrix((np.ones(sel.sum()), ([rid[int(x)] for x in g.edge_src[sel]],
+                                           [rid[int(x)] for x in g.edge_dst[sel]])), shape=(w * h,) * 2)
+    assert shortest_path(adj, unweighted=True, directed=False).max() == (w - 1) + (h - 1)
+
+    def router_of(kind):
+        out = Counter()
+        for n in g.nodes_of_type(kind):
+            (r,) = [x for x in bc_neighbors(g, int(n)) if x in rid]
+            out[rid[r]] += 1
+        return out
+    mem = router_of("memory")
+    assert set(mem.values()) == {m} and {r // w for r in mem} == {0, h - 1} and len(mem) == 2 * w
+    io = router_of("port")
+    assert set(io.values()) == {p} and {r % w for r in io} == {0, w - 1} and len(io) == 2 * h
+    cu = router_of("xpu")
+    assert set(cu.values()) == {c} and len(cu) == w * h
+
+
+def bc_neighbors(g, n):
+    m = (g.edge_src == n) | (g.edge_dst == n)
+    return [int(x) for x in np.where(g.edge_src[m] == n, g.edge_dst[m], g.edge_src[m])]
+
+
+def test_gpu_noc_defaults_give_448_endpoints():
+    g = bc.build("std.devices.gpu_noc")
+    assert g.num_nodes == 448 == 32 + 128 + 256 + 32
+    check_noc(g, 8, 4, 4, 16, 4)
+    bc.assert_hygiene(g)  # all 128 CUs reach each other
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(w=st.integers(1, 6), h=st.integers(1, 5), c=st.integers(1, 4), m=st.integers(1, 3), p=st.integers(1, 3))
+def test_gpu_noc_sweep(w, h, c, m, p):
+    params = dict(width=w, height=h, cus_per_router=c, mem_channels_per_router=m, io_ports_per_router=p)
+    if w < 2 or h < 2:
+        assert f"the NoC mesh needs at least 2x2 routers" in bc.rejection("std.devices.gpu_noc", **params)
+        assert f"got {w}x{h}" in bc.rejection("std.devices.gpu_noc", **params)
+        return
+    check_noc(bc.build("std.devices.gpu_noc", **params), w, h, c, m, p)
+
+
+def test_128_noc_gpus_on_a_switch_fabric_give_57344_endpoints():
+    g = bc.build("std.fabrics.gpu_cluster")
+    gpu_nodes = bc.nodes_in(g, "gpu")
+    assert len(gpu_nodes) == 128 * 448 == 57_344
+    assert bc.copies_per_instance(g) == {"gpu": 128, "sw": 32}
+    assert bc.type_counts(g)["xpu"] == 128 * 128
+    # every GPU I/O port and every switch port takes exactly one cable
+    assert (bc.port_cable_counts(g) == 1).all()
+    assert bc.cables_between(g, "gpu", "sw") == 128 * 32
+    bc.assert_hygiene(g)  # all 16,384 compute units reach each other
