@@ -55,6 +55,7 @@ pub struct Network {
     // Scratch for max-min: per link unfrozen-flow count and remaining capacity.
     scratch_count: Vec<u32>,
     scratch_cap: Vec<f64>,
+    scratch_idx: Vec<u32>,
 }
 
 /// ASTRA-sim truncation to whole ns, tolerant of division round-off just below an integer.
@@ -78,6 +79,7 @@ impl Network {
             fair_recompute_pending: false,
             scratch_count: vec![0; l],
             scratch_cap: vec![0.0; l],
+            scratch_idx: vec![0; l],
         }
     }
 
@@ -215,52 +217,77 @@ impl Network {
     }
 
     /// Progressive filling: repeatedly saturate the link with the smallest fair share and freeze
-    /// the flows crossing it at that share.
+    /// the flows crossing it at that share. Link -> flows lists are flat arrays rebuilt per call.
     fn max_min_rates(&mut self, topo: &Topology, router: &Router) {
+        let finite = |l: usize| topo.link_bw_bytes_per_ns[l].is_finite();
         let mut touched: Vec<usize> = Vec::new();
-        let mut link_flows: std::collections::HashMap<usize, Vec<usize>, crate::fxhash::FxBuild> = Default::default();
-        for (i, f) in self.flows.iter_mut().enumerate() {
+        for f in self.flows.iter_mut() {
             f.rate = f64::INFINITY;
             for &l in router.links(self.msgs[f.msg as usize].route) {
                 let l = l as usize;
-                if topo.link_bw_bytes_per_ns[l].is_infinite() {
+                if !finite(l) {
                     continue;
                 }
                 if self.scratch_count[l] == 0 {
+                    self.scratch_idx[l] = touched.len() as u32;
                     touched.push(l);
                     self.scratch_cap[l] = topo.link_bw_bytes_per_ns[l];
                 }
                 self.scratch_count[l] += 1;
-                link_flows.entry(l).or_default().push(i);
             }
         }
+        // Flat link -> flows lists.
+        let mut off = vec![0u32; touched.len() + 1];
+        for (k, &l) in touched.iter().enumerate() {
+            off[k + 1] = off[k] + self.scratch_count[l];
+        }
+        let mut fill = off.clone();
+        let mut members = vec![0u32; off[touched.len()] as usize];
+        for (i, f) in self.flows.iter().enumerate() {
+            for &l in router.links(self.msgs[f.msg as usize].route) {
+                let l = l as usize;
+                if finite(l) {
+                    let k = self.scratch_idx[l] as usize;
+                    members[fill[k] as usize] = i as u32;
+                    fill[k] += 1;
+                }
+            }
+        }
+        let share = |cap: f64, count: u32| cap.max(0.0) / count as f64;
         let mut frozen = vec![false; self.flows.len()];
-        loop {
-            let mut best: Option<(usize, f64)> = None;
-            for &l in &touched {
-                let c = self.scratch_count[l];
-                if c > 0 {
-                    let share = self.scratch_cap[l].max(0.0) / c as f64;
-                    if best.is_none_or(|(_, s)| share < s) {
-                        best = Some((l, share));
+        let mut live: Vec<usize> = (0..touched.len()).collect();
+        // Rounds: find the smallest fair share, then saturate every link at that share at once
+        // (freezing a link at share s leaves the share of another link at s unchanged, so this
+        // equals freezing them one by one). Symmetric traffic needs a handful of rounds.
+        while !live.is_empty() {
+            let m = live
+                .iter()
+                .map(|&k| share(self.scratch_cap[touched[k]], self.scratch_count[touched[k]]))
+                .fold(f64::INFINITY, f64::min);
+            let limit = m * (1.0 + 1e-12);
+            let saturated: Vec<usize> = live
+                .iter()
+                .copied()
+                .filter(|&k| share(self.scratch_cap[touched[k]], self.scratch_count[touched[k]]) <= limit)
+                .collect();
+            for k in saturated {
+                for &fi in &members[off[k] as usize..off[k + 1] as usize] {
+                    let fi = fi as usize;
+                    if frozen[fi] {
+                        continue;
+                    }
+                    frozen[fi] = true;
+                    self.flows[fi].rate = m;
+                    for &l2 in router.links(self.msgs[self.flows[fi].msg as usize].route) {
+                        let l2 = l2 as usize;
+                        if finite(l2) {
+                            self.scratch_count[l2] -= 1;
+                            self.scratch_cap[l2] -= m;
+                        }
                     }
                 }
             }
-            let Some((bl, share)) = best else { break };
-            for &fi in &link_flows[&bl] {
-                if frozen[fi] {
-                    continue;
-                }
-                frozen[fi] = true;
-                self.flows[fi].rate = share;
-                for &l in router.links(self.msgs[self.flows[fi].msg as usize].route) {
-                    let l = l as usize;
-                    if topo.link_bw_bytes_per_ns[l].is_finite() {
-                        self.scratch_count[l] -= 1;
-                        self.scratch_cap[l] -= share;
-                    }
-                }
-            }
+            live.retain(|&k| self.scratch_count[touched[k]] > 0);
         }
         for &l in &touched {
             self.scratch_count[l] = 0;

@@ -254,3 +254,18 @@ fn time_is_flat_in_event_count_over_message_size() {
     s.size_bytes = 1073741824.0;
     assert_eq!(run(&t, &s, Model::Unaware).events, small);
 }
+
+#[test]
+fn fair_sharing_is_max_min_across_unequal_bottlenecks() {
+    // 0 -(10 B/ns)- 1 -(4 B/ns)- 2, no latency. Flows A: 0->2, B: 0->1, C: 1->2, 4000 B each.
+    // Link 1->2 splits 4 B/ns between A and C (2 each); B takes what A leaves on 0->1 (8).
+    // B drains at 500 ns; A and C keep 2 B/ns (their bottleneck is unchanged) and drain at 2000.
+    let t = Topology::new(3, &[0, 1], &[1, 2], &[80.0, 32.0], &[0.0, 0.0], None, &[]).unwrap();
+    let mut s = spec(Op::PointToPoint, Algo::Direct, 3, 4000.0);
+    s.groups = vec![vec![0, 2], vec![0, 1], vec![1, 2]];
+    let out = simulate(&t, &ranks(3), &s, &SimConfig { model: Model::Fair, trace: true, ..Default::default() }).unwrap();
+    let end = |a: u32, b: u32| out.trace.iter().find(|f| f.src_rank == a && f.dst_rank == b).unwrap().end_ns;
+    assert!((end(0, 1) - 500.0).abs() < 1e-6);
+    assert!((end(0, 2) - 2000.0).abs() < 1e-6);
+    assert!((end(1, 2) - 2000.0).abs() < 1e-6);
+}
