@@ -95,7 +95,7 @@ pub fn simulate(topo: &Topology, npu_nodes: &[u32], spec: &CollectiveSpec, cfg: 
         return Err(SimError::InvalidInput(format!("endpoint delay must be >= 0 ns, got {e}")));
     }
     if let Some(bw) = spec.local_mem_bw_gb_per_s {
-        if !(bw > 0.0) {
+        if bw.is_nan() || bw <= 0.0 {
             return Err(SimError::InvalidInput(format!("local memory bandwidth must be > 0 GB/s, got {bw}")));
         }
     }

@@ -111,7 +111,7 @@ pub fn plan(spec: &CollectiveSpec, group: &[u32], astra: bool) -> SimResult<JobP
     if spec.chunks == 0 || spec.active_chunks_per_dim == 0 {
         return invalid("chunks and active chunks per dimension must be at least 1");
     }
-    if !(spec.size_bytes > 0.0) || !spec.size_bytes.is_finite() {
+    if spec.size_bytes.is_nan() || spec.size_bytes <= 0.0 || spec.size_bytes.is_infinite() {
         return invalid(format!("message size must be a positive number of bytes, got {}", spec.size_bytes));
     }
     if spec.root >= n {

@@ -37,10 +37,8 @@ pub fn torus(dims: &[usize], gbps: f64, lat: f64) -> Topology {
         for &k in dims {
             let c = (r / stride) % k;
             let next = r - c * stride + ((c + 1) % k) * stride;
-            if k > 2 || c == 0 {
-                if k > 1 {
-                    e.push((r as u32, next as u32));
-                }
+            if k > 2 || (k == 2 && c == 0) {
+                e.push((r as u32, next as u32));
             }
             stride *= k;
         }
