@@ -47,7 +47,7 @@ class SimulationOptions:
     endpoint_delay_ns: float = 10.0
     local_mem_bw_gb_per_s: float | None = 1600.0  # reduction cost; None: free
     optimization: str = "localBWAware"  # or "baseline"
-    scheduling: str = "lifo"
+    scheduling: str = "fifo"  # chunks per dimension in (phase, chunk) order; "lifo": ASTRA-sim's greedy list
     model: str = "unaware"
     routing: str = "hops"
     ecmp: bool = True

@@ -38,7 +38,9 @@ def register(sub) -> None:
     p.add_argument("--local-mem-bw", default="1600",
                    help="local memory bandwidth for reductions in GB/s (1e9 B/s), or 'none' (default 1600)")
     p.add_argument("--optimization", default="localBWAware", choices=("localBWAware", "baseline"))
-    p.add_argument("--scheduling", default="lifo", choices=("lifo", "fifo"))
+    p.add_argument("--scheduling", default="fifo", choices=("fifo", "lifo"),
+                   help="order of chunks waiting on a dimension: fifo = (phase, chunk) order, never deadlocks "
+                        "(default); lifo = ASTRA-sim's greedy LIFO, can deadlock on asymmetric fabrics")
     p.add_argument("--model", default="unaware", choices=MODELS,
                    help="unaware (alpha-beta), aware (FIFO links), fair (max-min sharing), astra (ASTRA-sim "
                         "compatible: integer ns and its chunking), astra-aware")

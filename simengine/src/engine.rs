@@ -50,10 +50,22 @@ struct MemberPhase {
     pending: Vec<(u32, u32)>,
 }
 
-#[derive(Default)]
+/// One NPU's queue for one logical dimension.
 struct DimQueue {
     active: u32,
-    waiting: VecDeque<u32>, // chunk * phases + phase
+    waiting: VecDeque<u32>, // chunk * phases + phase, in arrival order
+    /// Ordered (FIFO) mode: the (phase, chunk) this member must admit next on this dimension;
+    /// `next_phase == UNSET` until first used.
+    next_phase: u32,
+    next_chunk: u32,
+}
+
+const UNSET: u32 = u32::MAX;
+
+impl Default for DimQueue {
+    fn default() -> Self {
+        DimQueue { active: 0, waiting: VecDeque::new(), next_phase: UNSET, next_chunk: 0 }
+    }
 }
 
 struct Job {
@@ -173,8 +185,9 @@ impl<'t> Sim<'t> {
         for job in &self.jobs {
             if let Some(m) = job.chunks_left.iter().position(|&c| c > 0) {
                 return Err(SimError::Deadlock(format!(
-                    "rank {} still has {} unfinished chunk(s) when no event is left; members of a \
-                     dimension picked chunks in different orders (try more active chunks per dimension)",
+                    "rank {} still has {} unfinished chunk(s) when no event is left: with LIFO \
+                     scheduling the members of a dimension picked different chunks and wait on each \
+                     other; FIFO scheduling cannot deadlock",
                     job.plan.ranks[m], job.chunks_left[m]
                 )));
             }
@@ -222,13 +235,23 @@ impl<'t> Sim<'t> {
     }
 
     /// Starts waiting chunks on a member's dimension queue while it has free slots.
+    ///
+    /// LIFO is ASTRA-sim's greedy ready list: the most recent arrival goes first. On asymmetric
+    /// fabrics the members of a dimension can then pick different chunks and wait on each other
+    /// forever (reported as a deadlock). FIFO admits chunks in the fixed order (phase, chunk) on
+    /// every member, which is what a FIFO ready list does on a symmetric fabric and can never
+    /// deadlock: the smallest unfinished (phase, chunk) is always next on every member it needs.
     fn admit(&mut self, j: usize, member: usize, qi: usize, now: f64) {
         let limit = self.spec.active_chunks_per_dim as u32;
+        let phases = self.jobs[j].plan.phases.len();
         while self.queues[qi].active < limit {
-            let next = if self.spec.lifo { self.queues[qi].waiting.pop_back() } else { self.queues[qi].waiting.pop_front() };
+            let next = if self.spec.lifo {
+                self.queues[qi].waiting.pop_back()
+            } else {
+                self.next_in_order(j, member, qi)
+            };
             let Some(cp) = next else { break };
             self.queues[qi].active += 1;
-            let phases = self.jobs[j].plan.phases.len();
             let (chunk, p) = (cp as usize / phases, cp as usize % phases);
             let mps = self.mps(j, chunk, p, member);
             let lanes = self.jobs[j].plan.phases[p].algo.lanes();
@@ -240,6 +263,38 @@ impl<'t> Sim<'t> {
                 self.q.push(start, Ev::Step { mps: mps as u32, lane: lane as u8, step: 0 });
             }
         }
+    }
+
+    /// Ordered mode: takes the member's next (phase, chunk) for this dimension out of the
+    /// waiting list if it has arrived, and advances the order.
+    fn next_in_order(&mut self, j: usize, member: usize, qi: usize) -> Option<u32> {
+        let plan = &self.jobs[j].plan;
+        let phases = plan.phases.len();
+        let dim = self.queue_dim(j, qi);
+        let first_from = |from: usize| {
+            (from..phases).find(|&q| plan.phases[q].dim == dim && plan.participates(q, member)).unwrap_or(phases) as u32
+        };
+        let qu = &mut self.queues[qi];
+        if qu.next_phase == UNSET {
+            qu.next_phase = first_from(0);
+        }
+        if qu.next_phase as usize >= phases {
+            return None;
+        }
+        let want = qu.next_chunk * phases as u32 + qu.next_phase;
+        let at = qu.waiting.iter().position(|&cp| cp == want)?;
+        qu.waiting.remove(at);
+        qu.next_chunk += 1;
+        if qu.next_chunk as usize == plan.chunks {
+            qu.next_chunk = 0;
+            qu.next_phase = first_from(qu.next_phase as usize + 1);
+        }
+        Some(want)
+    }
+
+    fn queue_dim(&self, j: usize, qi: usize) -> usize {
+        let job = &self.jobs[j];
+        (qi - job.queue_base) % job.plan.dims.len()
     }
 
     fn reduce_ns(&self, bytes: f64) -> f64 {

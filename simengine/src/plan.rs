@@ -34,7 +34,8 @@ pub struct CollectiveSpec {
     /// Local memory bandwidth for reductions, GB/s with GB = 1e9 B (= bytes/ns); None: free.
     pub local_mem_bw_gb_per_s: Option<f64>,
     pub optimization: Optimization,
-    /// ASTRA-sim's LIFO ready-list order (otherwise FIFO) for chunks waiting on a dimension.
+    /// ASTRA-sim's greedy LIFO ready list for chunks waiting on a dimension; otherwise FIFO in
+    /// (phase, chunk) order, deadlock-free on any fabric (see `engine::Sim::admit`).
     pub lifo: bool,
 }
 

@@ -45,7 +45,7 @@ where
 #[pyfunction]
 #[pyo3(signature = (*, num_nodes, edge_src, edge_dst, edge_bandwidth_gbps, edge_latency_ns, npu_nodes,
     collective, size_bytes, groups, algorithms, dims=vec![], root=0, chunks=1, active_chunks=1,
-    endpoint_delay_ns=10.0, local_mem_bw_gb_per_s=None, optimization="localBWAware", scheduling="lifo",
+    endpoint_delay_ns=10.0, local_mem_bw_gb_per_s=None, optimization="localBWAware", scheduling="fifo",
     model="unaware", astra=false, routing="hops", ecmp=true, dor_dims=None, trace=false,
     node_kind=None, no_transit_kinds=vec![], max_events=u64::MAX))]
 #[allow(clippy::too_many_arguments)]

@@ -269,3 +269,45 @@ fn fair_sharing_is_max_min_across_unequal_bottlenecks() {
     assert!((end(0, 2) - 2000.0).abs() < 1e-6);
     assert!((end(1, 2) - 2000.0).abs() < 1e-6);
 }
+
+#[test]
+fn fifo_never_deadlocks_on_asymmetric_fabrics_and_lifo_deadlock_is_reported() {
+    // Random link speeds and latencies on a 4x4 torus make members of a dimension finish phases
+    // at different times; 3 logical dimensions, 8 chunks, one active chunk per dimension.
+    let base = torus(&[4, 4], 100.0, 100.0);
+    let mut seed = 0x2545_F491_4F6C_DD1Du64;
+    let mut rnd = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut lifo_deadlocks = 0;
+    for trial in 0..12 {
+        let m = base.num_links() / 2;
+        let src: Vec<u32> = (0..m).map(|e| base.link_from[2 * e]).collect();
+        let dst: Vec<u32> = (0..m).map(|e| base.link_to[2 * e]).collect();
+        let bw: Vec<f64> = (0..m).map(|_| 50.0 + (rnd() % 400) as f64).collect();
+        let lat: Vec<f64> = (0..m).map(|_| (rnd() % 1000) as f64).collect();
+        let t = Topology::new(16, &src, &dst, &bw, &lat, None, &[]).unwrap();
+        let mut s = with(Op::AllReduce, Algo::Ring, 16, 1048576.0, None);
+        s.dims = vec![2, 2, 4];
+        s.chunks = 8;
+        let model = if trial % 2 == 0 { Model::Aware } else { Model::Unaware };
+        let cfg = SimConfig { model, ..Default::default() };
+        s.lifo = false;
+        let out = simulate(&t, &ranks(16), &s, &cfg).expect("FIFO must not deadlock");
+        assert_eq!(out.messages, out.delivered);
+        s.lifo = true;
+        match simulate(&t, &ranks(16), &s, &cfg) {
+            Err(_simengine::error::SimError::Deadlock(msg)) => {
+                assert!(msg.contains("FIFO"));
+                lifo_deadlocks += 1;
+            }
+            Err(e) => panic!("unexpected error {e}"),
+            Ok(_) => {}
+        }
+    }
+    // Greedy LIFO does deadlock here (that is why FIFO is the default); it is an error, not a hang.
+    assert!(lifo_deadlocks > 0);
+}
