@@ -148,3 +148,15 @@ def test_fully_connected():
     assert int(bc.cable_mask(g).sum()) == 15
     assert "a fully connected fabric needs at least 2 NPUs, got 1" in bc.rejection("std.fabrics.fully_connected", npus=1)
     assert "a ring needs at least 2 NPUs, got 0" in bc.rejection("std.fabrics.ring", npus=0)
+
+
+def test_stack_document_is_compact():
+    """RI(4)_FC(8)_RI(4)_SW(32), 4,096 NPUs and 36,864 cables, in a few hundred records: per
+    coordinate pair one record per min(stride, blocks) group: 4*1 + 28*4 + 4*32 + 32*1 = 276."""
+    from infragraph import blueprints
+
+    doc = blueprints.instantiate("std.fabrics.stack", shape="RI(4)_FC(8)_RI(4)_SW(32)")
+    assert len(doc.edges) == 276
+    g = bc.build("std.fabrics.stack", shape="RI(4)_FC(8)_RI(4)_SW(32)")
+    assert int(bc.cable_mask(g).sum()) == sum(bc.stack_link_counts(bc.parse_shape("RI(4)_FC(8)_RI(4)_SW(32)")))
+    bc.check_stack(g, bc.parse_shape("RI(4)_FC(8)_RI(4)_SW(32)"))
