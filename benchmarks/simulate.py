@@ -10,7 +10,7 @@ Cases:
   mode, 4 / 16 chunks. ASTRA-sim's analytical binary: 12.1 s / 114.5 s.
 - torus-size-*: the 4-chunk torus at 1 KiB, 1 MiB and 1 GiB (time must be flat in message size).
 - stack-c4: the same shape from the std.fabrics.stack blueprint (NPUs with port nodes, 3 hops per
-  neighbour; its NPU-internal xpu-port link is 400 Gbit/s, so it is the bottleneck).
+  neighbour); it must give the same answer as the directly linked torus.
 - clos-a2a: 1,024 GPUs (128 DGX-like 8-GPU hosts, std.fabrics.clos radix 32, 2 tiers, 2 planes,
   8 NICs per host), 1 MiB all-to-all, direct, congestion-aware.
 
