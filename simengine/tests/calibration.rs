@@ -50,3 +50,30 @@ fn two_flows_unaware_take_20_03_us_each() {
 fn two_flows_aware_second_arrives_at_39_56_us() {
     assert_eq!(two_flows(Model::Aware), vec![20_031.0, 39_562.0]);
 }
+
+/// RI(4)_FC(2)_SW(4) in ASTRA-sim mode, 1 chunk: ring RS, direct RS, halving-doubling AR through
+/// the switch (2 hops: T = floor(2L + m/B)), then direct AG and ring AG — each phase must take
+/// exactly the design note's formula, and the phases add up.
+#[test]
+fn ri_fc_sw_stack_matches_the_phase_formulas() {
+    let (topo, n) = stack(&[("RI", 4), ("FC", 2), ("SW", 4)], ASTRA_50GB, 500.0);
+    let mut s = spec(Op::AllReduce, Algo::Ring, n, 1048576.0);
+    s.dims = vec![4, 2, 4];
+    s.algorithms = vec![Algo::Ring, Algo::Direct, Algo::HalvingDoubling];
+    s.endpoint_delay_ns = 10.0;
+    s.local_mem_bw_gb_per_s = Some(50.0);
+    let out = simulate(&topo, &ranks(topo.num_nodes as u32), &s, &astra()).unwrap();
+    let e = 10.0;
+    let bpns = 50.0 * 1073741824.0 / 1e9;
+    let t = |hops: f64, m: f64| (hops * 500.0 + m / bpns).floor();
+    let rd = |m: f64| 3.0 * (m / 50.0).floor();
+    let d0 = 1048576.0;
+    let ring_rs = e + 3.0 * (t(1.0, d0 / 4.0) + e + rd(d0 / 4.0));
+    let d1 = d0 / 4.0;
+    let direct_rs = t(1.0, d1 / 2.0) + 2.0 * e + rd(d1 / 2.0);
+    let d2 = d1 / 2.0;
+    let hd_ar = e + [2.0, 4.0, 4.0, 2.0].iter().map(|k| t(2.0, d2 / k) + e).sum::<f64>() + rd(d2 / 4.0);
+    let direct_ag = t(1.0, d2) + 2.0 * e;
+    let ring_ag = e + 3.0 * (t(1.0, d1) + e);
+    assert_eq!(out.collective_time_ns, ring_rs + direct_rs + hd_ar + direct_ag + ring_ag);
+}

@@ -66,3 +66,29 @@ pub fn spec(op: Op, algo: Algo, n: u32, size: f64) -> CollectiveSpec {
 pub fn ranks(n: u32) -> Vec<u32> {
     (0..n).collect()
 }
+
+/// An RI/FC/SW stack (ASTRA-sim notation, dimension 0 first): NPU id = x0 + k0*x1 + ...; ring and
+/// fully-connected dimensions link NPUs directly, a switch dimension adds one switch node per line.
+pub fn stack(dims: &[(&str, usize)], gbps: f64, lat: f64) -> (Topology, u32) {
+    let n: usize = dims.iter().map(|d| d.1).product();
+    let mut e = vec![];
+    let mut next_switch = n as u32;
+    let mut stride = 1;
+    for &(kind, k) in dims {
+        for r in 0..n {
+            let c = (r / stride) % k;
+            let line_base = r - c * stride;
+            match kind {
+                "RI" if k > 2 || c == 0 => e.push((r as u32, (line_base + ((c + 1) % k) * stride) as u32)),
+                "FC" => e.extend((c + 1..k).map(|o| (r as u32, (line_base + o * stride) as u32))),
+                "SW" if c == 0 => {
+                    e.extend((0..k).map(|o| ((line_base + o * stride) as u32, next_switch)));
+                    next_switch += 1;
+                }
+                _ => {}
+            }
+        }
+        stride *= k;
+    }
+    (Topology::uniform(next_switch as usize, &e, gbps, lat).unwrap(), n as u32)
+}
