@@ -71,6 +71,13 @@ def cable_mask(g: FQG) -> np.ndarray:
     return g.node_owner[g.edge_src] != g.node_owner[g.edge_dst]
 
 
+def external_mask(g: FQG) -> np.ndarray:
+    """True for edges between different top-level device copies (a nested NIC's host-side link
+    is a cable by owner, but stays inside its host copy)."""
+    c = copy_ids(g)
+    return c[g.edge_src] != c[g.edge_dst]
+
+
 def cables_between(g: FQG, a: str, b: str) -> int:
     """Number of cables with one end in instance `a` and the other in instance `b`."""
     names = np.array([x.name for x in g.instances], dtype=object)
@@ -137,7 +144,7 @@ def copy_graph(g: FQG, weight: str = "count") -> csr_matrix:
     """Symmetric adjacency between device copies: entry (u, v) = number of cables (or total
     Gbit/s with weight="bandwidth") between copies u and v. Internal wiring disappears."""
     c = copy_ids(g)
-    m = cable_mask(g)
+    m = external_mask(g)
     u, v = c[g.edge_src[m]], c[g.edge_dst[m]]
     if weight == "bandwidth":
         w = g.edge_bandwidth_gbps()[m]
@@ -150,9 +157,9 @@ def copy_graph(g: FQG, weight: str = "count") -> csr_matrix:
 
 
 def copy_pairs(g: FQG) -> np.ndarray:
-    """(k, 2) array of (copy, copy) per cable, smaller id first."""
+    """(k, 2) array of (copy, copy) per cable between copies, smaller id first."""
     c = copy_ids(g)
-    m = cable_mask(g)
+    m = external_mask(g)
     u, v = c[g.edge_src[m]], c[g.edge_dst[m]]
     return np.stack([np.minimum(u, v), np.maximum(u, v)], axis=1)
 

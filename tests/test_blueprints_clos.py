@@ -159,3 +159,15 @@ def test_clos_document_is_compact():
     big = blueprints.instantiate("std.fabrics.clos", radix=32, tiers=3)
     assert len(small.edges) == 1 + 16 // 2 + 16      # hosts, leaf->agg per leaf position, agg->core per pod
     assert len(big.edges) == 1 + 32 // 2 + 32
+
+
+def test_default_devices_follow_the_link_speeds():
+    """A faster host link upgrades the default NICs and switch ports: no internal hop is slower
+    than the cables it feeds."""
+    g = bc.build("std.fabrics.clos", radix=4, host_link="link(800 Gbps, 1 us)")
+    bw = g.edge_bandwidth_gbps()
+    ports = g.nodes_of_type("port")
+    to_port = np.isin(g.edge_src, ports) | np.isin(g.edge_dst, ports)
+    internal = to_port & ~bc.external_mask(g)
+    assert bw[internal].min() == 800
+    assert sorted(set(bw[bc.external_mask(g)].tolist())) == [400, 800]

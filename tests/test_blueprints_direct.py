@@ -63,6 +63,12 @@ def test_ring_fc_switch_16x8x4_with_per_dimension_bandwidth():
     bw = g.edge_bandwidth_gbps()[bc.cable_mask(g)]
     assert sorted(set(bw.tolist())) == [400, 800, 1600]
     assert (bw == 1600).sum() == 512 and (bw == 800).sum() == 512 * 7 // 2 and (bw == 400).sum() == 512
+    # the NPU's own xpu-port path must not be slower than its fastest dimension, nor the switch's
+    # ASIC-port path than its dimension
+    internal = ~bc.cable_mask(g)
+    on_npu = internal & (g.node_type[g.edge_src] == g.type_names.index("xpu"))
+    assert g.edge_bandwidth_gbps()[on_npu].min() == 1600
+    assert g.edge_bandwidth_gbps()[internal & ~on_npu].min() == 400
 
 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
