@@ -53,6 +53,8 @@ fn ring_algorithms_on_a_ring() {
     assert_eq!(time(&t, Op::Reduce, Algo::Ring, 4, 4000.0, Some(10.0), Model::Unaware), E + 3.0 * (500.0 + E + 1200.0));
     // Bidirectional ring: half the data each way, m = 500 B, T = 150.
     assert_eq!(time(&t, Op::AllReduce, Algo::RingBidirectional, 4, 4000.0, None, Model::Unaware), E + 6.0 * (150.0 + E));
+    // ... and half of every shard each way for all-gather (500 B per step).
+    assert_eq!(time(&t, Op::AllGather, Algo::RingBidirectional, 4, 1000.0, None, Model::Unaware), E + 3.0 * (150.0 + E));
 }
 
 #[test]
@@ -78,6 +80,10 @@ fn halving_doubling_on_a_full_mesh() {
     assert_eq!(time(&t, Op::AllGather, Algo::HalvingDoubling, 4, 1000.0, None, Model::Unaware), E + (200.0 + E) + (300.0 + E));
     // Binomial broadcast: root -> 2, then 2 -> 3 (and root -> 1 concurrently); T = 500.
     assert_eq!(time(&t, Op::Broadcast, Algo::HalvingDoubling, 4, 4000.0, None, Model::Unaware), E + 2.0 * (500.0 + E));
+    // Reduce-scatter = the halving half: 2000 B then 1000 B, Rd(1000) = 300.
+    assert_eq!(time(&t, Op::ReduceScatter, Algo::HalvingDoubling, 4, 4000.0, Some(10.0), Model::Unaware), E + (300.0 + E) + (200.0 + E) + 300.0);
+    // Binomial reduce to rank 0: 3 -> 2 (reduce 1200 ns), then 1 and 2 -> 0 (reduce 1200 ns).
+    assert_eq!(time(&t, Op::Reduce, Algo::HalvingDoubling, 4, 4000.0, Some(10.0), Model::Unaware), 3.0 * E + 2.0 * 500.0 + 2.0 * 1200.0);
 }
 
 #[test]
@@ -86,6 +92,8 @@ fn double_binary_tree_on_three_npus() {
     // Each tree carries 2000 B (T = 300): leaves -> root, reduce (600 ns), root -> leaves.
     assert_eq!(time(&t, Op::AllReduce, Algo::DoubleBinaryTree, 3, 4000.0, Some(10.0), Model::Unaware), E + 300.0 + E + 600.0 + 300.0 + E);
     assert_eq!(time(&t, Op::Broadcast, Algo::DoubleBinaryTree, 3, 4000.0, None, Model::Unaware), E + 300.0 + E);
+    // Reduce to rank 0: in both trees the two leaves send 2000 B up, the root reduces 2000 B.
+    assert_eq!(time(&t, Op::Reduce, Algo::DoubleBinaryTree, 3, 4000.0, Some(10.0), Model::Unaware), E + 300.0 + E + 600.0);
     // Two dimensions with baseline optimization: a full all-reduce per dimension.
     let t4 = fully_connected(4, 80.0, 100.0);
     let mut s = with(Op::AllReduce, Algo::DoubleBinaryTree, 4, 4000.0, None);
