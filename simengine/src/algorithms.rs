@@ -69,6 +69,15 @@ impl Algo {
             _ => return Err(SimError::InvalidInput(format!("unknown algorithm '{s}'"))),
         })
     }
+    pub fn name(self) -> &'static str {
+        match self {
+            Algo::Ring => "ring",
+            Algo::RingBidirectional => "ring-bidirectional",
+            Algo::Direct => "direct",
+            Algo::HalvingDoubling => "halving-doubling",
+            Algo::DoubleBinaryTree => "double-binary-tree",
+        }
+    }
 }
 
 /// One message a step sends: to a position in the dimension group, with the receiver's tag.
@@ -106,7 +115,7 @@ impl PhaseAlgo {
     /// Checks the op/algorithm/size combination once, before simulation.
     pub fn validate(&self) -> SimResult<()> {
         let unsupported = |why: &str| {
-            Err(SimError::Unsupported(format!("{:?} {} on {} members: {why}", self.algo, self.op.name(), self.n)))
+            Err(SimError::Unsupported(format!("{} {} on {} members: {why}", self.algo.name(), self.op.name(), self.n)))
         };
         match (self.algo, self.op) {
             (_, Op::PointToPoint) => Ok(()),
