@@ -9,6 +9,8 @@ checks (`assert`s in the .igl) therefore report the blueprint's own message.
 
 from __future__ import annotations
 
+import copy
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -45,11 +47,18 @@ def resolve(name: str) -> Path:
 
 def describe(name: str) -> dict[str, Any]:
     """{name, path, doc, fabric, params: [{name, type, default, doc}]} of one blueprint."""
+    path = resolve(name)
+    info = _describe_file(str(path), path.stat().st_mtime_ns)
+    return {"name": name, "path": str(path), **copy.deepcopy(info)}
+
+
+@lru_cache(maxsize=256)
+def _describe_file(path: str, mtime_ns: int) -> dict[str, Any]:
+    """lang.describe, once per file version: instantiate() needs the parameter types on every
+    call, and parsing is the slow part of a compile (an edited file has a new mtime)."""
     from . import lang
 
-    path = resolve(name)
-    info = lang.describe(str(path))
-    return {"name": name, "path": str(path), **info}
+    return lang.describe(path)
 
 
 def list_blueprints() -> list[dict[str, Any]]:
