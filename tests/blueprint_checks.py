@@ -14,7 +14,6 @@ have different owners (the innermost device copies holding them), i.e. not inter
 from __future__ import annotations
 
 from collections import Counter
-from itertools import product
 from math import prod
 
 import numpy as np
@@ -375,12 +374,6 @@ def parse_shape(text: str) -> list[tuple[str, int]]:
         name, _, rest = part.partition("(")
         out.append((alias.get(name, name), int(rest.rstrip(")"))))
     return out
-
-
-def all_coordinates(sizes: list[int]):
-    """Every coordinate tuple, dimension 0 fastest (the NPU id order)."""
-    for t in product(*[range(k) for k in reversed(sizes)]):
-        yield tuple(reversed(t))
 
 
 # --------------------------------------------------------------------------- compile helpers ----

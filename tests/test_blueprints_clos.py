@@ -25,7 +25,7 @@ NAMES = {1: ["leaf"], 2: ["leaf", "spine"], 3: ["leaf", "agg", "core"], 4: ["lea
 def expected(k: int, tiers: int, ratios=(), nics=1, planes=1) -> dict:
     """Closed-form sizes: up/down ports per tier, switches per tier (all planes), hosts."""
     ratios = list(ratios) + [1] * (tiers - 1 - len(ratios))
-    ups = [k // (r + 1) for r in ratios]
+    ups = [int(k / (r + 1)) for r in ratios]
     downs = [k - u for u in ups] + [k]
     per_plane = [prod(ups[:t]) * prod(downs[t + 1:]) for t in range(tiers)]
     q = nics // planes
@@ -76,6 +76,14 @@ def test_leaf_oversubscription_3_to_1_cuts_bisection_to_a_third():
     e = check_clos(g, 8, 2, [3])
     assert (e["hosts"], e["switches"]) == (48, [8, 2])  # 6 down + 2 up per leaf, 2 spines
     assert bc.bisection_of_halves(g, "host") == 48 / 2 * BW / 3
+
+
+def test_fractional_ratio_and_stated_oversubscription():
+    # radix 10 at 3:2 (1.5): 6 down + 4 up per leaf; 10 leaves, 4 spines, 60 hosts
+    g = bc.build("std.fabrics.clos", radix=10, tiers=2, oversubscription=[1.5])
+    e = check_clos(g, 10, 2, [1.5])
+    assert (e["hosts"], e["switches"]) == (60, [10, 4])
+    assert g.graph_annotations["max_oversubscription"] == 1.5
 
 
 def test_three_tier_oversubscribed_at_the_leaf_only():

@@ -33,6 +33,13 @@ def test_switch_has_an_asic_and_k_ports_of_the_given_speed():
     assert "a switch needs at least 2 ports, got 1" in bc.rejection("std.devices.switch", ports=1)
 
 
+def test_npu_has_an_xpu_and_its_ports():
+    g = bc.build("std.devices.npu", ports=6)
+    assert bc.type_counts(g) == {"xpu": 1, "port": 6}
+    assert edge_types(g) == {"xpu--port": 6}
+    assert "an NPU needs at least one port, got 0" in bc.rejection("std.devices.npu", ports=0)
+
+
 def test_nic_has_ports_and_a_pcie_endpoint():
     g = bc.build("std.devices.nic", ports=2)
     assert bc.type_counts(g) == {"nic": 1, "port": 2, "pcie_endpoint": 1}
