@@ -72,9 +72,14 @@ def test_ring_fc_switch_16x8x4_with_per_dimension_bandwidth():
 
 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(st.tuples(st.sampled_from(["RI", "FC", "SW"]), st.integers(2, 5)), min_size=1, max_size=3))
+@given(st.lists(st.tuples(st.sampled_from(["RI", "FC", "SW"]), st.integers(1, 5)), min_size=1, max_size=3))
 def test_any_small_stack_is_exact(dims):
+    """Every shape of up to 3 dimensions of size <= 5 is exact; a size-1 block is rejected."""
     text = "_".join(f"{t}({k})" for t, k in dims)
+    if any(k < 2 for _, k in dims):
+        bad = next(f"{t}({k})" for t, k in dims if k < 2)
+        assert f"shape block '{bad}' needs at least 2 NPUs" in bc.rejection("std.fabrics.stack", shape=text)
+        return
     g = bc.build("std.fabrics.stack", shape=text)
     bc.assert_hygiene(g)
     bc.check_stack(g, dims)
