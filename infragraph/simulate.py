@@ -67,10 +67,6 @@ class PreparedGraph:
     unspecified_bandwidth_edges: int = 0
 
 
-def _natural_key(name: str) -> tuple:
-    return tuple(int(p) if p.isdigit() else p for p in re.split(r"(\d+)", name))
-
-
 def npu_order(g: FQG) -> np.ndarray:
     """NPU node ids in rank order: xpu nodes by their integer `rank` annotation, else by name
     (natural order, so host.10 follows host.9)."""
@@ -81,6 +77,7 @@ def npu_order(g: FQG) -> np.ndarray:
 
 
 def prepare(g: FQG) -> PreparedGraph:
+    """Check that `g` can be simulated and convert it to the engine's arrays (once per graph)."""
     bw = np.asarray(g.edge_bandwidth_gbps(), dtype=np.float64)
     lat = np.asarray(g.edge_latency_ns(), dtype=np.float64)
     if g.num_edges == 0:
