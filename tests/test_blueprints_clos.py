@@ -179,3 +179,18 @@ def test_default_devices_follow_the_link_speeds():
     internal = to_port & ~bc.external_mask(g)
     assert bw[internal].min() == 800
     assert sorted(set(bw[bc.external_mask(g)].tolist())) == [400, 800]
+
+
+@pytest.mark.parametrize("name,params", [
+    ("std.fabrics.clos", dict(planes=0)),
+    ("std.fabrics.clos", dict(tiers=5)),
+    ("std.fabrics.clos", dict(nics_per_host=2, oversubscription=[2])),
+    ("std.fabrics.torus", dict(sizes=[4, 1])),
+    ("std.fabrics.ring", dict(npus=1)),
+    ("std.fabrics.gpu_cluster", dict(gpus=1)),
+])
+def test_a_rejection_reports_only_the_blueprints_message(name, params):
+    """A failed assert does not stop elaboration, so blueprints build only what they accepted:
+    the user sees the one message that explains the problem, not its consequences."""
+    msg = bc.rejection(name, **params)
+    assert msg.count("error:") == 1 and "assertion failed" in msg, msg
