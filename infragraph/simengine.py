@@ -51,6 +51,7 @@ class _SimulateArrays(Protocol):
         trace: bool = ...,
         node_kind: Sequence[int] | None = ...,
         no_transit_kinds: Sequence[int] = ...,
+        cut_through_kinds: Sequence[int] = ...,
         max_events: int = ...,
     ) -> dict[str, Any]: ...
 

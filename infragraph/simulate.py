@@ -30,6 +30,8 @@ MODELS = ("unaware", "aware", "fair", "astra", "astra-aware")
 ROUTINGS = ("hops", "latency", "dor")
 # Node types a route never passes through (they are endpoints of memory traffic, not forwarders).
 DEFAULT_NO_TRANSIT = ("memory",)
+# Node types that only pass bits on: the congestion-aware model does not store and forward there.
+DEFAULT_CUT_THROUGH = ("port",)
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,7 @@ class SimulationOptions:
     routing: str = "hops"
     ecmp: bool = True
     no_transit_types: tuple[str, ...] = DEFAULT_NO_TRANSIT
+    cut_through_types: tuple[str, ...] = DEFAULT_CUT_THROUGH
     trace: bool = False
     max_events: int | None = None
     top_links: int | None = 100  # busiest directed links listed in the result; None: every used link
@@ -167,6 +170,7 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
         raise error(f"dimension-order routing needs dims covering all {n_npus} NPUs; {dims} cover {math.prod(dims)}")
     type_names = list(p.g.type_names)
     no_transit = [type_names.index(t) for t in opts.no_transit_types if t in type_names]
+    cut_through = [type_names.index(t) for t in opts.cut_through_types if t in type_names]
     model = {"astra": "unaware", "astra-aware": "aware"}.get(opts.model, opts.model)
     kwargs = dict(
         p.arrays,
@@ -189,6 +193,7 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
         dor_dims=list(dims) if opts.routing == "dor" else None,
         trace=opts.trace,
         no_transit_kinds=no_transit,
+        cut_through_kinds=cut_through,
     )
     if opts.max_events is not None:
         kwargs["max_events"] = int(opts.max_events)

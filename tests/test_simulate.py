@@ -164,6 +164,19 @@ def test_stack_blueprint_ranks_and_dims_annotation():
     schemas.validate("simulation-result", r)
 
 
+@pytest.mark.parametrize("model", ["astra", "astra-aware"])
+def test_stack_with_ports_gives_the_same_answer_as_direct_links(model):
+    # The blueprint wires NPU -> port -> port -> NPU; ports pass bits on (no store-and-forward),
+    # so in both models the stack answers as NPUs linked directly (ASTRA-sim's view of it).
+    from infragraph import blueprints
+
+    gbps = simgraphs.ASTRA_50GB_GBPS
+    stack = blueprints.graph("std.fabrics.stack", shape="RI(4)_RI(4)", bandwidth="[50 GiB/s, 50 GiB/s]")
+    direct = simgraphs.torus((4, 4), gbps=gbps, ns=500)
+    opts = Opts(model=model, chunks=4, dims=(4, 4), collective="all-reduce")
+    assert simulate(stack, opts)["collective_time_ns"] == simulate(direct, opts)["collective_time_ns"]
+
+
 def test_event_budget_stops_runaway_runs():
     with pytest.raises(InfraGraphError, match="max_events"):
         simulate(simgraphs.ring(8), Opts(max_events=10))

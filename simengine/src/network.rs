@@ -139,19 +139,32 @@ impl Network {
     }
 
     /// Congestion-aware: message `id` reaches the link at arena position `pos` at `now`, with
-    /// `left` more links after it. FIFO: it starts when the link has finished earlier messages.
-    #[allow(clippy::too_many_arguments)]
+    /// `left` more links after it. The hop runs up to the next node that stores and forwards
+    /// (links through cut-through nodes such as ports form one pipelined hop: bottleneck
+    /// bandwidth, summed latency). FIFO: it starts when all its links have finished earlier
+    /// messages, and holds them for its serialization time.
     pub fn hop(&mut self, now: f64, id: u32, pos: u32, left: u32, topo: &Topology, router: &Router, q: &mut EventQueue) {
         let bytes = self.msgs[id as usize].bytes;
-        let l = router.link_at(pos) as usize;
-        let bw = topo.link_bw_bytes_per_ns[l];
-        let start = now.max(self.link_free_at[l]);
-        self.link_free_at[l] = start + self.t(bytes / bw);
-        let arrive = start + self.t(topo.link_latency_ns[l] + bytes / bw);
-        if left == 0 {
+        let mut n = 1;
+        while n <= left && topo.cut_through[topo.link_to[router.link_at(pos + n - 1) as usize] as usize] {
+            n += 1;
+        }
+        let (mut start, mut latency, mut bw) = (now, 0.0, f64::INFINITY);
+        for i in 0..n {
+            let l = router.link_at(pos + i) as usize;
+            start = start.max(self.link_free_at[l]);
+            latency += topo.link_latency_ns[l];
+            bw = bw.min(topo.link_bw_bytes_per_ns[l]);
+        }
+        let done = start + self.t(bytes / bw);
+        for i in 0..n {
+            self.link_free_at[router.link_at(pos + i) as usize] = done;
+        }
+        let arrive = start + self.t(latency + bytes / bw);
+        if n == left + 1 {
             q.push(arrive, Ev::Deliver { msg: id });
         } else {
-            q.push(arrive, Ev::Hop { msg: id, pos: pos + 1, left: left - 1 });
+            q.push(arrive, Ev::Hop { msg: id, pos: pos + n, left: left - n });
         }
     }
 

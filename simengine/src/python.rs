@@ -47,7 +47,7 @@ where
     collective, size_bytes, groups, algorithms, dims=vec![], root=0, chunks=1, active_chunks=1,
     endpoint_delay_ns=10.0, local_mem_bw_gb_per_s=None, optimization="localBWAware", scheduling="fifo",
     model="unaware", astra=false, routing="hops", ecmp=true, dor_dims=None, trace=false,
-    node_kind=None, no_transit_kinds=vec![], max_events=u64::MAX))]
+    node_kind=None, no_transit_kinds=vec![], cut_through_kinds=vec![], max_events=u64::MAX))]
 #[allow(clippy::too_many_arguments)]
 fn simulate<'py>(
     py: Python<'py>,
@@ -77,10 +77,11 @@ fn simulate<'py>(
     trace: bool,
     node_kind: Option<Vec<i32>>,
     no_transit_kinds: Vec<i32>,
+    cut_through_kinds: Vec<i32>,
     max_events: u64,
 ) -> PyResult<Bound<'py, PyDict>> {
     let build = || -> Result<(Topology, CollectiveSpec, SimConfig), SimError> {
-        let topo = Topology::new(
+        let mut topo = Topology::new(
             num_nodes,
             &edge_src,
             &edge_dst,
@@ -89,6 +90,7 @@ fn simulate<'py>(
             node_kind.as_deref(),
             &no_transit_kinds,
         )?;
+        topo.set_cut_through_kinds(&cut_through_kinds);
         let op = Op::parse(collective)?;
         let algorithms = algorithms.iter().map(|a| Algo::parse(a)).collect::<Result<Vec<_>, _>>()?;
         if algorithms.is_empty() {

@@ -22,6 +22,9 @@ pub struct Topology {
     pub node_kind: Vec<i32>,
     /// Whether a route may pass *through* the node (endpoints are always allowed).
     pub transit: Vec<bool>,
+    /// Nodes that only pass bits on (ports): the congestion-aware model does not store and
+    /// forward there, so a message crosses NPU -> port -> port -> NPU as one hop.
+    pub cut_through: Vec<bool>,
     adj_start: Vec<u32>,
     adj_links: Vec<u32>,
 }
@@ -67,6 +70,7 @@ impl Topology {
             link_to: Vec::with_capacity(2 * m),
             link_bw_bytes_per_ns: Vec::with_capacity(2 * m),
             link_latency_ns: Vec::with_capacity(2 * m),
+            cut_through: vec![false; num_nodes],
             node_kind,
             transit,
             adj_start: vec![0; num_nodes + 1],
@@ -110,6 +114,13 @@ impl Topology {
             fill[a as usize] += 1;
         }
         Ok(t)
+    }
+
+    /// Marks every node of the given kinds as cut-through (see `cut_through`).
+    pub fn set_cut_through_kinds(&mut self, kinds: &[i32]) {
+        for (c, k) in self.cut_through.iter_mut().zip(&self.node_kind) {
+            *c = kinds.contains(k);
+        }
     }
 
     pub fn num_links(&self) -> usize {

@@ -77,3 +77,23 @@ fn ri_fc_sw_stack_matches_the_phase_formulas() {
     let ring_ag = e + 3.0 * (t(1.0, d1) + e);
     assert_eq!(out.collective_time_ns, ring_rs + direct_rs + hd_ar + direct_ag + ring_ag);
 }
+
+/// A port between two NPUs passes bits on: the aware model treats NPU -> port -> NPU as one
+/// store-and-forward hop (as ASTRA-sim's single link), not two.
+#[test]
+fn ports_are_cut_through_in_the_aware_model() {
+    let mut topo = Topology::new(3, &[0, 2], &[2, 1], &[ASTRA_50GB; 2], &[250.0, 250.0], Some(&[0, 0, 7]), &[]).unwrap();
+    let mut s = spec(Op::PointToPoint, Algo::Direct, 2, 1048576.0);
+    s.groups = vec![vec![0, 1], vec![0, 1]];
+    let cfg = SimConfig { model: Model::Aware, astra: true, trace: true, ..Default::default() };
+    let ends = |topo: &Topology| {
+        let out = simulate(topo, &ranks(2), &s, &cfg).unwrap();
+        let mut e: Vec<f64> = out.trace.iter().map(|f| f.end_ns).collect();
+        e.sort_by(f64::total_cmp);
+        e
+    };
+    // Store-and-forward at the middle node: 2 x floor(250 + 19531.25), second waits 19531.
+    assert_eq!(ends(&topo), vec![39_562.0, 59_093.0]);
+    topo.set_cut_through_kinds(&[7]);
+    assert_eq!(ends(&topo), vec![20_031.0, 39_562.0]);
+}
