@@ -143,6 +143,7 @@ impl Network {
     /// (links through cut-through nodes such as ports form one pipelined hop: bottleneck
     /// bandwidth, summed latency). FIFO: it starts when all its links have finished earlier
     /// messages, and holds them for its serialization time.
+    #[allow(clippy::too_many_arguments)] // the event's fields plus the shared read-only context
     pub fn hop(&mut self, now: f64, id: u32, pos: u32, left: u32, topo: &Topology, router: &Router, q: &mut EventQueue) {
         let bytes = self.msgs[id as usize].bytes;
         let mut n = 1;
