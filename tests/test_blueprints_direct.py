@@ -128,6 +128,7 @@ def test_torus_sweep_including_invalid_sizes(sizes, wrap):
 
 def test_mesh_blueprint_is_the_unwrapped_torus():
     g = bc.build("std.fabrics.mesh", sizes=[4, 3])
+    bc.assert_hygiene(g)
     bc.check_grid(g, "npu", [4, 3], False)
     assert bc.grid_diameter([4, 3], False) == 5 and g.graph_annotations["topology"] == "mesh"
 
@@ -135,6 +136,7 @@ def test_mesh_blueprint_is_the_unwrapped_torus():
 @pytest.mark.parametrize("dims", [1, 3, 4])
 def test_hypercube_has_diameter_and_degree_dims(dims):
     g = bc.build("std.fabrics.hypercube", dims=dims)
+    bc.assert_hygiene(g)
     bc.check_grid(g, "npu", [2] * dims, True)
     assert int(bc.cable_mask(g).sum()) == dims * 2 ** (dims - 1)
     assert bc.induced_diameter(g, bc.copy_base(g, "npu") + __import__("numpy").arange(2 ** dims)) == dims
@@ -155,6 +157,7 @@ def test_ring(npus):
 
 def test_fully_connected():
     g = bc.build("std.fabrics.fully_connected", npus=6)
+    bc.assert_hygiene(g)
     bc.check_stack(g, [("FC", 6)])
     assert int(bc.cable_mask(g).sum()) == 15
     assert "a fully connected fabric needs at least 2 NPUs, got 1" in bc.rejection("std.fabrics.fully_connected", npus=1)
