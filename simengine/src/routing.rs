@@ -1,9 +1,10 @@
 //! Static routing on the physical graph.
 //!
-//! Routes are shortest paths by hop count or by summed latency. Where several next hops are
-//! equally short, deterministic ECMP picks one by hashing the flow (source, destination) with the
-//! current node, like a switch hashing a connection's header: every message of one connection
-//! takes the same path, different connections spread out, and a run is reproducible. Optional
+//! Routes are shortest paths by hop count or by summed latency. Where several hops are equally
+//! short, the fastest links are preferred, and among those deterministic ECMP picks one by
+//! hashing the flow (source, destination) with the current node, like a switch hashing a
+//! connection's header: every message of one connection takes the same path, different
+//! connections spread out, and a run is reproducible. Optional
 //! dimension-order routing (DOR) for tori walks the logical NPU coordinates one dimension at a
 //! time, each hop being a shortest path between coordinate neighbours.
 use std::collections::HashMap;
@@ -230,6 +231,10 @@ impl<'t> Router<'t> {
                 }
             }
             // Non-empty: v has a finite distance, so some transit neighbour (or a) precedes it.
+            // Among equally short ways in, only the fastest links compete (NVLink before PCIe
+            // inside a server); ECMP spreads flows over those.
+            let fastest = cand.iter().map(|&l| topo.link_bw_bytes_per_ns[l as usize]).fold(0.0, f64::max);
+            cand.retain(|&l| topo.link_bw_bytes_per_ns[l as usize] == fastest);
             let l = self.pick(&cand, flow_hash, v);
             self.arena.push(l);
             v = topo.link_from[l as usize];
@@ -438,6 +443,18 @@ mod tests {
             let via_tree = &tree.arena[start..];
             assert!(via_tree.len() >= 3);
             assert_eq!(local.links(la), via_tree, "{a}->{b}");
+        }
+    }
+
+    #[test]
+    fn equal_hop_paths_prefer_the_faster_links() {
+        // GPUs 0 and 1 share a PCIe switch (2, 64 Gbit/s) and an NVSwitch (3, 900 Gbit/s).
+        let t = Topology::new(4, &[0, 1, 0, 1], &[2, 2, 3, 3], &[64.0, 64.0, 900.0, 900.0], &[1.0; 4], None, &[])
+            .unwrap();
+        let mut r = Router::new(&t, Metric::Hops, true, None).unwrap();
+        for (a, b) in [(0, 1), (1, 0)] {
+            let id = r.route(a, b).unwrap();
+            assert_eq!(t.link_to[r.links(id)[0] as usize], 3);
         }
     }
 
