@@ -443,13 +443,21 @@ class Interp:
 
     # -------------------------------------------------------------------------- statements ----
     def exec_block(self, stmts: list[A.Stmt], scope: Scope, body: Body) -> bool:
-        """Run statements, reporting each failing one; True when all succeeded."""
+        """Run statements, reporting each failing one; True when all succeeded.
+
+        A failed `assert` guards what follows it: the asserts that stand next to it are still
+        checked (so every broken parameter is reported), but the block stops at the next other
+        statement instead of reporting errors that only follow from the broken precondition."""
         ok = True
+        assert_failed = False
         for st in stmts:
+            if assert_failed and not isinstance(st, A.Assert):
+                return False
             try:
                 self._exec[type(st)](st, scope, body)
             except CompileError as err:
                 ok = False
+                assert_failed = assert_failed or isinstance(st, A.Assert)
                 self.report(err)
                 self._poison(st, body)
             except Silent:

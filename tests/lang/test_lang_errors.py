@@ -75,6 +75,15 @@ def test_assert_message_is_located():
     assert "t.igl:3:5: error: assertion failed: radix must be even" in msg
 
 
+def test_failed_asserts_are_all_reported_but_nothing_after_them():
+    msg = error("param k: int = 7\nparam n: int = -1\ndevice d { component x: xpu }\nfabric f {\n"
+                "    assert k % 2 == 0, \"k must be even\"\n    assert n > 0, \"n must be positive\"\n"
+                "    instance h[n]: d\n    h[0].x -- h[k].x\n}\n")
+    assert "t.igl:5:5: error: assertion failed: k must be even" in msg
+    assert "t.igl:6:5: error: assertion failed: n must be positive" in msg
+    assert msg.count("error:") == 2  # no follow-on errors from the instance or the edge
+
+
 def test_errors_inside_a_template_show_the_instantiation():
     msg = error("device d(n: int) { component x[n]: xpu }\nfabric f { instance a: d(0) }\n")
     assert "t.igl:1:32: error: the count of component 'x' must be at least 1, got 0" in msg
