@@ -21,6 +21,7 @@ import numpy as np
 
 from .errors import InfraGraphError, error
 from .graph import FQG
+from .graph.ranks import npu_order
 from .simengine import engine_error_type, simulate_arrays
 
 COLLECTIVES = ("all-reduce", "reduce-scatter", "all-gather", "all-to-all", "broadcast", "reduce",
@@ -68,15 +69,6 @@ class PreparedGraph:
     npu_nodes: np.ndarray  # node id per rank
     arrays: dict[str, Any] = field(default_factory=dict)
     unspecified_bandwidth_edges: int = 0
-
-
-def npu_order(g: FQG) -> np.ndarray:
-    """NPU node ids in rank order: xpu nodes by their integer `rank` annotation, else by name
-    (natural order, so host.10 follows host.9)."""
-    # The translators already define this order; reuse it so both backends agree on ranks.
-    from .translators.structure import npu_order as shared_order
-
-    return np.asarray(shared_order(g), dtype=np.int64)
 
 
 def prepare(g: FQG) -> PreparedGraph:

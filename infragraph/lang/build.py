@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
 
 from ..document.model import Bandwidth, Device, Edge, Endpoint, Latency, Link
 from ..errors import Location

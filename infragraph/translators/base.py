@@ -9,7 +9,6 @@ detection lives in `structure.py`.
 
 from __future__ import annotations
 
-import os
 import stat
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field

@@ -161,7 +161,6 @@ class Ns3(Translator):
         values = self.resolve_settings(options)
         fab = fabric(g)
         refuse(require_rated(fab, "ns-3"))
-        N = fab.num_npus
         notes = list(fab.notes)
         src, dst, bw, lat, err = fab.src, fab.dst, fab.bw_gbps, fab.lat_ns, _edge_error_rates(fab)
         num_nodes = fab.num_vertices
