@@ -12,14 +12,10 @@ import yaml
 
 from infragraph.document import io
 from infragraph.graph import FQG, expand
+from tests.docparts import link as _link
 
 # 50 GB/s in ASTRA-sim units (GB = 2^30 B) expressed in the graph's Gbit/s.
 ASTRA_50GB_GBPS = 50 * 2**30 * 8 / 1e9
-
-
-def _link(name: str, gbps: float, ns: float) -> dict:
-    return {"name": name, "physical": {"bandwidth": {"choice": "gigabits_per_second", "gigabits_per_second": gbps},
-                                       "latency": {"choice": "ns", "ns": ns}}}
 
 
 def _npu_doc(name: str, n: int, pairs, gbps: float, ns: float, extra_devices=(), extra_instances=(),

@@ -8,6 +8,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from tests import vis_graphs as vg
+from tests.docparts import edge
 from infragraph.errors import InfraGraphError
 from infragraph.visualizer import graphviz, prepare, visualize
 from infragraph.visualizer.picture import dot_text
@@ -39,7 +40,7 @@ def test_fabric_view_merges_parallel_links_and_drops_internal_ones():
     doc = vg.clos2_doc(leaves=2, spines=1, hosts_per_leaf=2)
     doc["devices"][1]["components"][1]["count"] = 4
     doc["devices"][2]["components"][1]["count"] = 4
-    doc["edges"] += [vg._edge(f"leaf[{j}]", "port[3]", "spine[0]", f"port[{2 + j}]", "uplink") for j in range(2)]
+    doc["edges"] += [edge(f"leaf[{j}]", "port[3]", "spine[0]", f"port[{2 + j}]", "uplink") for j in range(2)]
     v2 = fabric_view(vg.build(doc))
     up = [k for k in range(v2.num_edges) if v2.label[v2.dst[k]] == "spine.0"]
     assert sorted(int(v2.count[k]) for k in up) == [2, 2]

@@ -19,32 +19,9 @@ import re
 
 from infragraph.document import io
 from infragraph.document.model import Infrastructure
-
-
-def _link(name: str, gbps: float | None = None, ns: float | None = None) -> dict:
-    out: dict = {"name": name}
-    phys = {}
-    if gbps is not None:
-        phys["bandwidth"] = {"choice": "gigabits_per_second", "gigabits_per_second": gbps}
-    if ns is not None:
-        phys["latency"] = {"choice": "ns", "ns": ns}
-    if phys:
-        out["physical"] = phys
-    return out
-
-
-def _edge(i1, c1, i2, c2, link, scheme="one2one") -> dict:
-    return {"ep1": {"instance": i1, "component": c1}, "ep2": {"instance": i2, "component": c2},
-            "scheme": scheme, "link": link}
-
-
-def _switch_device(name: str, ports: int) -> dict:
-    return {"name": name,
-            "components": [{"name": "asic", "choice": "switch", "count": 1},
-                           {"name": "port", "choice": "port", "count": ports}],
-            "links": [{"name": "fabric"}],
-            "edges": [{"ep1": {"component": "asic"}, "ep2": {"component": "port"},
-                       "scheme": "many2many", "link": "fabric"}]}
+from tests.docparts import edge as _edge
+from tests.docparts import link as _link
+from tests.docparts import switch_device as _switch_device
 
 
 def _document(d: dict) -> Infrastructure:
@@ -85,7 +62,6 @@ def stack(shape: str, gbps: list[float] | None = None, ns: list[float] | None = 
     for d, (kind, n) in enumerate(dims):
         link = f"dim{d}"
         span = stride * n
-        outer = N // span
 
         def members(c: int, a: int) -> str:
             """NPUs with coordinate c in this dim and lower coordinates a, all outer blocks."""

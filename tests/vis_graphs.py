@@ -13,31 +13,18 @@ import itertools
 from infragraph.document.io import from_dict
 from infragraph.graph import expand
 from infragraph.graph.fqg import FQG
-
-
-def _bw(gbps: float, ns: float = 500.0) -> dict:
-    return {"bandwidth": {"choice": "gigabits_per_second", "gigabits_per_second": gbps},
-            "latency": {"choice": "ns", "ns": ns}}
+from tests.docparts import edge, link, switch_device
 
 
 def _switch(name: str, ports: int) -> dict:
-    return {"name": name,
-            "components": [{"name": "asic", "choice": "switch", "count": 1},
-                           {"name": "port", "choice": "port", "count": ports}],
-            "links": [{"name": "fabric", "physical": _bw(25600, 50)}],
-            "edges": [{"ep1": {"component": "asic"}, "ep2": {"component": "port"},
-                       "link": "fabric", "scheme": "many2many"}]}
+    """The test fabrics' switch: a 25.6 Tbit/s, 50 ns ASIC-to-port fabric."""
+    return switch_device(name, ports, 25600, 50)
 
 
 HOST = {"name": "host",
         "components": [{"name": "xpu", "choice": "xpu", "count": 1}, {"name": "nic", "choice": "nic", "count": 1}],
-        "links": [{"name": "pcie", "physical": _bw(512, 100)}],
+        "links": [link("pcie", 512, 100)],
         "edges": [{"ep1": {"component": "xpu"}, "ep2": {"component": "nic"}, "link": "pcie"}]}
-
-
-def _edge(i1: str, c1: str, i2: str, c2: str, link: str) -> dict:
-    return {"ep1": {"instance": i1, "component": c1}, "ep2": {"instance": i2, "component": c2},
-            "link": link, "scheme": "one2one"}
 
 
 def clos2_doc(leaves: int = 8, spines: int = 4, hosts_per_leaf: int = 4) -> dict:
@@ -45,10 +32,10 @@ def clos2_doc(leaves: int = 8, spines: int = 4, hosts_per_leaf: int = 4) -> dict
     h = hosts_per_leaf
     edges = []
     for j in range(leaves):
-        edges.append(_edge(f"host[{j * h}:{(j + 1) * h}]", "nic[0]", f"leaf[{j}]", f"port[0:{h}]", "access"))
-        edges.append(_edge(f"leaf[{j}]", f"port[{h}:{h + spines}]", f"spine[0:{spines}]", f"port[{j}]", "uplink"))
+        edges.append(edge(f"host[{j * h}:{(j + 1) * h}]", "nic[0]", f"leaf[{j}]", f"port[0:{h}]", "access"))
+        edges.append(edge(f"leaf[{j}]", f"port[{h}:{h + spines}]", f"spine[0:{spines}]", f"port[{j}]", "uplink"))
     return {"name": f"clos2-{leaves * h}", "devices": [HOST, _switch("leafsw", h + spines), _switch("spinesw", leaves)],
-            "links": [{"name": "access", "physical": _bw(400)}, {"name": "uplink", "physical": _bw(800)}],
+            "links": [link("access", 400, 500.0), link("uplink", 800, 500.0)],
             "instances": [{"name": "host", "device": "host", "count": leaves * h},
                           {"name": "leaf", "device": "leafsw", "count": leaves},
                           {"name": "spine", "device": "spinesw", "count": spines}],
@@ -63,17 +50,17 @@ def clos3_doc(pods: int = 4, leaves: int = 2, aggs: int = 2, hosts_per_leaf: int
     for p in range(pods):
         for l in range(leaves):
             lf = p * leaves + l
-            edges.append(_edge(f"host[{lf * h}:{(lf + 1) * h}]", "nic[0]", f"leaf[{lf}]", f"port[0:{h}]", "access"))
-            edges.append(_edge(f"leaf[{lf}]", f"port[{h}:{h + aggs}]", f"agg[{p * aggs}:{(p + 1) * aggs}]",
+            edges.append(edge(f"host[{lf * h}:{(lf + 1) * h}]", "nic[0]", f"leaf[{lf}]", f"port[0:{h}]", "access"))
+            edges.append(edge(f"leaf[{lf}]", f"port[{h}:{h + aggs}]", f"agg[{p * aggs}:{(p + 1) * aggs}]",
                                f"port[{l}]", "uplink"))
         for a in range(aggs):
-            edges.append(_edge(f"agg[{p * aggs + a}]", f"port[{leaves}:{leaves + k}]",
+            edges.append(edge(f"agg[{p * aggs + a}]", f"port[{leaves}:{leaves + k}]",
                                f"core[{a * k}:{(a + 1) * k}]", f"port[{p}]", "core"))
     hosts = pods * leaves * h
     return {"name": f"clos3-{hosts}",
             "devices": [HOST, _switch("leafsw", h + aggs), _switch("aggsw", leaves + k), _switch("coresw", pods)],
-            "links": [{"name": "access", "physical": _bw(400)}, {"name": "uplink", "physical": _bw(800)},
-                      {"name": "core", "physical": _bw(1600)}],
+            "links": [link("access", 400, 500.0), link("uplink", 800, 500.0),
+                      link("core", 1600, 500.0)],
             "instances": [{"name": "host", "device": "host", "count": hosts},
                           {"name": "leaf", "device": "leafsw", "count": pods * leaves},
                           {"name": "agg", "device": "aggsw", "count": pods * aggs},
@@ -99,15 +86,15 @@ def torus_doc(dims: tuple[int, ...] = (4, 4, 4), annotate: bool = False) -> dict
             nxt = list(coord)
             nxt[dim] = (coord[dim] + 1) % size
             j = sum(c * s for c, s in zip(nxt, [1] + list(itertools.accumulate(dims[:-1], lambda a, b: a * b))))
-            edges.append(_edge(f"npu[{idx}]", f"port[{2 * dim}]", f"npu[{j}]", f"port[{2 * dim + 1}]", "ici"))
+            edges.append(edge(f"npu[{idx}]", f"port[{2 * dim}]", f"npu[{j}]", f"port[{2 * dim + 1}]", "ici"))
     npu = {"name": "npu",
            "components": [{"name": "xpu", "choice": "xpu", "count": 1},
                           {"name": "port", "choice": "port", "count": 2 * len(dims)}],
-           "links": [{"name": "serdes", "physical": _bw(1600, 20)}],
+           "links": [link("serdes", 1600, 20)],
            "edges": [{"ep1": {"component": "xpu"}, "ep2": {"component": "port"}, "link": "serdes",
                       "scheme": "many2many"}]}
     doc = {"name": "torus-" + "x".join(map(str, dims)), "devices": [npu],
-           "links": [{"name": "ici", "physical": _bw(800, 100)}],
+           "links": [link("ici", 800, 100)],
            "instances": [{"name": "npu", "device": "npu", "count": n}], "edges": edges}
     if annotate:
         doc["annotations"] = {"graph": [{"attribute": "topology", "value": "torus"},
@@ -122,11 +109,11 @@ def dragonfly_doc(p: int = 2, a: int = 4, h: int = 2, groups: int | None = None)
     routers = g * a
     edges = []
     for r in range(routers):
-        edges.append(_edge(f"host[{r * p}:{(r + 1) * p}]", "nic[0]", f"router[{r}]", f"port[0:{p}]", "access"))
+        edges.append(edge(f"host[{r * p}:{(r + 1) * p}]", "nic[0]", f"router[{r}]", f"port[0:{p}]", "access"))
     for grp in range(g):
         for i, j in itertools.combinations(range(a), 2):
             # router i's local port to j: p + (j-1 if j > i else j)
-            edges.append(_edge(f"router[{grp * a + i}]", f"port[{p + j - 1}]",
+            edges.append(edge(f"router[{grp * a + i}]", f"port[{p + j - 1}]",
                                f"router[{grp * a + j}]", f"port[{p + i}]", "local"))
     for src in range(g):
         for gi in range(a * h):
@@ -136,11 +123,11 @@ def dragonfly_doc(p: int = 2, a: int = 4, h: int = 2, groups: int | None = None)
             back = src if src < dst else src - 1
             r1, k1 = divmod(gi, h)
             r2, k2 = divmod(back, h)
-            edges.append(_edge(f"router[{src * a + r1}]", f"port[{p + a - 1 + k1}]",
+            edges.append(edge(f"router[{src * a + r1}]", f"port[{p + a - 1 + k1}]",
                                f"router[{dst * a + r2}]", f"port[{p + a - 1 + k2}]", "global"))
     return {"name": f"dragonfly-{g}x{a}", "devices": [HOST, _switch("routersw", p + a - 1 + h)],
-            "links": [{"name": "access", "physical": _bw(400)}, {"name": "local", "physical": _bw(800)},
-                      {"name": "global", "physical": _bw(400, 1000)}],
+            "links": [link("access", 400, 500.0), link("local", 800, 500.0),
+                      link("global", 400, 1000)],
             "instances": [{"name": "host", "device": "host", "count": routers * p},
                           {"name": "router", "device": "routersw", "count": routers}],
             "edges": edges}
@@ -175,13 +162,13 @@ def gpu_noc_doc(width: int = 8, height: int = 4, cus: int = 4, channels: int = 1
                           {"name": "cu", "choice": "xpu", "count": n * cus},
                           {"name": "hbm", "choice": "memory", "count": len(mem_routers) * channels},
                           {"name": "io", "choice": "port", "count": len(io_routers) * io}],
-           "links": [{"name": "noc", "physical": _bw(8796, 5)}, {"name": "mem", "physical": _bw(137, 100)}],
+           "links": [link("noc", 8796, 5), link("mem", 137, 100)],
            "edges": dev_edges}
     ports = len(io_routers) * io
     return {"name": f"gpu-noc-{width}x{height}", "devices": [gpu, _switch("scaleup", gpus * ports)],
-            "links": [{"name": "scaleup", "physical": _bw(256, 1000)}],
+            "links": [link("scaleup", 256, 1000)],
             "instances": [{"name": "gpu", "device": "gpu", "count": gpus}, {"name": "nvs", "device": "scaleup", "count": 1}],
-            "edges": [_edge(f"gpu[0:{gpus}]", "io", "nvs[0]", "port", "scaleup")]}
+            "edges": [edge(f"gpu[0:{gpus}]", "io", "nvs[0]", "port", "scaleup")]}
 
 
 def build(doc: dict) -> FQG:
