@@ -18,7 +18,7 @@ from math import prod
 
 import numpy as np
 from scipy.sparse import coo_matrix, csr_matrix
-from scipy.sparse.csgraph import breadth_first_order, connected_components, maximum_flow, shortest_path
+from scipy.sparse.csgraph import connected_components, maximum_flow, shortest_path
 
 from infragraph.graph.fqg import FQG
 

@@ -127,7 +127,7 @@ def test_gpu_noc_defaults_give_448_endpoints():
 def test_gpu_noc_sweep(w, h, c, m, p):
     params = dict(width=w, height=h, cus_per_router=c, mem_channels_per_router=m, io_ports_per_router=p)
     if w < 2 or h < 2:
-        assert f"the NoC mesh needs at least 2x2 routers" in bc.rejection("std.devices.gpu_noc", **params)
+        assert "the NoC mesh needs at least 2x2 routers" in bc.rejection("std.devices.gpu_noc", **params)
         assert f"got {w}x{h}" in bc.rejection("std.devices.gpu_noc", **params)
         return
     check_noc(bc.build("std.devices.gpu_noc", **params), w, h, c, m, p)

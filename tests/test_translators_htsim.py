@@ -6,7 +6,7 @@ import pytest
 import yaml
 
 from infragraph import translators as T
-from infragraph.document.model import Bandwidth, Link
+from infragraph.document.model import Bandwidth
 from infragraph.graph import expand
 from tests.translator_graphs import clos, single_switch, stack
 

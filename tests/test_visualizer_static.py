@@ -13,7 +13,7 @@ from infragraph.errors import InfraGraphError
 from infragraph.visualizer import graphviz, prepare, visualize
 from infragraph.visualizer.picture import dot_text
 from infragraph.visualizer.structure import detect
-from infragraph.visualizer.views import device_view, fabric_view, full_view
+from infragraph.visualizer.views import device_view, fabric_view
 
 NS = {"s": "http://www.w3.org/2000/svg"}
 needs_dot = pytest.mark.skipif(not graphviz.available("dot"), reason="Graphviz (dot) is not installed: apt-get install graphviz")

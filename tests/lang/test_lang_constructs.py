@@ -9,7 +9,7 @@ import pytest
 from infragraph.lang import compile_file, compile_source, describe
 from infragraph.units import BANDWIDTH, TIME
 
-from .helpers import PRELUDE, error, graph
+from .helpers import PRELUDE, graph
 
 
 def edges(g) -> set[tuple[str, str]]:
