@@ -6,7 +6,9 @@ imports the language), so that every command accepts either kind of file the sam
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from pathlib import Path
+from typing import Callable, ContextManager
 
 from .document import io
 from .document.model import Infrastructure
@@ -40,10 +42,17 @@ def load_document(
 
 
 def load_graph(path: str | Path, defines: dict[str, str] | None = None,
-               search_path: list[str] | None = None) -> FQG:
-    """The fully qualified graph of a source file (an FQG .json written by `compile` is read back)."""
+               search_path: list[str] | None = None,
+               phase: Callable[[str], ContextManager] | None = None) -> FQG:
+    """The fully qualified graph of a source file (an FQG .json written by `compile` is read back).
+    `phase(name)`, when given, wraps each step (the CLI uses it to report progress)."""
     from .graph.export import is_fqg_file, read_fqg
 
+    step = phase or (lambda _name: nullcontext())
     if Path(path).suffix == ".json" and is_fqg_file(path):
-        return read_fqg(path)
-    return expand(load_document(path, defines, search_path))
+        with step("reading graph"):
+            return read_fqg(path)
+    with step("loading"):
+        doc = load_document(path, defines, search_path)
+    with step("expanding"):
+        return expand(doc)

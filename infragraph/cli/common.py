@@ -54,19 +54,10 @@ def progress(args: argparse.Namespace) -> Progress:
 
 
 def load_graph_with_progress(args: argparse.Namespace):
-    """Load + expand the FILE argument, reporting the phases."""
-    from ..graph import expand
-    from ..graph.export import is_fqg_file, read_fqg
-    from ..sources import load_document
+    """Load (and expand) the FILE argument, reporting the phases."""
+    from ..sources import load_graph
 
-    p = progress(args)
-    if args.file.endswith(".json") and is_fqg_file(args.file):
-        with p.phase("reading graph"):
-            return read_fqg(args.file)
-    with p.phase("loading"):
-        doc = load_document(args.file, defines(args), args.search_path or None)
-    with p.phase("expanding"):
-        return expand(doc)
+    return load_graph(args.file, defines(args), args.search_path or None, phase=progress(args).phase)
 
 
 __all__ = ["InfraGraphError", "Progress", "add_source_arguments", "defines", "load_graph_with_progress", "progress"]

@@ -1,6 +1,6 @@
 """The InfraGraph document: typed model, public-format YAML/JSON I/O, schema and reference checks."""
 
-from .check import check_references, reference_errors
+from .check import reference_errors
 from .io import dump, dumps, load, loads
 from .model import (
     Annotations,
@@ -21,5 +21,5 @@ from .model import (
 __all__ = [
     "Annotations", "Bandwidth", "Component", "Device", "Edge", "EdgeAnnotation", "Endpoint",
     "Infrastructure", "Instance", "Latency", "Link", "LinkAnnotation", "NodeAnnotation",
-    "check_references", "dump", "dumps", "load", "loads", "reference_errors",
+    "dump", "dumps", "load", "loads", "reference_errors",
 ]

@@ -8,7 +8,7 @@ where the counts they are resolved against are at hand.
 
 from __future__ import annotations
 
-from ..errors import Diagnostic, InfraGraphError, Location, unknown_name
+from ..errors import Diagnostic, Location, unknown_name
 from .model import Infrastructure
 
 
@@ -91,9 +91,3 @@ def reference_errors(doc: Infrastructure) -> list[Diagnostic]:
     out += _cycle_errors(doc)
     return out
 
-
-def check_references(doc: Infrastructure) -> None:
-    """Raise InfraGraphError (relocated to the source when known) listing every reference problem."""
-    diags = reference_errors(doc)
-    if diags:
-        raise InfraGraphError(diags).relocated(doc.source)
