@@ -101,10 +101,6 @@ class FQG:
         return int(self.edge_src.shape[0])
 
     # --- names ------------------------------------------------------------------------------
-    @cached_property
-    def _instance_starts(self) -> np.ndarray:
-        return np.array([i.first_node for i in self.instances], dtype=np.int64)
-
     def node_name(self, node: int) -> str:
         inst = self.instances[int(self.node_instance[node])]
         copy, local = divmod(int(node) - inst.first_node, inst.nodes_per_copy)
@@ -120,10 +116,14 @@ class FQG:
                 out.extend([prefix + s for s in inst.suffixes])
         return out
 
+    @cached_property
+    def _instance_by_name(self) -> dict[str, InstanceInfo]:
+        return {i.name: i for i in self.instances}
+
     def node_id(self, name: str) -> int:
         """The id of a fully qualified node name; InfraGraphError (with a suggestion) if absent."""
         parts = name.split(".", 2)
-        by_name = {i.name: i for i in self.instances}
+        by_name = self._instance_by_name
         inst = by_name.get(parts[0])
         if inst is None or len(parts) < 3 or not parts[1].isdigit():
             raise error(f"no node named '{name}'; node names look like 'instance.index.component.index'",
