@@ -13,7 +13,7 @@ from typing import Callable
 import numpy as np
 
 from ..document.model import Annotations
-from ..errors import Diagnostic, InfraGraphError, error, unknown_name
+from ..errors import Diagnostic, InfraGraphError, Location, error, unknown_name
 from .fqg import FQG
 
 _FQ_NAME = re.compile(r"[^.\[\]]+\.\d+\..+")
@@ -73,4 +73,4 @@ def _at(d: Diagnostic, path: str) -> Diagnostic:
     """Give a diagnostic raised without a document path (e.g. by node_id) the annotation's path."""
     if d.location.path:
         return d
-    return Diagnostic(d.message, type(d.location)(path=path), d.hint, d.severity, d.notes)
+    return Diagnostic(d.message, Location(path=path), d.hint, d.severity, d.notes)
