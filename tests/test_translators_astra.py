@@ -150,8 +150,9 @@ def test_no_npus_refused():
 
 def test_direct_ring_is_fine_for_astra_and_bundle_files(tmp_path):
     b = T.get("astra-analytical").translate(expand(ring_direct(8)))
-    paths = {p.name for p in b.write(tmp_path)}
-    assert paths == {"network.yml", "system.json", "remote_memory.json", "ranks.txt", "run.sh", "README.md"}
+    paths = {str(p.relative_to(tmp_path)) for p in b.write(tmp_path)}
+    assert paths == {"network.yml", "system.json", "remote_memory.json", "ranks.txt", "run.sh", "README.md",
+                     *(f"workload/all_reduce.{i}.et" for i in range(8))}
     run = (tmp_path / "run.sh").read_text()
     assert "--network-configuration=\"$here/network.yml\"" in run and "--system-configuration" in run
     assert (tmp_path / "run.sh").stat().st_mode & 0o100

@@ -22,8 +22,11 @@ from scipy.sparse.csgraph import connected_components
 
 from ..errors import Diagnostic, InfraGraphError, Location
 from ..graph.fqg import FQG
-from .astra_analytical import REMOTE_MEMORY, rank_names, ranks_file, SYSTEM_SETTINGS, network_yaml, readme, system_config
+from .astra_analytical import (ALGORITHMS, REMOTE_MEMORY, SYSTEM_SETTINGS, network_yaml, rank_names, ranks_file,
+                               readme, system_config)
 from .base import Bundle, Options, Translator, refuse, render
+from .chakra_et import Workload, workload_files
+from .launch import HTSIM, config_args, run_script
 from .structure import HUB, SW, Dimension, Fabric, fabric, require_rated, switch_tiers
 
 
@@ -176,13 +179,32 @@ class HTSimPlan:
     tree: FatTree
     system: dict[str, Any]
     values: dict[str, Any]
+    workload: Workload
+
+
+RING_DEFAULT_NOTE = (
+    "collective algorithms default to ring on HTSim: with halvingDoubling ASTRA-sim's HTSim glue aborts when a "
+    "late packet or ACK finishes a flow twice (assertion 'notify_sender_sending_finished failed'), and direct "
+    "bursts every NPU's flows at once into HTSim's small queues and can run into HTSim's fixed simulated end "
+    "time ('Simulation timed out') on oversubscribed trees; ring completed on every fat tree tried")
+
+
+def htsim_default(dim: Dimension, key: str) -> str:
+    """HTSim's default algorithm: ring (RING_DEFAULT_NOTE says why)."""
+    return "ring"
+
+
+def halving_doubling_refusals(system: dict[str, Any]) -> list[Diagnostic]:
+    return [Diagnostic(f"{key} names halvingDoubling, with which ASTRA-sim's HTSim backend aborts (a flow's finish "
+                       f"callback fires twice: 'notify_sender_sending_finished failed')", Location(path=f"--set {key}"),
+                       f"use --set {key}=ring (the HTSim default) or direct")
+            for key in ALGORITHMS if "halvingDoubling" in system[key]]
 
 
 class HTSim(Translator):
     name = "htsim"
     description = "ASTRA-sim HTSim backend (csg-htsim, TCP): fat-tree description + analytical YAML"
     settings = SYSTEM_SETTINGS
-    default_bin = "astra-sim/build/astra_htsim/build/bin/AstraSim_HTSim"
 
     def plan(self, g: FQG, options: Options) -> HTSimPlan:
         values = self.resolve_settings(options)
@@ -198,9 +220,9 @@ class HTSim(Translator):
             raise InfraGraphError([Diagnostic(f"HTSim consistency rule fails: {r} ({d})", Location(),
                                               "HTSim would reject this .topo or build a different tree")
                                    for r, d in failed])
-        system, diags = system_config([self._dimension(tree)], values)
-        refuse(diags)
-        return HTSimPlan(g, fab, tree, system, values)
+        system, diags = system_config([self._dimension(tree)], values, options.workload, htsim_default)
+        refuse(diags + halving_doubling_refusals(system))
+        return HTSimPlan(g, fab, tree, system, values, options.workload)
 
     @staticmethod
     def _dimension(tree: FatTree) -> Dimension:
@@ -210,21 +232,26 @@ class HTSim(Translator):
         fab, tree = plan.fab, plan.tree
         ranks = rank_names(fab)
         dim = self._dimension(tree)
-        notes = fab.notes + [f"network.yml gives HTSim the NPU count and one logical dimension of {tree.nodes}; its "
+        notes = fab.notes + [RING_DEFAULT_NOTE, f"network.yml gives HTSim the NPU count and one logical dimension of {tree.nodes}; its "
                              f"bandwidth/latency are the tier-0 link's and HTSim ignores them (it reads fat_tree.topo)"]
-        files = {
+        files: dict[str, str | bytes] = {
             "fat_tree.topo": render("htsim_fat_tree.topo.j2", source=plan.g.name, nodes=tree.nodes,
                                     podsize=tree.podsize, tiers=tree.tiers),
             "network.yml": network_yaml([dim], f"SW({tree.nodes})", plan.g.name),
             "system.json": json.dumps(plan.system, indent=2) + "\n",
             "remote_memory.json": REMOTE_MEMORY,
             "ranks.txt": ranks_file(ranks),
-            "run.sh": render("htsim_run.sh.j2", default_bin=self.default_bin, num_npus=fab.num_npus),
+            "run.sh": run_script(HTSIM, plan.workload, fab.num_npus,
+                                 config_args(system_configuration="system.json",
+                                             remote_memory_configuration="remote_memory.json",
+                                             network_configuration="network.yml")
+                                 + ['--htsim_opts -topo "$here/fat_tree.topo"']),
         }
         summary = (f"{len(tree.tiers)}-tier fat tree, Podsize {tree.podsize}, switches per tier "
                    f"{[t.switches for t in tree.tiers]}; every HTSim consistency rule checked")
         files["README.md"] = readme(self, plan.g.name, fab.num_npus, summary, files, notes, False,
-                                    self.settings_table(plan.values),
+                                    self.settings_table(plan.values), plan.workload,
                                     units=["Downlink_speed_Gbps: Gbit/s (1e9 bit/s) of the links below each tier",
                                            "Downlink_Latency_ns: ns of those links (a GPU's internal path folded in)"])
+        files.update(workload_files(plan.workload, fab.num_npus))
         return Bundle(self.name, files, notes, ranks)
