@@ -22,12 +22,13 @@ from scipy.sparse.csgraph import connected_components
 
 from ..errors import Diagnostic, InfraGraphError, Location
 from ..graph.fqg import FQG
-from .astra_analytical import (ALGORITHMS, REMOTE_MEMORY, SYSTEM_SETTINGS, network_yaml, rank_names, ranks_file,
+from .astra_analytical import (ALGORITHMS, REMOTE_MEMORY, SYSTEM_SETTINGS, network_yaml, ranks_file,
                                readme, system_config)
 from .base import Bundle, Options, Translator, refuse, render
 from .chakra_et import Workload, workload_files
 from .launch import HTSIM, config_args, run_script
-from .structure import HUB, SW, Dimension, Fabric, fabric, require_rated, switch_tiers
+from .structure import (HUB, SW, Dimension, Fabric, NotSplittable, fabric, host_per_gpu_nic_pair, require_rated,
+                        switch_tiers)
 
 
 @dataclass
@@ -46,6 +47,7 @@ class FatTree:
     nodes: int
     podsize: int
     tiers: list[Tier] = field(default_factory=list)
+    host_order: np.ndarray | None = None  # NPU vertex of each HTSim host (pods, then ToRs, contiguous)
 
 
 def rules(ft: FatTree) -> list[tuple[str, bool, str]]:
@@ -115,7 +117,7 @@ def _uniform(values: np.ndarray, what: str, integer: bool = True) -> int:
 def infer(fab: Fabric) -> FatTree:
     """The fat-tree parameters of a Clos fabric; NotAFatTree with the reason when it is not one."""
     N, V = fab.num_npus, fab.num_vertices
-    if np.any(fab.vertex_kind == HUB):
+    if np.any(fab.vertex_kind == HUB):  # callers split servers first (host_per_gpu_nic_pair)
         h = int(np.flatnonzero(fab.vertex_kind == HUB)[0])
         raise NotAFatTree(f"NPUs reach the fabric through shared devices (e.g. '{fab.name(h)}'); HTSim hosts have "
                           f"one link each to a tier-0 switch")
@@ -169,7 +171,24 @@ def infer(fab: Fabric) -> FatTree:
     _, label = connected_components(coo_matrix((np.ones(int(keep.sum())), (fab.src[keep], fab.dst[keep])),
                                                shape=(V, V)), directed=False)
     podsizes = np.bincount(label[:N])
-    return FatTree(N, _uniform(podsizes[podsizes > 0], "Podsize (NPUs per pod)"), tiers)
+    tree = FatTree(N, _uniform(podsizes[podsizes > 0], "Podsize (NPUs per pod)"), tiers)
+    tree.host_order = host_order(fab, lower, upper, lo, label)
+    return tree
+
+
+def host_order(fab: Fabric, lower: np.ndarray, upper: np.ndarray, lo: np.ndarray, pod: np.ndarray) -> np.ndarray:
+    """NPUs in the order HTSim numbers its hosts: it wires host h to ToR h // Radix_Down0 and ToR t to
+    pod t // ToRs-per-pod, so hosts of one ToR, and ToRs of one pod, must be consecutive. Ranks keep
+    their order within a ToR; ToRs and pods go in the order of their first rank."""
+    N = fab.num_npus
+    host_links = lo == -1
+    tor = np.empty(N, dtype=np.int64)
+    tor[lower[host_links]] = upper[host_links]
+    first_of_tor = np.full(fab.num_vertices, N, dtype=np.int64)
+    np.minimum.at(first_of_tor, tor, np.arange(N))
+    first_of_pod = np.full(fab.num_vertices, N, dtype=np.int64)
+    np.minimum.at(first_of_pod, pod[:N], np.arange(N))
+    return np.lexsort((np.arange(N), first_of_tor[tor], first_of_pod[pod[:N]]))
 
 
 @dataclass
@@ -211,14 +230,17 @@ class HTSim(Translator):
         fab = fabric(g)
         refuse(require_rated(fab, "HTSim"))
         try:
+            fab = host_per_gpu_nic_pair(fab)
             tree = infer(fab)
-        except NotAFatTree as e:
+        except (NotAFatTree, NotSplittable) as e:
             raise InfraGraphError(Diagnostic(f"not a fat tree HTSim can build: {e}", Location(),
-                                             "HTSim takes 2- or 3-tier fat trees only; use ns3 for other fabrics")) from None
+                                             "HTSim builds only 2- or 3-tier fat trees whose hosts have one NIC (or one per GPU); translate "
+                                             "with --to ns3, which takes any topology")) from None
         failed = [(r, d) for r, ok, d in rules(tree) if not ok]
         if failed:
             raise InfraGraphError([Diagnostic(f"HTSim consistency rule fails: {r} ({d})", Location(),
-                                              "HTSim would reject this .topo or build a different tree")
+                                              "HTSim would reject this .topo or build a different tree; make the Clos uniform (one radix, "
+                                              "speed and latency per tier) or translate with --to ns3")
                                    for r, d in failed])
         system, diags = system_config([self._dimension(tree)], values, options.workload, htsim_default)
         refuse(diags + halving_doubling_refusals(system))
@@ -230,9 +252,14 @@ class HTSim(Translator):
 
     def render(self, plan: HTSimPlan) -> Bundle:
         fab, tree = plan.fab, plan.tree
-        ranks = rank_names(fab)
+        names = fab.g.node_names
+        ranks = [names[i] for i in fab.vertex_node[tree.host_order].tolist()]
         dim = self._dimension(tree)
-        notes = fab.notes + [RING_DEFAULT_NOTE, f"network.yml gives HTSim the NPU count and one logical dimension of {tree.nodes}; its "
+        moved = int(np.count_nonzero(tree.host_order != np.arange(fab.num_npus)))
+        order_note = ([f"ranks.txt: {moved} NPU(s) take a different rank than in the graph's order, because HTSim "
+                       f"wires host h to ToR h / Radix_Down0 (hosts of one ToR, and ToRs of one pod, consecutive); "
+                       f"ASTRA-sim NPU id = HTSim host = the rank in ranks.txt"] if moved else [])
+        notes = fab.notes + order_note + [RING_DEFAULT_NOTE, f"network.yml gives HTSim the NPU count and one logical dimension of {tree.nodes}; its "
                              f"bandwidth/latency are the tier-0 link's and HTSim ignores them (it reads fat_tree.topo)"]
         files: dict[str, str | bytes] = {
             "fat_tree.topo": render("htsim_fat_tree.topo.j2", source=plan.g.name, nodes=tree.nodes,
