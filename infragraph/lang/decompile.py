@@ -99,7 +99,7 @@ def _device(out: _Out, d: Device, link_attrs: dict[str, dict]) -> None:
         out.add(1, f"description = {literal(d.description)}")
     for c in d.components:
         kind = (f"custom({literal(c.custom_type or 'custom')})" if c.choice == "custom"
-                else name(c.name) if c.choice == "device" else c.choice)
+                else f"{name(c.name)}()" if c.choice == "device" else c.choice)  # a call: `nic` alone is the kind
         count = "" if c.count == 1 else f"[{c.count}]"
         attrs = f" {{ description = {literal(c.description)} }}" if c.description else ""
         out.add(1, f"component {name(c.name)}{count}: {kind}{attrs}")
