@@ -114,6 +114,13 @@ def _device(out: _Out, d: Device, link_attrs: dict[str, dict]) -> None:
 def decompile(doc: Infrastructure) -> tuple[str, list[str]]:
     """(.igl text, things that could not be expressed) for a document."""
     out = _Out()
+    fabric = doc.name
+    taken = {d.name for d in doc.devices} | {link.name for link in doc.links}
+    while fabric in taken:  # one .igl module has one namespace; the document has several
+        fabric += "_fabric"
+    if fabric != doc.name:
+        out.unsupported.append(f"the document's name '{doc.name}' is also a device or link name: the fabric is "
+                                 f"named '{fabric}'")
     if doc.description:
         out.add(0, '"""' + doc.description.replace('"""', '\\"\\"\\"') + '"""')
         out.add(0, "")
@@ -126,7 +133,7 @@ def decompile(doc: Infrastructure) -> tuple[str, list[str]]:
         out.add(0, "")
     for d in doc.devices:
         _device(out, d, link_attrs)
-    out.add(0, f"fabric {name(doc.name)} {{")
+    out.add(0, f"fabric {name(fabric)} {{")
     for k, v in doc.annotations.graph.items():
         out.add(1, f"{name(k)} = {literal(v)}")
     for inst in doc.instances:
