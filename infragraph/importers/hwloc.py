@@ -6,7 +6,7 @@ What is read: each `Package` is a CPU; PCI devices come from the I/O tree (`Brid
 its link upward. PCIe switches show up in hwloc as an upstream bridge whose children are
 downstream bridges: such a bridge (two or more bridge children) becomes one `pcie_switch` and its
 downstream ports are folded into it; a bridge with a single child (a root port, a one-port switch)
-is a wire and is folded away. I/O that no `Package` contains hangs off CPU 0 (said in the notes).
+is a wire and is folded away, its speed capping the links below it. I/O that no `Package` contains hangs off CPU 0 (said in the notes).
 NVLinks come from the `NVLinkBandwidth` distances matrix (`distances2` / `distances2hetero`,
 objects by `gp_index`, values in MB/s): every nonzero off-diagonal pair is one link of that total
 bandwidth. hwloc states no NIC port speed, so `nic_gbps` must be given when there are NICs.
@@ -52,7 +52,7 @@ def read_hwloc(text: str, filename: str, nic_gbps: float | None = None) -> Serve
         server.add("cpu")
         server.notes.append("assumed one CPU (no Package in the XML)")
 
-    def endpoint(obj, parent: End) -> None:
+    def endpoint(obj, parent: End, cap: float) -> None:
         cls = _pci_class(obj)
         if obj.get("subtype") == "NVSwitch" or (cls == "0680" and "[10de:" in (obj.get("pci_type") or "")):
             by_gp[obj.get("gp_index", "")] = server.add("nvswitch")
@@ -69,41 +69,43 @@ def read_hwloc(text: str, filename: str, nic_gbps: float | None = None) -> Serve
         else:
             server.notes.append(f"skipped PCI device {obj.get('pci_busid')} (class {cls or '?'})")
             return
-        server.links.append((parent, end, _link_gbps(tree, obj), "PCIe"))
+        server.links.append((parent, end, min(cap, _link_gbps(tree, obj)), "PCIe"))
         by_gp[obj.get("gp_index", "")] = end
 
-    def attach(obj, parent: End, in_package: bool) -> None:
+    def attach(obj, parent: End, in_package: bool, cap: float) -> None:
+        """Devices below `obj` hang off `parent`; `cap` is the slowest folded bridge above them."""
         for child in _children(obj):
             kind = child.get("type")
             if kind == "Bridge" and (child.get("bridge_type") or "").startswith("0"):
                 if packages and not in_package:
                     server.notes.append(f"host bridge {child.get('gp_index')} lies outside every Package: its "
                                         f"devices are attached to CPU 0")
-                attach(child, parent, in_package)  # a host bridge: its devices hang off the CPU
+                attach(child, parent, in_package, cap)  # a host bridge: its devices hang off the CPU
             elif kind == "Bridge":
                 downstream = _children(child, "Bridge")
+                speed = min(cap, _link_gbps(tree, child))
                 if len(downstream) >= 2:
                     switch = server.add("pcie_switch")
-                    server.links.append((parent, switch, _link_gbps(tree, child), "PCIe"))
+                    server.links.append((parent, switch, speed, "PCIe"))
                     for port in downstream:
-                        attach(port, switch, in_package)
+                        attach(port, switch, in_package, math.inf)
                     for other in _children(child):
                         if other.get("type") != "Bridge":
-                            endpoint(other, switch)
+                            endpoint(other, switch, math.inf)
                 else:
-                    attach(child, parent, in_package)  # a root port or a one-port bridge: a wire
+                    attach(child, parent, in_package, speed)  # a root port or a one-port bridge: a wire
             elif kind == "PCIDev":
-                endpoint(child, parent)
+                endpoint(child, parent, cap)
             elif kind == "Package":
-                attach(child, cpu_of[id(child)], True)
+                attach(child, cpu_of[id(child)], True, cap)
             elif child.get("subtype") == "NVSwitch":
-                endpoint(child, parent)
+                endpoint(child, parent, cap)
             elif kind != "OSDev":
-                attach(child, parent, in_package)
+                attach(child, parent, in_package, cap)
 
     if not _children(tree.root):
         raise tree.error(tree.root, "no <object> in the topology")
-    attach(tree.root, ("cpu", 0), False)
+    attach(tree.root, ("cpu", 0), False, math.inf)
     for i in range(1, server.cpus):
         server.links.append((("cpu", 0), ("cpu", i), 512.0, "CPU interconnect"))
     if server.cpus > 1:
