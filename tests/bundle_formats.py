@@ -19,6 +19,7 @@ from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
 from infragraph.translators.base import Bundle
+from infragraph.translators.ns3 import FLOAT_KEYS, UINT_KEYS
 
 ASTRA_COLLECTIVE_TYPES = {"all_reduce": 0, "all_gather": 2, "all_to_all": 6, "reduce_scatter": 7}
 IMPLEMENTATION_KEYS = ("all-reduce-implementation", "reduce-scatter-implementation", "all-gather-implementation",
@@ -303,12 +304,8 @@ def _htsim(files: dict) -> list[str]:
 
 # --- ns-3 -----------------------------------------------------------------------------------------
 
-NS3_UINT = set("ENABLE_QCN USE_DYNAMIC_PFC_THRESHOLD CLAMP_TARGET_RATE PACKET_PAYLOAD_SIZE L2_CHUNK_SIZE "
-               "L2_ACK_INTERVAL L2_BACK_TO_ZERO FAST_RECOVERY_TIMES VAR_WIN FAST_REACT RATE_BOUND CC_MODE HAS_WIN "
-               "GLOBAL_T MI_THRESH INT_MULTI ACK_HIGH_PRIO ENABLE_TRACE BUFFER_SIZE QLEN_MON_START QLEN_MON_END "
-               "MULTI_RATE SAMPLE_FEEDBACK NIC_TOTAL_PAUSE_TIME".split())
-NS3_DOUBLE = set("PAUSE_TIME SIMULATOR_STOP_TIME ALPHA_RESUME_INTERVAL RP_TIMER EWMA_GAIN ERROR_RATE_PER_LINK "
-                 "RATE_DECREASE_INTERVAL U_TARGET PINT_LOG_BASE PINT_PROB".split())
+# the C++ types ns-3's config reader uses (one table, with the translator: infragraph.translators.ns3)
+NS3_UINT, NS3_DOUBLE = UINT_KEYS, FLOAT_KEYS
 NS3_TOKEN = set("DATA_RATE LINK_DELAY TOPOLOGY_FILE FLOW_FILE TRACE_FILE TRACE_OUTPUT_FILE RATE_AI RATE_HAI MIN_RATE "
                 "FCT_OUTPUT_FILE DCTCP_RATE_AI PFC_OUTPUT_FILE QLEN_MON_FILE".split())
 NS3_REQUIRED = {"TOPOLOGY_FILE", "FLOW_FILE", "TRACE_FILE", "TRACE_OUTPUT_FILE", "FCT_OUTPUT_FILE", "PFC_OUTPUT_FILE",
