@@ -81,10 +81,31 @@ def test_refuses_a_clos_with_the_reason_and_approximates_on_request():
         t.translate(g)
     b = t.translate(g, T.Options(approximate=True))
     net = yaml.safe_load(b.files["network.yml"])
-    assert net["topology"] == ["Switch"] and net["npus_count"] == [16]
-    assert net["latency"] == [1500.0]  # 6 links of 500 ns between far hosts, as 2 hops
-    assert b.approximate and any(n.startswith("APPROXIMATION") for n in b.notes)
-    assert "APPROXIMATION" in b.files["README.md"]
+    # one Switch per tier: 2 hosts per ToR, 2 ToRs per pod, 4 pods; per-hop latency = the links up to that
+    # tier (500 ns each), so a Switch's 2 hops equal the real path (e.g. 6 links between pods)
+    assert net["topology"] == ["Switch"] * 3 and net["npus_count"] == [2, 2, 4]
+    assert net["latency"] == [500.0, 1000.0, 1500.0]
+    assert net["bandwidth"] == [round(400e9 / 8 / GIB, 6)] * 3  # non-blocking: the full host rate per tier
+    assert b.approximate and any(n.startswith("APPROXIMATION: the 3-tier Clos") for n in b.notes)
+    error = next(n for n in b.notes if n.startswith("error of this approximation"))
+    assert "from our engine on the real graph" in error and "%" in error
+    assert "APPROXIMATION" in b.files["README.md"] and error in b.files["README.md"]
+
+
+def test_an_oversubscribed_clos_gets_each_npus_share_of_the_uplinks():
+    from infragraph import blueprints
+    g = blueprints.graph("std.fabrics.clos", oversubscription=[3])  # radix 8: 6 down, 2 up per leaf
+    b = T.get("astra-analytical").translate(g, T.Options(approximate=True))
+    net = yaml.safe_load(b.files["network.yml"])
+    assert net["npus_count"] == [6, 8]
+    assert net["bandwidth"][1] == round(400 / 3 * 1e9 / 8 / GIB, 6)  # 2 x 400 G shared by 6 NPUs
+
+
+def test_a_graph_that_is_no_fat_tree_still_gets_the_one_switch_model():
+    from infragraph import blueprints
+    g = blueprints.graph("std.fabrics.dragonfly")
+    b = T.get("astra-analytical").translate(g, T.Options(approximate=True))
+    assert len(yaml.safe_load(b.files["network.yml"])["topology"]) == 1
 
 
 def test_refuses_wrong_rank_order_naming_the_npus():

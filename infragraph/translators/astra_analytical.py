@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable
 
 import numpy as np
@@ -26,7 +26,9 @@ from .chakra_et import Workload, workload_files
 from .launch import ANALYTICAL, config_args, run_script
 from .base import (Bundle, Options, Setting, Translator, choice, list_of, parse_float, parse_int,
                    parse_positive_int, refuse, render)
-from .structure import FC, RING, SW, Dimension, Fabric, NotAProduct, Product, detect_product, fabric, require_rated
+from .fat_tree import NotAFatTree, infer
+from .structure import (FC, RING, SW, Dimension, Fabric, NotAProduct, NotSplittable, Product, detect_product, fabric,
+                        host_per_gpu_nic_pair, require_rated)
 
 KIND_HINT_ANNOTATION = "astra.topology"  # graph annotation: "Ring,FullyConnected,Switch" (importer writes it)
 DEFAULT_ALGORITHM = {RING: "ring", FC: "direct", SW: "halvingDoubling"}
@@ -133,10 +135,11 @@ def network_yaml(dims: list[Dimension], shape: str, source: str) -> str:
                   latency=[repr(round(d.lat_ns, DIGITS)) for d in dims])
 
 
-def rank_names(fab: Fabric) -> list[str]:
-    """The NPU node name of each rank."""
+def rank_names(fab: Fabric, order: np.ndarray | None = None) -> list[str]:
+    """The NPU node name of each rank (`order`: NPU vertex per rank when a model renumbers them)."""
     names = fab.g.node_names
-    return [names[i] for i in fab.vertex_node[:fab.num_npus].tolist()]
+    vertices = fab.vertex_node[:fab.num_npus] if order is None else fab.vertex_node[order]
+    return [names[i] for i in vertices.tolist()]
 
 
 def ranks_file(names: list[str]) -> str:
@@ -166,20 +169,98 @@ def one_switch_approximation(fab: Fabric, reason: str) -> Product:
     return Product([dim], [note])
 
 
+def clos_approximation(fab: Fabric) -> Product:
+    """A fat tree as one Switch dimension per tier (NotAFatTree / NotSplittable when it is not one).
+
+    Dimension 0 is the NPUs of one ToR (its size Radix_Down0, the host link's bandwidth and latency);
+    dimension t > 0 joins the blocks of dimension t-1 that meet at tier t: its bandwidth is each NPU's
+    share of the uplinks of the tier t-1 switches above it (capped by the dimension below) and its
+    per-hop latency the sum of the link latencies from an NPU up to tier t, so ASTRA-sim's two hops
+    per Switch equal the real path's length. NPUs are numbered ToR by ToR, pod by pod (ranks.txt).
+    Ignored: a tier's links are shared by every dimension above it (ASTRA-sim gives each dimension its
+    own), and ECMP collisions."""
+    fab = host_per_gpu_nic_pair(fab)
+    tree = infer(fab, whole=False)
+    t = tree.tiers
+    sizes = [t[0].radix_down] + ([tree.podsize // t[0].radix_down, tree.nodes // tree.podsize] if len(t) == 3
+                                 else [tree.nodes // t[0].radix_down] if len(t) == 2 else [])
+    bw, lat = [float(t[0].speed)], [float(t[0].latency)]
+    for k in range(1, len(sizes)):  # the tier k-1 switches' uplinks into tier k, shared by all NPUs
+        bw.append(min(bw[-1], t[k - 1].switches * t[k - 1].radix_up * float(t[k].speed) / tree.nodes))
+        lat.append(lat[-1] + float(t[k].latency))
+    dims = [Dimension(SW, n, 0, b, x, exact=False) for n, b, x in zip(sizes, bw, lat) if n > 1]
+    if not dims:
+        raise NotAFatTree("the fat tree has one NPU per ToR and one ToR")
+    note = (f"APPROXIMATION: the {len(t)}-tier Clos is modelled as {Product(dims).shape()}: one Switch dimension "
+            f"per tier (NPUs of one ToR, then ToRs of one pod{', then pods' if len(t) == 3 else ''}), bandwidth = "
+            f"each NPU's share of the uplinks into that tier ({', '.join(f'{d.bw_gbps:g}' for d in dims)} Gbit/s), "
+            f"latency per hop = the links from an NPU up to that tier ({', '.join(f'{d.lat_ns:g}' for d in dims)} ns); "
+            f"ASTRA-sim gives each dimension its own links, where the real tiers share theirs")
+    return Product(dims, fab.notes + [note], tree.host_order)
+
+
+ERROR_CHECK_MAX_NPUS = 4096  # the README's error statement runs our engine twice; bigger Clos skip it
+
+
+def approximation_error(g: FQG, product: Product, system: dict[str, Any], w: Workload) -> str:
+    """Our engine, ASTRA-sim-compatible mode, on the approximate network and on the real graph (same
+    logical dimensions, NPU order, algorithms and options): the error the README states."""
+    from .. import blueprints  # lazily: only a Clos approximation needs the engine and a stack graph
+    from ..simulate import SimulationOptions, simulate
+    from .simengine import ENGINE_ALGORITHM
+
+    N = int(np.prod([d.size for d in product.dims]))
+    if N > ERROR_CHECK_MAX_NPUS:
+        return (f"error against the real graph not computed ({N:,} NPUs > {ERROR_CHECK_MAX_NPUS:,}); compare with "
+                f"`infragraph simulate --model astra --dims {','.join(str(d.size) for d in product.dims)}`")
+    stack = blueprints.graph("std.fabrics.stack", shape=product.shape(),
+                             bandwidth=[f"{d.bw_gbps!r} Gbps" for d in product.dims],
+                             latency=[f"{d.lat_ns!r} ns" for d in product.dims])
+    algos = tuple(ENGINE_ALGORITHM[a] for a in system[COLLECTIVE_KEY[w.collective]])
+    opts = SimulationOptions(collective=w.collective, size_bytes=float(w.size_bytes), algorithm=algos,
+                             dims=tuple(d.size for d in product.dims), chunks=system["preferred-dataset-splits"],
+                             active_chunks=system["active-chunks-per-dimension"],
+                             endpoint_delay_ns=float(system["endpoint-delay"]),
+                             local_mem_bw_gb_per_s=float(system["local-mem-bw"]),
+                             optimization=system["collective-optimization"],
+                             scheduling=system["scheduling-policy"].lower(), model="astra", top_links=0)
+    order = product.order if product.order is not None else np.arange(N)
+    group = (tuple(int(x) for x in order),)
+    try:
+        approx = simulate(stack, opts)["collective_time_ns"]
+        real = simulate(g, replace(opts, groups=group))["collective_time_ns"]
+        aware = simulate(g, replace(opts, groups=group, model="astra-aware"))["collective_time_ns"]
+    except InfraGraphError as e:
+        return f"error of this approximation not computed: our engine could not run the comparison ({e.diagnostics[0].message})"
+    return (f"error of this approximation for its workload ({w.describe()}): {approx:,.0f} ns here vs {real:,.0f} ns "
+            f"from our engine on the real graph with the same dimensions and algorithms "
+            f"({(approx - real) / real:+.1%}); with congestion (--model astra-aware) the real graph gives "
+            f"{aware:,.0f} ns ({(approx - aware) / aware:+.1%})")
+
+
 def detect_for_astra(fab: Fabric, g: FQG, options: Options) -> Product:
-    """The product ASTRA-sim will get, or a located refusal (approximated with options.approximate)."""
+    """The product ASTRA-sim will get, or a located refusal (approximated with options.approximate:
+    a fat tree as one Switch per tier, anything else by detect_product's or the one-switch model)."""
     hint_text = g.graph_annotations.get(KIND_HINT_ANNOTATION)
     hint = [x.strip() for x in str(hint_text).split(",")] if hint_text else None
     try:
-        return detect_product(fab, options.approximate, hint)
+        return detect_product(fab, False, hint)
     except NotAProduct as e:
         if options.approximate:
-            return one_switch_approximation(fab, f"the graph is not an RI/FC/SW product ({e})")
+            try:
+                return clos_approximation(fab)
+            except (NotAFatTree, NotSplittable):
+                pass
+            try:
+                return detect_product(fab, True, hint)
+            except NotAProduct:
+                return one_switch_approximation(fab, f"the graph is not an RI/FC/SW product ({e})")
         d = e.diagnostic()
         raise InfraGraphError(Diagnostic(
             f"the graph is not an RI/FC/SW product over its NPUs, which ASTRA-sim's analytical network needs: {d.message}",
             d.location, d.hint if d.hint and "--approximate" in d.hint
-            else (d.hint + "; " if d.hint else "") + "or pass --approximate for the closest model (printed)")) from None
+            else (d.hint + "; " if d.hint else "") + "or pass --approximate for the closest model (printed; a Clos "
+            "becomes one Switch dimension per tier)")) from None
 
 
 @dataclass
@@ -231,8 +312,10 @@ class AstraAnalytical(Translator):
 
     def render(self, plan: AnalyticalPlan) -> Bundle:
         fab, product = plan.fab, plan.product
-        ranks = rank_names(fab)
+        ranks = rank_names(fab, product.order)
         notes = fab.notes + product.notes
+        if product.order is not None:
+            notes.append(approximation_error(plan.g, product, plan.system, plan.workload))
         files: dict[str, str | bytes] = {
             "network.yml": network_yaml(product.dims, product.shape(), plan.g.name),
             "system.json": json.dumps(plan.system, indent=2) + "\n",

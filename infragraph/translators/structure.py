@@ -261,6 +261,7 @@ class Dimension:
 class Product:
     dims: list[Dimension]
     notes: list[str] = field(default_factory=list)
+    order: np.ndarray | None = None  # NPU vertex per rank when the model renumbers NPUs (None: fabric order)
 
     @property
     def exact(self) -> bool:
