@@ -177,3 +177,20 @@ def test_direct_ring_is_fine_for_astra_and_bundle_files(tmp_path):
     run = (tmp_path / "run.sh").read_text()
     assert "--network-configuration=\"$here/network.yml\"" in run and "--system-configuration" in run
     assert (tmp_path / "run.sh").stat().st_mode & 0o100
+
+
+def test_an_all_reduce_too_small_for_halving_doubling_defaults_to_ring_and_a_chosen_one_is_refused():
+    from infragraph.translators.chakra_et import Workload
+    g, t = expand(stack("SW(16)")), T.get("astra-analytical")
+    tiny = Workload("all-reduce", 100)  # 100 B / 4 chunks < 2 bytes x 16 NPUs: ASTRA-sim aborts
+    assert json.loads(t.translate(g, T.Options(workload=tiny)).files["system.json"])["all-reduce-implementation"] == ["ring"]
+    d = t.check(g, T.Options(settings={"all-reduce-implementation": "halvingDoubling"}, workload=tiny))
+    assert d and "chunk_size > 0" in d[0].message and d[0].hint
+
+
+def test_known_aborts_are_refused_with_a_fix():
+    g, t = expand(stack("RI(4)_SW(2)")), T.get("astra-analytical")
+    for settings, text in (({"network-model": "aware"}, "1-D networks only"), ({"endpoint-delay": "0"}, "aborts with 0"),
+                           ({"all-to-all-implementation": "halvingDoubling,direct"}, "expected one of: ring, direct")):
+        d = t.check(g, T.Options(settings=settings))
+        assert d and text in d[0].message + str(d[0].hint) and d[0].hint, (settings, d)

@@ -46,10 +46,17 @@ def test_a_file_reads_back_as_metadata_then_one_collective_node():
 
 
 def test_large_ids_and_sizes_use_multi_byte_varints():
-    files = workload_files(Workload("all-to-all", 2**40 + 3), 300)
-    one = files["workload/all_to_all.299.et"]
-    assert one == et_file(299, "all_to_all_300npus_1099511627779B", 6, 2**40 + 3)
-    assert b"\x08\xab\x02" in one  # id 299 as a two-byte varint
+    files = workload_files(Workload("all-to-all", 2**40 + 3), 16390)
+    name = "all_to_all_16390npus_1099511627779B"
+    for npu in (0, 1, 127, 128, 299, 16383, 16384, 16389):  # 1-, 2- and 3-byte ids
+        assert files[f"workload/all_to_all.{npu}.et"] == et_file(npu, name, 6, 2**40 + 3), npu
+    assert b"\x08\xab\x02" in files["workload/all_to_all.299.et"]  # id 299 as a two-byte varint
+
+
+def test_no_workload_files_and_run_sh_then_needs_workload():
+    b = T.get("ns3").translate(expand(single_switch(4)), T.Options(workload=Workload(files=False)))
+    assert not any(k.startswith("workload/") for k in b.files)
+    assert "${WORKLOAD:?" in b.files["run.sh"] and "workload/" not in b.files["README.md"]
 
 
 @pytest.mark.parametrize("collective,size,message", [

@@ -67,6 +67,7 @@ def _is_pow2(n: int) -> bool:
 
 def default_algorithm(dim: Dimension, key: str) -> str:
     """Topology-aware: ring on a Ring, direct on a clique, halvingDoubling on a power-of-two Switch
+    (system_config falls back to ring for an all-reduce too small for it)
     (direct otherwise, and always for all-to-all, which has no halvingDoubling)."""
     algo = DEFAULT_ALGORITHM[dim.kind]
     if algo == "halvingDoubling" and (not _is_pow2(dim.size) or "halvingDoubling" not in ALGORITHMS[key]):
@@ -89,10 +90,14 @@ def system_config(dims: list[Dimension], values: dict[str, Any], workload: Workl
         diags.append(Diagnostic(f"endpoint-delay {values['endpoint-delay']} ns: ASTRA-sim aborts with 0 (event queue "
                                 f"assertion 'get_event_time() > current_time')", Location(path="--set endpoint-delay"),
                                 "use --set endpoint-delay=1 or more"))
+    npus = int(np.prod([d.size for d in dims])) if dims else 1
+    too_small_for_hd = workload.size_bytes // values["preferred-dataset-splits"] < 2 * npus
     for key in ALGORITHMS:
         given = values[key]
         if not given:
             out[key] = [default(d, key) for d in dims]
+            if key == "all-reduce-implementation" and too_small_for_hd:  # halvingDoubling would abort: ring
+                out[key] = ["ring" if a == "halvingDoubling" else a for a in out[key]]
             continue
         if len(given) != len(dims):
             diags.append(Diagnostic(f"{key} lists {len(given)} algorithm(s) but the network has {len(dims)} "
@@ -115,7 +120,7 @@ def workload_refusals(system: dict[str, Any], dims: list[Dimension], w: Workload
     2 bytes per NPU per chunk, 'chunk_size > 0') or never finishes (all-gather of fewer bytes than chunks)."""
     splits = system["preferred-dataset-splits"]
     npus = int(np.prod([d.size for d in dims])) if dims else 1
-    where = Location(path="--size")
+    where = Location(path="--size")  # the user's choice of halvingDoubling (a default falls back to ring)
     if w.collective == "all-reduce" and "halvingDoubling" in system.get("all-reduce-implementation", ()) \
             and w.size_bytes // splits < 2 * npus:
         return [Diagnostic(f"all-reduce of {w.size_bytes} bytes with halvingDoubling and {splits} chunks on {npus} NPUs: "
@@ -359,7 +364,7 @@ def readme(t: Translator, source: str, num_npus: int, summary: str, files: dict[
     """The bundle README (shared by every translator). `files` are the configuration files; the
     workload (one file per NPU) is listed as one line."""
     listed = [(f, FILE_ROLES.get(f, "")) for f in files if f != "README.md"]
-    if workload is not None:
+    if workload is not None and workload.files:
         listed.append((f"workload/{workload.stem}.<npu>.et",
                        f"Chakra workload, one file per NPU: {workload.describe()} (`translate --collective/--size`)"))
     return render("README.md.j2", title=f"{t.description}", backend=t.name, source=source, num_npus=num_npus,

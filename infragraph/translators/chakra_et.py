@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+import numpy as np
+
 from ..errors import error
 
 ET_VERSION = "0.0.4"
@@ -90,6 +92,7 @@ class Workload:
 
     collective: str = DEFAULT_COLLECTIVE
     size_bytes: int = 1 << 20
+    files: bool = True  # False (`translate --no-workload`): no .et files; run.sh then needs WORKLOAD
 
     def __post_init__(self) -> None:
         if self.collective not in COLLECTIVES:
@@ -130,10 +133,27 @@ def et_file(npu: int, node_name: str, comm_type: int, comm_size: int) -> bytes:
 
 def workload_files(w: Workload, num_npus: int, folder: str = "workload", node_name: str | None = None
                    ) -> dict[str, bytes]:
-    """`folder/<stem>.<npu>.et` for every NPU (the node named `node_name`, default Workload.node_name). Only the node id differs between the files, so the
-    node is serialized once with id 0 (which proto3 leaves out) and each NPU's id field (field 1,
-    first in protobuf's canonical order) is put in front of it."""
+    """`folder/<stem>.<npu>.et` for every NPU (the node named `node_name`, default Workload.node_name).
+
+    Only the node id differs between the files, so the node is serialized once with id 0 (which
+    proto3 leaves out) and each NPU's id field (field 1, first in protobuf's canonical order) is put
+    in front of it; the ids' varints are built with numpy, a group of equal length at a time (262,144
+    NPUs take a fraction of a second)."""
+    if not w.files:
+        return {}
     head = _metadata()
     rest = _node(0, node_name or w.node_name(num_npus), COLLECTIVES[w.collective][0], w.size_bytes)
-    return {f"{folder}/{w.stem}.{npu}.et": head + _delimited((b"\x08" + _varint(npu) if npu else b"") + rest)
-            for npu in range(num_npus)}
+    out = {f"{folder}/{w.stem}.0.et": head + _delimited(rest)} if num_npus else {}
+    ids = np.arange(1, num_npus, dtype=np.uint64)
+    length = 1
+    while ids.size:
+        mine = ids[ids < np.uint64(1) << np.uint64(7 * length)]
+        ids = ids[mine.size:]
+        groups = np.stack([(mine >> np.uint64(7 * k)) & np.uint64(0x7F) for k in range(length)], axis=1).astype(np.uint8)
+        groups[:, :-1] |= 0x80
+        buf = groups.tobytes()
+        prefix = head + _varint(1 + length + len(rest)) + b"\x08"
+        for j, npu in enumerate(mine.tolist()):
+            out[f"{folder}/{w.stem}.{npu}.et"] = prefix + buf[j * length:(j + 1) * length] + rest
+        length += 1
+    return out

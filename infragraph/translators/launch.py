@@ -46,7 +46,7 @@ def run_script(binary: Binary, workload: Workload, num_npus: int, args: list[str
     """run.sh for `binary` with `args` (each `--key="$here/file"` or a literal), the bundle's workload."""
     return render("astra_run.sh.j2", title=binary.title, env=binary.env, names=binary.names,
                   rel_dirs=binary.rel_dirs, num_npus=num_npus, workload=workload.describe(),
-                  default_workload=f"workload/{workload.stem}", args=args,
+                  default_workload=f"workload/{workload.stem}" if workload.files else "", args=args,
                   failure_pattern=binary.failure_pattern, failure_message=binary.failure_message)
 
 
