@@ -292,8 +292,7 @@ def random_cables(g: FQG, fraction: float, seed: int, alive: np.ndarray | None =
     if isinstance(fraction, bool) or not isinstance(fraction, (int, float)) or not math.isfinite(fraction) \
             or not 0.0 < fraction <= 1.0:
         raise error(f"the fraction of cables to fail must be a finite number in (0, 1], got {fraction!r}", where)
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise error(f"the seed must be an integer >= 0, got {seed!r}", "--seed")
+    check_seed(seed)
     pool = cables(g)
     if alive is not None:
         pool = pool[alive[pool]]
@@ -301,6 +300,16 @@ def random_cables(g: FQG, fraction: float, seed: int, alive: np.ndarray | None =
     if k == 0:
         raise error(f"failing {fraction:g} of {pool.size} cables rounds to 0 failures", where,
                     f"give a fraction of at least {0.5 / max(pool.size, 1):.3g}")
+    return draw_cables(pool, k, seed)
+
+
+def check_seed(seed: object) -> None:
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise error(f"the seed must be an integer >= 0, got {seed!r}", "--seed")
+
+
+def draw_cables(pool: np.ndarray, k: int, seed: int) -> np.ndarray:
+    """`k` ids from `pool` without replacement, sorted; the same seed gives the same draw."""
     return np.sort(np.random.default_rng(seed).choice(pool, size=k, replace=False))
 
 
