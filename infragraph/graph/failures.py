@@ -408,6 +408,38 @@ def _has_failure_annotations(g: FQG) -> bool:
         any(set(x.attributes) & set(ATTRIBUTES) for x in g.links)
 
 
+def marked(g: FQG, f: Failures) -> FQG:
+    """`g` for drawing: every edge kept (same ids), degraded edges on their degraded link classes,
+    and the failures normalised to edge annotations — `failed: true` on each failed edge,
+    `bandwidth_factor` / `extra_latency_ns` on each degraded one — and `failed: true` on failed nodes."""
+    out = apply_failures(g, replace(f, failed_edge=np.zeros_like(f.failed_edge)))
+    if out is g:
+        out = replace(g)
+    out.edge_attrs = dict(out.edge_attrs)
+    out.node_attrs = dict(out.node_attrs)
+    degraded = f.degraded_edge
+    columns = {FAILED: (f.failed_edge, lambda e: True),
+               BANDWIDTH_FACTOR: (degraded & (f.bandwidth_factor != 1.0), lambda e: float(f.bandwidth_factor[e])),
+               EXTRA_LATENCY: (degraded & (f.extra_latency_ns != 0.0), lambda e: float(f.extra_latency_ns[e]))}
+    for attr, (mask, value) in columns.items():
+        if mask.any():
+            out.edge_attrs[attr] = {int(e): value(e) for e in np.flatnonzero(mask)}
+    if f.failed_node.any():
+        out.node_attrs[FAILED] = {int(n): True for n in np.flatnonzero(f.failed_node)}
+    return out
+
+
+def edge_states(g: FQG) -> tuple[np.ndarray, np.ndarray]:
+    """(failed, degraded) per edge, from a graph's edge annotations (see `marked`)."""
+    failed = np.zeros(g.num_edges, bool)
+    degraded = np.zeros(g.num_edges, bool)
+    for e, v in g.edge_attrs.get(FAILED, {}).items():
+        failed[e] = _is_true(v)
+    for attr in (BANDWIDTH_FACTOR, EXTRA_LATENCY):
+        degraded[list(g.edge_attrs.get(attr, {}))] = True
+    return failed, degraded & ~failed
+
+
 def healthy(g: FQG) -> FQG:
     """`g` as if nothing had failed: failure annotations dropped, every edge kept."""
     return apply_failures(g, healthy_failures(g))
