@@ -65,6 +65,7 @@ def analyze(g: FQG, failures: Failures | None = None, original: FQG | None = Non
             "seeds": [first_seed, first_seed + trials - 1],
             "worst_gbps": float(values[worst]),
             "worst_seed": first_seed + worst,
+            "reproduce_worst": f"--fail-random {random_failures / b.cables.size!r} --seed {first_seed + worst}",
             "mean_gbps": float(values.mean()),
             "p5_gbps": float(np.percentile(values, 5)),
             "median_gbps": float(np.median(values)),
@@ -112,6 +113,7 @@ def format_report(r: dict[str, Any]) -> str:
         lines.append(f"    bisection worst {_gbps(rf['worst_gbps'])} (seed {rf['worst_seed']}, "
                      f"{rf['worst_fraction_of_healthy'] * 100:.2f} % of {_gbps(bi['gbps'])}), 5th percentile "
                      f"{_gbps(rf['p5_gbps'])}, median {_gbps(rf['median_gbps'])}, mean {_gbps(rf['mean_gbps'])}")
+        lines.append(f"    the worst trial's cables: add {rf['reproduce_worst']} to this command's options")
     return "\n".join(lines)
 
 

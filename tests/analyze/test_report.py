@@ -85,6 +85,15 @@ def test_cli_text_json_and_picture(clos8_file, tmp_path, capsys):
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+def test_the_worst_trial_is_reproduced_by_fail_random(clos8_file, capsys):
+    assert main(["analyze", clos8_file, "-q", "--random-failures", "5", "--trials", "40"]) == 0
+    text = capsys.readouterr().out
+    worst = text.split("bisection worst ")[1].split(" Gbit/s")[0]
+    flags = text.split("add ")[1].split(" to this")[0].split()
+    assert main(["analyze", clos8_file, "-q"] + flags) == 0
+    assert f"bisection          {worst} Gbit/s" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("args, expected", [
     (["--random-failures", "-1"], "--random-failures must be >= 0"),
     (["--random-failures", "2", "--trials", "0"], "--trials must be at least 1"),
