@@ -13,6 +13,7 @@ from infragraph.cli import main
 from infragraph.errors import InfraGraphError
 from infragraph.graph.failures import FailureSpec, with_failures
 from infragraph.sources import load_graph
+from tests.helpers import graph_file
 
 
 @pytest.fixture(scope="module")
@@ -22,11 +23,7 @@ def clos8():
 
 @pytest.fixture(scope="module")
 def clos8_file(clos8, tmp_path_factory):
-    from infragraph.graph.export import write_json
-
-    path = tmp_path_factory.mktemp("clos") / "clos8.json"
-    write_json(clos8, path)
-    return str(path)
+    return graph_file(clos8, tmp_path_factory, "clos8.json")
 
 
 def test_clos_one_spine_down_by_hand(clos8):
