@@ -390,7 +390,7 @@ def apply_failures(g: FQG, f: Failures) -> FQG:
             base = g.links[int(link)]
             links.append(replace(base, name=f"{base.name}~x{factor:g}+{extra:g}ns",
                                  bandwidth_gbps=None if base.bandwidth_gbps is None else base.bandwidth_gbps * factor,
-                                 latency_ns=(base.latency_ns or 0.0) + extra,
+                                 latency_ns=base.latency_ns if extra == 0 else (base.latency_ns or 0.0) + extra,
                                  attributes={k: v for k, v in base.attributes.items() if k not in ATTRIBUTES}))
         edge_link[degraded] = len(g.links) + inverse.ravel()
     links = [x if not (set(x.attributes) & set(ATTRIBUTES)) else
