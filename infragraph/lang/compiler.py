@@ -248,4 +248,30 @@ def compile_file(path: str, defines: dict[str, str] | None = None,
     return compile_source(text, str(path), defines, search_path)
 
 
-__all__ = ["Compiler", "compile_file", "compile_source", "show"]
+def source_files(path: str, search_path: list[str] | None = None) -> list[Path]:
+    """The .igl files compiling `path` reads: the file and its imports, transitively, each once.
+
+    Callers that cache or skip work by source contents (sweeps) hash these; an import that cannot
+    be resolved is left for the compile itself to report."""
+    resolver = Compiler(search_path=search_path)
+    seen: list[Path] = []
+    todo = [Path(path).resolve()]
+    while todo:
+        p = todo.pop()
+        if p in seen:
+            continue
+        seen.append(p)
+        try:
+            program = parse(p.read_text(encoding="utf-8"), str(p))
+        except (OSError, UnicodeDecodeError, InfraGraphError):
+            continue
+        for item in program.items:
+            if isinstance(item, A.Import):
+                try:
+                    todo.append(resolver._resolve(item, str(p)))
+                except CompileError:
+                    pass
+    return seen
+
+
+__all__ = ["Compiler", "compile_file", "compile_source", "show", "source_files"]
