@@ -32,8 +32,11 @@ def loads(text: str, filename: str) -> dict:
         # tomllib states the position only inside its message: "... (at line 3, column 7)"
         m = _POSITION.search(str(e))
         line, col = (int(m.group(1)), int(m.group(2))) if m else (None, None)
-        raise InfraGraphError(Diagnostic(f"invalid TOML: {_POSITION.sub('', str(e))}",
-                                         Location(filename, line, col))) from None
+        if m is None and "(at end of document)" in str(e):
+            lines = text.rstrip("\n").splitlines() or [""]
+            line, col = len(lines), len(lines[-1]) + 1
+        message = _POSITION.sub("", str(e)).replace(" (at end of document)", " at the end of the file")
+        raise InfraGraphError(Diagnostic(f"invalid TOML: {message}", Location(filename, line, col))) from None
 
 
 def _split_key(text: str) -> tuple[str, ...]:

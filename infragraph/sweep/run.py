@@ -38,6 +38,7 @@ class SweepReport:
     failed: int
     wall_s: float
     executor: str
+    retried: int = 0  # point runs lost with a dead worker and run again
     errors: list[str] = field(default_factory=list)  # the first few failures, for the summary
 
 
@@ -57,12 +58,13 @@ def sweep(spec: str | Path, output: str | Path, scheduler: Any = None, workers: 
             if p.key in previous and previous[p.key].get("status") == "ok"}
     todo = [p for p in points if p.key not in keep]
     rows = dict(keep)
+    retried = 0
     executor = executor_for(scheduler, workers) if todo else None
     bar = SweepProgress(len(points), len(keep), s.name, show_progress)
     try:
         if executor is not None:
             with bar:
-                _run(executor, s.source, todo, store, rows, bar, executor.workers)
+                retried = _run(executor, s.source, todo, store, rows, bar, executor.workers)
     finally:
         if executor is not None:
             executor.close()
@@ -72,11 +74,12 @@ def sweep(spec: str | Path, output: str | Path, scheduler: Any = None, workers: 
     failed = [r for r in ordered if r["status"] != "ok"]
     return SweepReport(store.parquet, store.csv, len(points), len(todo), len(keep), len(failed),
                        time.perf_counter() - start, executor.description if executor else "nothing to run",
-                       [f"point {r['point']}: {r['error']}" for r in failed[:5]])
+                       retried, [f"point {r['point']}: {r['error']}" for r in failed[:5]])
 
 
 def _run(executor, source, todo: list[Point], store: ResultStore, rows: dict, bar: SweepProgress,
-         workers: int) -> None:
+         workers: int) -> int:
+    """Run `todo`; returns how many point runs were lost with a dead worker and retried."""
     attempts = {p.key: 0 for p in todo}
     while todo:
         batches = batch_by_graph(todo, workers)
@@ -105,6 +108,7 @@ def _run(executor, source, todo: list[Point], store: ResultStore, rows: dict, ba
         if todo:
             executor.restart()
             todo.sort(key=lambda p: p.index)
+    return sum(attempts.values())
 
 
 def batch_by_graph(points: list[Point], workers: int) -> list[list[Point]]:

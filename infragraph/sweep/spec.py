@@ -166,7 +166,8 @@ def _source(data: dict, base: Path, fail) -> Source:
         from .. import lang
 
         files = source_files(str(path), list(include))
-        params = {p["name"]: p["type"] for p in lang.describe(str(path))["params"]}
+        described = blueprints.describe(label) if blueprints.is_blueprint_name(label) else lang.describe(str(path))
+        params = {p["name"]: p["type"] for p in described["params"]}
     elif path.suffix in DOCUMENT_SUFFIXES:
         files, params = [path], {}
     else:
@@ -208,7 +209,7 @@ def _range(name: str, r: dict, where: str, fail) -> list[Any]:
 
     lo, hi = bound("from"), bound("to")
     if hi < lo:
-        raise fail(where, f"range runs from {lo:g} down to {hi:g}; 'to' must be ≥ 'from'")
+        raise fail(where, f"range runs from {r['from']!r} down to {r['to']!r}; 'to' must be ≥ 'from'")
     mode = modes[0] if modes else "step"
     if mode == "factor":
         if lo <= 0:

@@ -147,7 +147,12 @@ def plot_table(path: str, output: str, kind: str = "lines", x: str = "size_bytes
     if kind == "heatmap":
         if not heatmap:
             raise error("a heat map needs its two inputs: --heatmap X,Y")
-        return _heatmap(plt, t, t.column(heatmap[0]), t.column(heatmap[1]), y, output, title)
+        hx, hy = t.column(heatmap[0]), t.column(heatmap[1])
+        for c in (hx, hy):
+            if c not in t.inputs:
+                raise error(f"a heat map's axes are inputs; '{c}' is a result column",
+                            hint=f"inputs: {', '.join(t.inputs)}")
+        return _heatmap(plt, t, hx, hy, y, output, title)
     if kind == "speedup":
         if not speedup:
             raise error("a speedup plot needs --speedup COLUMN=A/B, e.g. topology=torus/switch")
