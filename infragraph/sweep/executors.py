@@ -48,7 +48,7 @@ class LocalPool:
         methods = multiprocessing.get_all_start_methods()
         ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
         if "forkserver" in methods:
-            ctx.set_forkserver_preload(["infragraph.sweep.worker"])
+            ctx.set_forkserver_preload(["infragraph.sweep.worker", "infragraph.sources", "infragraph.lang"])
         return cf.ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx)
 
     def submit(self, fn, arg, key):
