@@ -80,7 +80,7 @@ def _point(spec: Spec, index: int, env: dict[str, Any]) -> Point:
             except TypeError as e:
                 raise spec.fail(_where(spec, name), str(e)) from None
         inputs[name] = json.dumps(value) if isinstance(value, list) else value
-    opts = replace(SimulationOptions(top_links=None), **options)
+    opts = replace(SimulationOptions(top_links=0), **options)  # the table keeps per-tier numbers only
     table = {"source": spec.source.label}
     for name in ALWAYS:
         field, column, _check = OPTIONS[name]
@@ -91,7 +91,7 @@ def _point(spec: Spec, index: int, env: dict[str, Any]) -> Point:
     table.update(inputs)
     define_items = tuple(sorted(defines.items()))
     graph_key = _digest([spec.source.digest, define_items])
-    key = _digest([graph_key, {k: v for k, v in asdict(opts).items() if k not in ("trace", "top_links")}])
+    key = _digest([graph_key, {k: v for k, v in asdict(opts).items() if k not in ("trace", "top_links", "links")}])
     return Point(index, table, define_items, opts, graph_key, key)
 
 

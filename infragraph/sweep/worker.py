@@ -5,7 +5,8 @@ raised, so one bad point cannot take the others down with it.
 
 Metrics (units in the column names): time_ns; algbw_gb_per_s and busbw_gb_per_s (GB = 1e9 bytes);
 utilization_max (busiest directed link, busy time / collective time) and one
-`utilization[<tier>]` column per link tier (the busiest link of that tier); bottleneck_tier;
+`utilization[<tier>]` column per link tier (the busiest link of that tier; tiers as
+infragraph/simulate_load.py names them); bottleneck_tier; warnings (the result's warning codes);
 engine_wall_s (the engine's own run) and point_wall_s (the whole point on the worker, including a
 compile when `compiled` is true).
 """
@@ -27,7 +28,7 @@ from ..simulate import PreparedGraph, SimulationOptions, prepare, simulate
 MAX_CACHED_GRAPHS = 8
 # Metric columns in table order (per-tier `utilization[<tier>]` columns follow them).
 METRICS = ("num_npus", "time_ns", "algbw_gb_per_s", "busbw_gb_per_s", "utilization_max", "bottleneck_tier",
-           "links_used", "chunk_bytes", "events", "engine_wall_s", "point_wall_s", "compiled", "worker")
+           "warnings", "links_used", "chunk_bytes", "events", "engine_wall_s", "point_wall_s", "compiled", "worker")
 
 _cache: OrderedDict[str, PreparedGraph | InfraGraphError] = OrderedDict()
 _lock = threading.Lock()  # Dask workers may run several threads in one process
@@ -56,7 +57,7 @@ def run_point(task: Task, options: SimulationOptions) -> dict[str, Any]:
     out: dict[str, Any] = {"status": "ok", "error": None, "compiled": False}
     try:
         prepared, out["compiled"] = _graph(task)
-        out.update(metrics(prepared, simulate(prepared, options)))
+        out.update(metrics(simulate(prepared, options)))
     except InfraGraphError as e:
         out.update(status="error", error=str(e))
     except Exception as e:  # an engine or toolchain bug: record it with where it happened, keep going
@@ -92,33 +93,22 @@ def _compile(task: Task) -> PreparedGraph | InfraGraphError:
         return e
 
 
-def metrics(p: PreparedGraph, r: dict[str, Any]) -> dict[str, Any]:
-    """The table's metric columns of one simulation result."""
+def metrics(r: dict[str, Any]) -> dict[str, Any]:
+    """The table's metric columns of one simulation result: its headline numbers, the per-tier
+    busiest-link utilization of the tiers that carried traffic (simulate_load's link tiers), and the
+    codes of its warnings (over-capacity, over-injection, ...: when the model's answer is optimistic)."""
     out: dict[str, Any] = {
         "num_npus": r["num_npus"],
         "time_ns": r["collective_time_ns"],
         "algbw_gb_per_s": r["algorithm_bandwidth_gb_per_s"],
         "busbw_gb_per_s": r["bus_bandwidth_gb_per_s"],
         "utilization_max": r["max_link_utilization"],
+        "bottleneck_tier": r["bottleneck_tier"],
+        "warnings": ",".join(w["code"] for w in r["warnings"]) or None,
         "links_used": r["links_used"],
         "chunk_bytes": r["chunk_bytes"],
         "events": r["events"],
         "engine_wall_s": r["wall_time_s"],
     }
-    tiers = link_tier_utilization(p, r)
-    out["bottleneck_tier"] = max(tiers, key=tiers.get) if tiers else None
-    out.update({f"utilization[{t}]": u for t, u in tiers.items()})
-    return out
-
-
-def link_tier_utilization(p: PreparedGraph, r: dict[str, Any]) -> dict[str, float]:
-    """Busiest utilization per link tier; a tier is a link class, named by its description (the
-    stack's 'dimension 2 RI(8)', a Clos's 'host to leaf') or else its name. Needs every used link
-    in the result (top_links=None)."""
-    g = p.g
-    out: dict[str, float] = {}
-    for link in r["links"]:
-        info = g.links[int(g.edge_link[link["edge"]])]
-        tier = info.description or info.name
-        out[tier] = max(out.get(tier, 0.0), link["utilization"])
+    out.update({f"utilization[{t['tier']}]": t["utilization"]["max"] for t in r["tiers"] if t["links_used"]})
     return out
