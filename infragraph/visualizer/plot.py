@@ -202,12 +202,8 @@ def _lines(plt, t: SweepTable, x: str, y: str, series: list[str] | None, facet: 
                     **look(rs[0]))
         _style(ax, x, "x", [r[x] for r in rows])
         _style(ax, y, "y", [r[y] for r in rows])
-        ax.grid(True, which="both", alpha=0.3)
-        ax.set_title(name, fontsize=10)
-        ax.legend(fontsize=7, loc="best")
-    fig.suptitle(title or f"{_axis(y)[0]} against {_axis(x)[0]}" + _failed_note(t))
-    fig.savefig(output, dpi=120)
-    plt.close(fig)
+        _panel(ax, name)
+    _save(plt, fig, output, title or f"{_axis(y)[0]} against {_axis(x)[0]}", t)
     return f"{len(panels)} panel(s) of {_axis(y)[0]} against {_axis(x)[0]}"
 
 
@@ -257,9 +253,7 @@ def _heatmap(plt, t: SweepTable, hx: str, hy: str, value: str, output: str, titl
 
             bar.formatter = FuncFormatter(fmt)
             bar.update_ticks()
-    fig.suptitle(title or f"{text} over {hx} and {hy}" + _failed_note(t))
-    fig.savefig(output, dpi=120)
-    plt.close(fig)
+    _save(plt, fig, output, title or f"{text} over {hx} and {hy}", t)
     return f"{len(panels)} heat map(s) of {len(xs)}×{len(ys)}"
 
 
@@ -296,14 +290,19 @@ def _speedup(plt, t: SweepTable, x: str, spec: str, facet: str | None, output: s
         ax.axhline(1.0, color="grey", lw=0.8, ls="--")
         _style(ax, x, "x", [p[0] for g in groups.values() for p in g])
         ax.set_ylabel(f"speedup (time {b} / time {a})")
-        ax.grid(True, which="both", alpha=0.3)
-        ax.set_title(name, fontsize=10)
-        ax.legend(fontsize=7, loc="best")
-    fig.suptitle(title or f"speedup of {column}={a} over {column}={b}" + _failed_note(t))
-    fig.savefig(output, dpi=120)
-    plt.close(fig)
+        _panel(ax, name)
+    _save(plt, fig, output, title or f"speedup of {column}={a} over {column}={b}", t)
     return f"{len(pairs)} matched pair(s) in {len(panels)} panel(s)"
 
 
-def _failed_note(t: SweepTable) -> str:
-    return f"  ({t.failed} failed point(s) not shown)" if t.failed else ""
+def _panel(ax, name: str) -> None:
+    ax.grid(True, which="both", alpha=0.3)
+    ax.set_title(name, fontsize=10)
+    ax.legend(fontsize=7, loc="best")
+
+
+def _save(plt, fig, output: str, title: str, t: SweepTable) -> None:
+    """Title (noting failed points, which are not drawn), write, free the figure."""
+    fig.suptitle(title + (f"  ({t.failed} failed point(s) not shown)" if t.failed else ""))
+    fig.savefig(output, dpi=120)
+    plt.close(fig)
