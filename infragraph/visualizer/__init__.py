@@ -15,7 +15,7 @@ import numpy as np
 from ..errors import error
 from ..graph.failures import FailureSpec, apply_failures, marked, resolve_failures
 from ..graph.fqg import FQG
-from .plot import plot_sweep
+from .plot import plot_sweep, plot_table
 from .scene import LEVELS, Scene, prepare
 
 OUTPUTS = ("svg", "png", "pdf", "html")
@@ -76,4 +76,4 @@ def _same_failures(results: str, f) -> None:
                     "give visualize the same --fail/--fail-random/--degrade options as simulate")
 
 
-__all__ = ["LEVELS", "OUTPUTS", "Scene", "plot_sweep", "prepare", "visualize"]
+__all__ = ["LEVELS", "OUTPUTS", "Scene", "plot_sweep", "plot_table", "prepare", "visualize"]
