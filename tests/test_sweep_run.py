@@ -161,6 +161,13 @@ def test_dask_local_cluster_gives_the_same_table_as_the_local_pool(tmp_path, das
     assert len({r["worker"] for r in rows(dask.table)}) == 2  # both workers took part
 
 
+def test_a_scheduler_file_reaches_the_same_cluster(tmp_path, dask_cluster):
+    scheduler_file = tmp_path / "scheduler.json"
+    scheduler_file.write_text(json.dumps({"address": dask_cluster.scheduler_address}))
+    r = sweep(spec(tmp_path, shapes=("SW(4)",), sizes=("1KiB",)), tmp_path / "res", scheduler=str(scheduler_file))
+    assert (r.points, r.failed) == (2, 0) and r.executor.startswith("Dask cluster at tcp://")
+
+
 def test_a_dask_worker_killed_mid_sweep_loses_no_finished_point(tmp_path, dask_cluster):
     r, early = _kill_a_worker_mid_sweep(tmp_path, dask_cluster.scheduler_address)
     assert (r.points, r.failed) == (16, 0)
