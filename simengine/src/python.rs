@@ -11,7 +11,7 @@ use crate::algorithms::{Algo, Op};
 use crate::engine::{simulate as run, SimConfig};
 use crate::error::SimError;
 use crate::network::Model;
-use crate::plan::{CollectiveSpec, Optimization};
+use crate::plan::{CollectiveSpec, Optimization, Scheduling};
 use crate::results::bandwidths;
 use crate::routing::Metric;
 use crate::topology::Topology;
@@ -46,7 +46,7 @@ where
 #[pyo3(signature = (*, num_nodes, edge_src, edge_dst, edge_bandwidth_gbps, edge_latency_ns, npu_nodes,
     collective, size_bytes, groups, algorithms, dims=vec![], root=0, chunks=1, active_chunks=1,
     endpoint_delay_ns=10.0, local_mem_bw_gb_per_s=None, optimization="localBWAware", scheduling="fifo",
-    model="unaware", astra=false, routing="hops", ecmp=true, dor_dims=None, trace=false,
+    model="unaware", astra=false, routing="hops", ecmp=true, dor_dims=None, dor_direct_dims=vec![], trace=false,
     node_kind=None, no_transit_kinds=vec![], cut_through_kinds=vec![], max_events=u64::MAX))]
 #[allow(clippy::too_many_arguments)]
 fn simulate<'py>(
@@ -74,6 +74,7 @@ fn simulate<'py>(
     routing: &str,
     ecmp: bool,
     dor_dims: Option<Vec<usize>>,
+    dor_direct_dims: Vec<usize>,
     trace: bool,
     node_kind: Option<Vec<i32>>,
     no_transit_kinds: Vec<i32>,
@@ -108,7 +109,7 @@ fn simulate<'py>(
             endpoint_delay_ns,
             local_mem_bw_gb_per_s,
             optimization: parse("collective optimization", optimization, &[("baseline", Optimization::Baseline), ("localBWAware", Optimization::LocalBwAware)])?,
-            lifo: parse("scheduling policy", scheduling, &[("lifo", true), ("fifo", false)])?,
+            scheduling: parse("scheduling policy", scheduling, &[("fifo", Scheduling::Ordered), ("arrival", Scheduling::Arrival), ("lifo", Scheduling::Newest)])?,
         };
         let cfg = SimConfig {
             model: parse("network model", model, &[("unaware", Model::Unaware), ("aware", Model::Aware), ("fair", Model::Fair)])?,
@@ -116,6 +117,7 @@ fn simulate<'py>(
             metric: parse("routing metric", routing, &[("hops", Metric::Hops), ("latency", Metric::Latency)])?,
             ecmp,
             dor_dims: dor_dims.clone(),
+            dor_direct_dims: dor_direct_dims.clone(),
             trace,
             max_events,
         };
