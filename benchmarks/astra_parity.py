@@ -2,6 +2,7 @@
 
     python benchmarks/astra_parity.py            # every case, prints a table
     python benchmarks/astra_parity.py CASE ...   # some cases
+    BASELINE=/path/to/old/checkout python benchmarks/astra_parity.py   # adds the old version's cli s
 
 Each case runs twice as a user would run it, in a fresh process: `infragraph simulate` on the
 `std.fabrics.stack` blueprint (`blueprints/fabrics/stack.igl -D shape=...`), the stated system
@@ -22,6 +23,7 @@ The binaries' times (issue 12) were measured with ASTRA-sim's example system con
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -58,11 +60,14 @@ def cli_argv(name: str, out: Path) -> list[str]:
             "--json", str(out)]
 
 
-def run_cli(name: str) -> dict:
-    """One `infragraph simulate` process under /usr/bin/time: wall s, peak MB, the result."""
+def run_cli(name: str, root: Path = ROOT) -> dict:
+    """One `infragraph simulate` process (of the checkout at `root`) under /usr/bin/time: wall s,
+    CPU s, peak MB, the result."""
     out = Path(f"/tmp/astra_parity_{abs(hash(name))}.json")
+    env = {**os.environ, "PYTHONPATH": str(root)}
     t0 = time.perf_counter()
-    p = subprocess.run(["/usr/bin/time", "-f", "%M %U %S", *cli_argv(name, out)], capture_output=True, text=True)
+    p = subprocess.run(["/usr/bin/time", "-f", "%M %U %S", *cli_argv(name, out)], capture_output=True, text=True,
+                       env=env)
     wall = time.perf_counter() - t0
     if p.returncode != 0:
         raise SystemExit(f"{name}: infragraph simulate failed:\n{p.stderr}")
@@ -119,8 +124,13 @@ def phases(name: str) -> dict:
 
 def main(names: list[str]) -> None:
     rows = []
+    baseline = os.environ.get("BASELINE")
     for name in names or list(CASES):
         cli = min((run_cli(name) for _ in range(2)), key=lambda r: r["cli_s"])
+        if baseline:
+            old = run_cli(name, Path(baseline))
+            print(f"{name}: old cli {old['cli_s']:.2f} s, cpu {old['cpu_s']:.2f} s, "
+                  f"{old['collective_ns']:,.0f} ns", file=sys.stderr)
         split = split_times(name)
         binary = CASES[name][2]
         without = cli["cli_s"] - split["start_s"] - split["build_s"]

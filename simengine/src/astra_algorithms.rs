@@ -62,13 +62,19 @@ impl PhaseAlgo {
         match (self.algo, self.op) {
             (Algo::Ring, Op::AllToAll) => Some(self.astra_ring_all_to_all(pos, s, sends)),
             (Algo::HalvingDoubling, Op::AllReduce | Op::ReduceScatter) => Some(self.astra_halving_doubling(pos, s, sends)),
-            (Algo::Direct, Op::AllReduce) if s == 0 => {
+            (Algo::Direct, Op::AllReduce) if self.staggered_step(s) => {
                 let first = self.direct_first_round(pos, sends);
                 Some(first.map(|st| StepSpec { staggered: true, ..st }))
             }
             (Algo::DoubleBinaryTree, Op::AllReduce) => Some(self.astra_tree(pos, s, chunk, sends)),
             _ => None,
         }
+    }
+
+    /// Whether step `s` is staggered (`StepSpec::staggered`): the first round of ASTRA-sim's
+    /// direct all-reduce. Cheap, for the engine to ask on every delivered message.
+    pub fn staggered_step(&self, s: usize) -> bool {
+        self.integer && self.algo == Algo::Direct && self.op == Op::AllReduce && s == 0
     }
 
     /// Whether the member at `pos` waits the endpoint delay before the phase's first step.

@@ -502,11 +502,8 @@ impl<'t> Sim<'t> {
         if !self.cfg.astra {
             return false;
         }
-        let (j, _, p, member) = self.decode(mps);
-        let plan = &self.jobs[j].plan;
-        let mut none = Vec::new();
-        let s = (tag & 0xFF_FFFF) as usize;
-        plan.phases[p].algo.step(plan.position(p, member), (tag >> 24) as usize, s, 0, &mut none).is_some_and(|st| st.staggered)
+        let (j, _, p, _) = self.decode(mps);
+        self.jobs[j].plan.phases[p].algo.staggered_step((tag & 0xFF_FFFF) as usize)
     }
 
     fn deliver(&mut self, now: f64, id: u32) {
