@@ -286,17 +286,16 @@ class Interp:
 
     def _iterable(self, e: A.Expr, scope: Scope) -> Any:
         v = self.eval(e, scope)
-        if isinstance(v, (range, list)):
+        if isinstance(v, (range, list, str)):
             return v
-        if isinstance(v, str):
-            return list(v)
         raise CompileError(f"can only loop over a range, list or string, got {type_of(v)}", e.pos,
                            "write a range as 0..n" if isinstance(v, int) else None)
 
     def _comprehension(self, e: A.Comprehension, scope: Scope) -> list:
         out = []
-        for x in self._iterable(e.iter, scope):
-            self.tick(e.pos)
+        items = self._iterable(e.iter, scope)
+        self.tick(e.pos, len(items))  # every item is visited: charge them up front
+        for x in items:
             inner = Scope(scope)
             inner.vars[e.var] = x
             if e.cond is None or self._truth(e.cond, inner, "a comprehension's 'if' condition"):
@@ -498,8 +497,9 @@ class Interp:
             raise CompileError(msg, st.pos)
 
     def _for(self, st: A.For, scope: Scope, body: Body) -> None:
-        for x in self._iterable(st.iter, scope):
-            self.tick(st.pos)
+        items = self._iterable(st.iter, scope)
+        self.tick(st.pos, len(items))  # every iteration runs: charge them up front
+        for x in items:
             inner = Scope(scope)
             inner.vars[st.var] = x
             if not self.exec_block(st.body, inner, body):
