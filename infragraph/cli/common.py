@@ -48,6 +48,30 @@ def limits(args: argparse.Namespace):
     return Limits(args.max_nodes, args.max_edges)
 
 
+def add_failure_arguments(p: argparse.ArgumentParser) -> None:
+    """--fail, --fail-random/--seed and --degrade: failures applied on top of the document's own."""
+    g = p.add_argument_group("failures (on top of the document's `failed`, `bandwidth_factor` and "
+                             "`extra_latency_ns` annotations)")
+    g.add_argument("--fail", action="append", default=[], metavar="EDGE|NODE|GLOB",
+                   help="cut a node (spine.1.switch.0), a device copy (spine.1), a glob (spine.*) or an edge "
+                        "(leaf.0.port.3--spine.1.port.0); repeatable")
+    g.add_argument("--fail-random", type=float, metavar="FRACTION",
+                   help="also cut this fraction of the cables (edges between device copies), drawn by --seed")
+    g.add_argument("--seed", type=int, metavar="N", help="seed of --fail-random (default 0)")
+    g.add_argument("--degrade", action="append", default=[], metavar="TARGET:bandwidth=F,latency=T",
+                   help="slow a target down: bandwidth x F (0 < F <= 1), latency + T (e.g. 200ns); repeatable")
+
+
+def failure_spec(args: argparse.Namespace):
+    """The FailureSpec of the failure arguments (bad values are located errors)."""
+    from ..graph.failures import FailureSpec, parse_degrade
+
+    if args.seed is not None and args.fail_random is None:
+        raise error("--seed only applies to --fail-random", "--seed")
+    return FailureSpec(tuple(args.fail), args.fail_random, 0 if args.seed is None else args.seed,
+                       tuple(parse_degrade(d) for d in args.degrade))
+
+
 def defines(args: argparse.Namespace) -> dict[str, str]:
     out = {}
     for item in args.defines:
@@ -89,5 +113,5 @@ def load_graph_with_progress(args: argparse.Namespace):
                       limits=limits(args))
 
 
-__all__ = ["InfraGraphError", "Progress", "add_limit_arguments", "add_source_arguments", "defines", "limits",
-           "load_graph_with_progress", "progress"]
+__all__ = ["InfraGraphError", "Progress", "add_failure_arguments", "add_limit_arguments", "add_source_arguments",
+           "defines", "failure_spec", "limits", "load_graph_with_progress", "progress"]
