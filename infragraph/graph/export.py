@@ -163,6 +163,8 @@ def read_fqg(path: str | Path) -> FQG:
             data = json.load(fh)
     except json.JSONDecodeError as e:
         raise InfraGraphError(Diagnostic(f"invalid JSON: {e.msg}", Location(str(path), e.lineno, e.colno))) from None
+    except RecursionError:
+        raise InfraGraphError(Diagnostic("graph JSON nested too deeply to read", Location(str(path)))) from None
     except OSError as e:
         raise InfraGraphError(Diagnostic(f"cannot read graph: {e}", Location(str(path)))) from None
     return from_json_dict(data, str(path))
