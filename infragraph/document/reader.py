@@ -48,12 +48,14 @@ class StrictLoader(_BaseLoader):
         return super().construct_mapping(node, deep)
 
 
-def parse_text(text: str, filename: str) -> Any:
-    """The data in a document file (JSON when `filename` ends .json, else YAML), strictly read."""
+DOCUMENT_NEEDS = "a document needs at least 'name', and 'devices', 'instances' and 'edges' to describe a fabric"
+
+
+def parse_text(text: str, filename: str, needs: str = DOCUMENT_NEEDS) -> Any:
+    """The data in a file (JSON when `filename` ends .json, else YAML), strictly read. `needs` says
+    what the file should have held, for the message about an empty one."""
     if not text.strip() or (not filename.endswith(".json") and _only_comments(text)):
-        raise InfraGraphError(Diagnostic(
-            "the file is empty (or only comments); a document needs at least 'name', and 'devices', "
-            "'instances' and 'edges' to describe a fabric", Location(filename, 1, 1)))
+        raise InfraGraphError(Diagnostic(f"the file is empty (or only comments); {needs}", Location(filename, 1, 1)))
     _check_depth(text, filename)
     try:
         data = _parse_json(text, filename) if filename.endswith(".json") else _parse_yaml(text, filename)
