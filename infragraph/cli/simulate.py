@@ -84,12 +84,19 @@ def parse_sizes(text: str) -> list[int]:
     return sizes
 
 
+MAX_GROUP_RANKS = 10_000_000  # more ranks than any fabric here has NPUs: a typo, refused before a list is built
+
+
 def parse_group(text: str) -> tuple[int, ...]:
     ranks: list[int] = []
     try:
         for part in text.split(","):
             lo, dash, hi = part.strip().partition("-")
-            ranks.extend(range(int(lo), int(hi) + 1) if dash else [int(lo)])
+            first, last = (int(lo), int(hi)) if dash else (int(lo), int(lo))
+            if len(ranks) + last - first + 1 > MAX_GROUP_RANKS:
+                raise error(f"bad --group '{text}': {len(ranks) + last - first + 1:,} ranks, more than "
+                            f"{MAX_GROUP_RANKS:,}; a group names NPU ranks of the fabric")
+            ranks.extend(range(first, last + 1))
     except ValueError:
         raise error(f"bad --group '{text}'; expected ranks like 0-7 or 0,2,4,6") from None
     return tuple(ranks)
