@@ -199,7 +199,8 @@ def test_an_unknown_nested_key_is_located_where_it_is_written(tmp_path):
         axes:
           size: {from: 1KiB, to: 1MiB, factr: 2}
     """))
-    assert re.search(r"spec.yaml:3:39: axes.size.factr: error: .*'factr' was unexpected", message), message
+    assert re.search(r"spec.yaml:3:39: axes.size.factr: error: .*'factr' was unexpected.*\n"
+                     r"  hint: did you mean 'factor'\?", message), message
 
 
 def test_unknown_spec_file_type(tmp_path):

@@ -106,7 +106,8 @@ def _at_unexpected_key(d: Diagnostic) -> Diagnostic:
     if not m or d.location.path is None:
         return d
     parent = "" if d.location.path == "<document>" else d.location.path + "."
-    return Diagnostic(d.message, Location(path=parent + m.group(1)), d.hint)
+    allowed = d.message.partition("allowed keys: ")[2].split(", ")
+    return Diagnostic(d.message, Location(path=parent + m.group(1)), d.hint or did_you_mean(m.group(1), allowed))
 
 
 def _check(data: dict, file: str, source_map: SourceMap) -> Spec:
