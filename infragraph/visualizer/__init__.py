@@ -22,7 +22,8 @@ def visualize(g: FQG, output: str, level: str = "fabric", device: str | None = N
               results: str | None = None) -> Scene | None:
     """Write a picture (svg/png/pdf) or the interactive page (html) of `g` to `output`.
 
-    results: an engine result JSON; its per-link utilization colours the lines. Returns the scene
+    results: an engine result JSON; its per-link utilization colours the lines and its per-tier
+    load (utilization percentiles per link tier) goes into the caption. Returns the scene
     drawn (pictures) so callers can report what was drawn."""
     fmt = Path(output).suffix.lstrip(".").lower()
     if fmt not in OUTPUTS:
@@ -31,19 +32,20 @@ def visualize(g: FQG, output: str, level: str = "fabric", device: str | None = N
         raise error(f"unknown level '{level}'; expected one of: {', '.join(LEVELS)}")
     if level == "device" and not device:
         raise error("--level device needs the device to show, e.g. --level device leaf.0 (or a device name)")
-    util = None
+    util, notes = None, []
     if results:
-        from .results import link_utilization
+        from .results import link_utilization, tier_notes
 
-        util = link_utilization(g, results)
+        util, notes = link_utilization(g, results), tier_notes(results)
     if fmt == "html":
         from .page import write_page
 
-        write_page(g, output, util, device if level == "device" else None)
+        write_page(g, output, util, device if level == "device" else None, notes)
         return None
     from .picture import write_picture
 
     scene = prepare(g, level, device, util)
+    scene.drawn[0].notes.extend(notes)
     write_picture(scene, output, fmt)
     return scene
 
