@@ -20,6 +20,7 @@ import numpy as np
 
 from .errors import InfraGraphError, error
 from .graph import FQG
+from .graph.failures import with_failures
 from .graph.ranks import npu_order
 from .simengine import engine_error_type, simulate_arrays
 from .simulate_checks import injection_bound_gbps, warnings
@@ -78,7 +79,9 @@ class PreparedGraph:
 
 
 def prepare(g: FQG) -> PreparedGraph:
-    """Check that `g` can be simulated and convert it to the engine's arrays (once per graph)."""
+    """Check that `g` can be simulated and convert it to the engine's arrays (once per graph).
+    Failure annotations in the graph are applied (graph.failures), never ignored."""
+    g = with_failures(g)[0]
     bw = np.asarray(g.edge_bandwidth_gbps(), dtype=np.float64)
     lat = np.asarray(g.edge_latency_ns(), dtype=np.float64)
     if g.num_edges == 0:

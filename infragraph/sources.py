@@ -22,8 +22,17 @@ def load_document(
     path: str | Path, defines: dict[str, str] | None = None, search_path: list[str] | None = None
 ) -> Infrastructure:
     """The InfraGraph document in `path` (.igl is compiled; .yaml/.yml/.json are read and validated).
-    A blueprint name `std.x.y` (not an existing file) stands for blueprints/x/y.igl."""
+    A blueprint name `std.x.y` (not an existing file) stands for blueprints/x/y.igl; a SimGrid
+    notation `simgrid:FAT_TREE:...` / `simgrid:DRAGONFLY:...` for the blueprint it names."""
     from . import blueprints
+
+    if str(path).startswith("simgrid:"):
+        from .importers.simgrid import import_simgrid
+
+        if defines:
+            raise InfraGraphError(Diagnostic("-D does not apply to a SimGrid notation; its fields are the parameters",
+                                             Location(str(path))))
+        return import_simgrid(str(path))
 
     if blueprints.is_blueprint_name(str(path)) and not Path(path).exists():
         path = blueprints.resolve(str(path))

@@ -20,6 +20,30 @@ def add_source_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("-q", "--quiet", action="store_true", help="no progress messages")
 
 
+def add_failure_arguments(p: argparse.ArgumentParser) -> None:
+    """--fail, --fail-random/--seed and --degrade: failures applied on top of the document's own."""
+    g = p.add_argument_group("failures (on top of the document's `failed`, `bandwidth_factor` and "
+                             "`extra_latency_ns` annotations)")
+    g.add_argument("--fail", action="append", default=[], metavar="EDGE|NODE|GLOB",
+                   help="cut a node (spine.1.switch.0), a device copy (spine.1), a glob (spine.*) or an edge "
+                        "(leaf.0.port.3--spine.1.port.0); repeatable")
+    g.add_argument("--fail-random", type=float, metavar="FRACTION",
+                   help="also cut this fraction of the cables (edges between device copies), drawn by --seed")
+    g.add_argument("--seed", type=int, metavar="N", help="seed of --fail-random (default 0)")
+    g.add_argument("--degrade", action="append", default=[], metavar="TARGET:bandwidth=F,latency=T",
+                   help="slow a target down: bandwidth x F (0 < F <= 1), latency + T (e.g. 200ns); repeatable")
+
+
+def failure_spec(args: argparse.Namespace):
+    """The FailureSpec of the failure arguments (bad values are located errors)."""
+    from ..graph.failures import FailureSpec, parse_degrade
+
+    if args.seed is not None and args.fail_random is None:
+        raise error("--seed only applies to --fail-random", "--seed")
+    return FailureSpec(tuple(args.fail), args.fail_random, 0 if args.seed is None else args.seed,
+                       tuple(parse_degrade(d) for d in args.degrade))
+
+
 def defines(args: argparse.Namespace) -> dict[str, str]:
     out = {}
     for item in args.defines:
@@ -60,4 +84,4 @@ def load_graph_with_progress(args: argparse.Namespace):
     return load_graph(args.file, defines(args), args.search_path or None, phase=progress(args).phase)
 
 
-__all__ = ["InfraGraphError", "Progress", "add_source_arguments", "defines", "load_graph_with_progress", "progress"]
+__all__ = ["InfraGraphError", "Progress", "add_failure_arguments", "add_source_arguments", "failure_spec", "defines", "load_graph_with_progress", "progress"]

@@ -14,7 +14,7 @@ from dataclasses import replace
 from ..errors import error
 from ..simulate import ALGORITHMS, COLLECTIVES, MODELS, ROUTINGS, SimulationOptions, chrome_trace, parse_dims
 from ..units import Quantity, UnitError, format_quantity, parse_quantity, parse_size_bytes, to_ns
-from .common import add_source_arguments, load_graph_with_progress, progress
+from .common import add_failure_arguments, add_source_arguments, failure_spec, load_graph_with_progress, progress
 
 
 def register(sub) -> None:
@@ -55,6 +55,7 @@ def register(sub) -> None:
                         "(e.g. --links cables or --links cables,all)")
     p.add_argument("--json", metavar="OUT", help="write the result (sweep: a list of results) as JSON")
     p.add_argument("--trace", metavar="OUT", help="write a Chrome/Perfetto trace of every message")
+    add_failure_arguments(p)
     p.set_defaults(func=run)
 
 
@@ -214,16 +215,23 @@ def format_sweep(results: list[dict]) -> str:
 
 
 def run(args) -> int:
+    from ..graph.failures import resolve_failures
     from ..simulate import prepare, simulate
+    from ..simulate_failures import format_failures, simulate_with_failures
 
     sizes = parse_sizes(args.size)
     opts = options(args)
+    spec = failure_spec(args)
     if args.trace and len(sizes) > 1:
         raise error("--trace records one run; give a single --size")
     g = load_graph_with_progress(args)
-    with progress(args).phase("simulating"):
-        prepared = prepare(g)
-        results = [simulate(prepared, replace(opts, size_bytes=float(s))) for s in sizes]
+    failures = resolve_failures(g, spec)
+    with progress(args).phase("simulating" + (" (failed and healthy)" if failures.any() else "")):
+        if failures.any():
+            results = simulate_with_failures(g, failures, sizes, opts)
+        else:
+            prepared = prepare(g)
+            results = [simulate(prepared, replace(opts, size_bytes=float(s))) for s in sizes]
     if args.trace:
         with open(args.trace, "w", encoding="utf-8") as fh:
             json.dump(chrome_trace(results[0]), fh)
@@ -232,4 +240,7 @@ def run(args) -> int:
         with open(args.json, "w", encoding="utf-8") as fh:
             json.dump(results[0] if len(results) == 1 else results, fh, indent=1)
     print(format_result(results[0], args.top) if len(results) == 1 else format_sweep(results))
+    if "failures" in results[0]:
+        print(format_failures(results[0]) if len(results) == 1 else
+              "\n".join(f"slowdown at {_size(r['size_bytes'])}: x{r['failures']['slowdown']:.3f}" for r in results))
     return 0

@@ -6,7 +6,7 @@ import sys
 
 from ..errors import Diagnostic, InfraGraphError, Location, error
 from ..translators import NAMES, Options, get
-from .common import add_source_arguments, load_graph_with_progress, progress
+from .common import add_failure_arguments, add_source_arguments, failure_spec, load_graph_with_progress, progress
 
 
 def register(sub) -> None:
@@ -18,6 +18,7 @@ def register(sub) -> None:
                    help="model a graph the backend cannot express exactly as closely as possible (printed)")
     p.add_argument("--set", dest="settings", action="append", default=[], metavar="KEY=VALUE",
                    help="override a backend setting (repeatable; the bundle README lists them)")
+    add_failure_arguments(p)
     p.set_defaults(func=run)
 
 
@@ -33,11 +34,14 @@ def parse_settings(items: list[str]) -> dict[str, str]:
 
 def run(args) -> int:
     translator = get(args.to)
+    from ..translators.failures import translate_with_failures
+
     options = Options(args.approximate, parse_settings(args.settings))
+    spec = failure_spec(args)
     g = load_graph_with_progress(args)
     with progress(args).phase(f"translating for {args.to}"):
         try:
-            bundle = translator.translate(g, options)
+            bundle = translate_with_failures(translator, g, options, spec)
         except InfraGraphError as e:  # name the input file on refusals located only by document path
             raise InfraGraphError([Diagnostic(d.message, Location(d.location.file or args.file, d.location.line,
                                                                   d.location.column, d.location.path),
