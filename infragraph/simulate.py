@@ -55,7 +55,7 @@ class SimulationOptions:
     local_mem_bw_gb_per_s: float | None = 1600.0  # reduction cost; None: free
     optimization: str = "localBWAware"  # or "baseline"
     scheduling: str = "fifo"  # chunks per dimension in (phase, chunk) order; "lifo": ASTRA-sim's greedy list
-    model: str = "unaware"
+    model: str = "fair"  # contention-aware and pipelined: docs/simulate.md, "Which model for which question"
     routing: str = "hops"
     ecmp: bool = True
     no_transit_types: tuple[str, ...] = DEFAULT_NO_TRANSIT

@@ -42,8 +42,9 @@ def register(sub) -> None:
     p.add_argument("--scheduling", default="fifo", choices=("fifo", "lifo"),
                    help="order of chunks waiting on a dimension: fifo = (phase, chunk) order, never deadlocks "
                         "(default); lifo = ASTRA-sim's greedy LIFO, can deadlock on asymmetric fabrics")
-    p.add_argument("--model", default="unaware", choices=MODELS,
-                   help="unaware (alpha-beta), aware (FIFO links), fair (max-min sharing), astra (ASTRA-sim "
+    p.add_argument("--model", default="fair", choices=MODELS,
+                   help="fair (max-min sharing between concurrent flows; default), unaware (alpha-beta, no "
+                        "contention: a lower bound), aware (FIFO links, store-and-forward), astra (ASTRA-sim "
                         "compatible: integer ns and its chunking), astra-aware")
     p.add_argument("--routing", default="hops", choices=ROUTINGS,
                    help="shortest paths by hops or latency, or dimension-order over --dims")
