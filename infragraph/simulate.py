@@ -111,6 +111,19 @@ def prepare(g: FQG) -> PreparedGraph:
     return p
 
 
+def _astra_direct_dims(p: PreparedGraph, dims: tuple[int, ...]) -> list[int] | None:
+    """The graph's stated ASTRA-sim dimension kinds (std.fabrics.stack's `astra.topology`), when
+    they describe `dims` over all NPUs: the dimensions that are not rings, which dimension-order
+    routing crosses in one step. None when the graph states no such topology."""
+    kinds = p.g.graph_annotations.get("astra.topology")
+    if kinds is None or not dims or math.prod(dims) != int(p.npu_nodes.size):
+        return None
+    names = [k.strip() for k in str(kinds).split(",")]
+    if len(names) != len(dims):
+        return None
+    return [d for d, k in enumerate(names) if k != "Ring"]
+
+
 def _check_choice(what: str, value: str, choices: Sequence[str]) -> None:
     if value not in choices:
         from .errors import did_you_mean
