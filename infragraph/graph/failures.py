@@ -31,7 +31,7 @@ from fnmatch import translate
 import numpy as np
 
 from ..errors import Diagnostic, InfraGraphError, Location, did_you_mean, error
-from .fqg import FQG, LinkInfo
+from .fqg import FQG
 
 FAILED = "failed"
 BANDWIDTH_FACTOR = "bandwidth_factor"
@@ -262,7 +262,7 @@ def resolve_failures(g: FQG, spec: FailureSpec = FailureSpec()) -> Failures:
     diags: list[Diagnostic] = []
     if spec.use_annotations:
         diags += _annotated(g, f)
-    for i, target in enumerate(spec.fail):
+    for target in spec.fail:
         where = f"--fail {target}"
         try:
             edges, nodes = select_edges(g, target, where)
