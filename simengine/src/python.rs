@@ -160,6 +160,7 @@ fn simulate<'py>(
             dor_dims: dor_dims.clone(),
             trace,
             max_events,
+            ..SimConfig::default()
         };
         Ok((topo, spec, cfg))
     };
