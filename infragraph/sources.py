@@ -14,6 +14,7 @@ from .document import io
 from .document.model import Infrastructure
 from .errors import Diagnostic, InfraGraphError, Location
 from .graph import FQG, expand
+from .limits import Limits
 
 DOCUMENT_SUFFIXES = (".yaml", ".yml", ".json")
 
@@ -52,16 +53,42 @@ def load_document(
 
 def load_graph(path: str | Path, defines: dict[str, str] | None = None,
                search_path: list[str] | None = None,
-               phase: Callable[[str], ContextManager] | None = None) -> FQG:
+               phase: Callable[[str], ContextManager] | None = None, limits: Limits | None = None) -> FQG:
     """The fully qualified graph of a source file (an FQG .json written by `compile` is read back).
-    `phase(name)`, when given, wraps each step (the CLI uses it to report progress)."""
+    `phase(name)`, when given, wraps each step (the CLI uses it to report progress). An empty graph
+    is an error: nothing can be checked, simulated or drawn from it."""
     from .graph.export import is_fqg_file, read_fqg
 
     step = phase or (lambda _name: nullcontext())
     if Path(path).suffix == ".json" and is_fqg_file(path):
         with step("reading graph"):
-            return read_fqg(path)
+            g = read_fqg(path)
+        if g.num_nodes == 0:
+            raise InfraGraphError(Diagnostic("the graph has no nodes", Location(str(path), path="nodes"),
+                                             "compile it from a source that declares instances"))
+        return g
     with step("loading"):
         doc = load_document(path, defines, search_path)
+    require_instances(doc, path)
     with step("expanding"):
-        return expand(doc)
+        return expand(doc, limits)
+
+
+def require_instances(doc: Infrastructure, path: str | Path) -> None:
+    """An error when `doc` has no instances (its graph would be empty), saying what it does have."""
+    if doc.instances:
+        return
+    if doc.devices:
+        names = ", ".join(d.name for d in doc.devices[:5]) + (", …" if len(doc.devices) > 5 else "")
+        hint = (f"it defines {len(doc.devices)} device(s) ({names}) but places none; add an instance "
+                f"(.igl: 'instance NAME[COUNT]: DEVICE' in the fabric; YAML: an 'instances' entry)")
+    else:
+        hint = "it has no devices and no instances; see examples/ for a small fabric"
+    err = InfraGraphError(Diagnostic(f"'{doc.name}' has no instances, so its graph is empty (0 nodes)",
+                                     Location(path="instances"), hint))
+    located = err.relocated(doc.source)
+    d = located.diagnostics[0]
+    file = d.location.file or str(path)
+    raise InfraGraphError(Diagnostic(d.message, Location(file, d.location.line, d.location.column,
+                                                         d.location.path), d.hint, notes=d.notes,
+                                     source_line=d.source_line))

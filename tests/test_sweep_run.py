@@ -176,6 +176,16 @@ def test_a_dask_worker_killed_mid_sweep_loses_no_finished_point(tmp_path, dask_c
         assert final[x["key"]]["worker"] == x["worker"] and final[x["key"]]["point_wall_s"] == x["point_wall_s"]
 
 
+def test_unreadable_earlier_results_and_unwritable_output_are_located(tmp_path, capsys):
+    s = spec(tmp_path, shapes=("SW(4)",), sizes=("1KiB",))
+    (tmp_path / "res.parquet").write_text("not parquet")
+    assert main(["sweep", str(s), "-o", str(tmp_path / "res")]) == 1
+    assert "res.parquet: error: cannot read earlier results" in capsys.readouterr().err
+    (tmp_path / "file").write_text("")
+    assert main(["sweep", str(s), "-o", str(tmp_path / "file" / "res")]) == 1
+    assert "res.partial.jsonl: error: cannot write results" in capsys.readouterr().err
+
+
 def test_cli_dry_run_and_a_bad_spec(tmp_path, capsys):
     assert main(["sweep", str(spec(tmp_path)), "--dry-run"]) == 0
     assert "8 points over 2 distinct graph(s) of std.fabrics.stack" in capsys.readouterr().out

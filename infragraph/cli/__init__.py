@@ -14,7 +14,7 @@ import sys
 
 from ..errors import InfraGraphError
 
-COMMANDS = ("compile", "validate", "info", "lint", "check", "fmt", "decompile", "simulate", "visualize", "plot", "sweep", "translate", "import_", "blueprints")
+COMMANDS = ("compile", "validate", "info", "lint", "check", "fmt", "decompile", "simulate", "analyze", "visualize", "plot", "sweep", "translate", "import_", "blueprints")
 
 
 def build_parser() -> argparse.ArgumentParser:

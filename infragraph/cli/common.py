@@ -18,6 +18,34 @@ def add_source_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("-I", dest="search_path", action="append", default=[], metavar="DIR",
                    help="add a directory to the .igl import search path (repeatable)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress messages")
+    add_limit_arguments(p)
+
+
+def add_limit_arguments(p: argparse.ArgumentParser) -> None:
+    """--max-nodes/--max-edges: the size above which a source is refused before it is built."""
+    from ..limits import DEFAULT_MAX_EDGES, DEFAULT_MAX_NODES
+
+    p.add_argument("--max-nodes", type=_positive_int, default=DEFAULT_MAX_NODES, metavar="N",
+                   help=f"refuse a graph of more than N nodes before building it (default {DEFAULT_MAX_NODES:,})")
+    p.add_argument("--max-edges", type=_positive_int, default=DEFAULT_MAX_EDGES, metavar="N",
+                   help=f"refuse a graph of more than N edges before building it (default {DEFAULT_MAX_EDGES:,})")
+
+
+def _positive_int(text: str) -> int:
+    try:
+        n = int(text.replace("_", "").replace(",", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, got '{text}'") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, got '{text}'")
+    return n
+
+
+def limits(args: argparse.Namespace):
+    """The size limits given on the command line (graph.size.Limits)."""
+    from ..limits import Limits
+
+    return Limits(args.max_nodes, args.max_edges)
 
 
 def add_failure_arguments(p: argparse.ArgumentParser) -> None:
@@ -81,7 +109,9 @@ def load_graph_with_progress(args: argparse.Namespace):
     """Load (and expand) the FILE argument, reporting the phases."""
     from ..sources import load_graph
 
-    return load_graph(args.file, defines(args), args.search_path or None, phase=progress(args).phase)
+    return load_graph(args.file, defines(args), args.search_path or None, phase=progress(args).phase,
+                      limits=limits(args))
 
 
-__all__ = ["InfraGraphError", "Progress", "add_failure_arguments", "add_source_arguments", "failure_spec", "defines", "load_graph_with_progress", "progress"]
+__all__ = ["InfraGraphError", "Progress", "add_failure_arguments", "add_limit_arguments", "add_source_arguments",
+           "defines", "failure_spec", "limits", "load_graph_with_progress", "progress"]

@@ -35,11 +35,12 @@ def _emit_document(args) -> int:
     """Write the InfraGraph document (checked by expanding it, so an invalid one is never written)."""
     from ..document import io
     from ..graph import expand
-    from ..sources import load_document
-    from .common import defines
+    from ..sources import load_document, require_instances
+    from .common import defines, limits
 
     doc = load_document(args.file, defines(args), args.search_path or None)
-    expand(doc)
+    require_instances(doc, args.file)
+    expand(doc, limits(args))
     io.dump(doc, args.output)
     if not args.quiet:
         print(f"{args.output}: document with {len(doc.devices)} devices, {len(doc.instances)} instances, "

@@ -15,7 +15,7 @@ from ..lint.engine import lint_files
 from ..lint.report import to_json_dict, to_text
 from ..lint.rules.targets import TARGETS
 from ..lint.sarif import to_sarif
-from .common import add_failure_arguments, defines, failure_spec
+from .common import add_failure_arguments, add_limit_arguments, defines, failure_spec, limits
 
 
 def register(sub) -> None:
@@ -36,6 +36,7 @@ def register(sub) -> None:
     p.add_argument("-I", dest="search_path", action="append", default=[], metavar="DIR",
                    help="add a directory to the .igl import search path (repeatable)")
     add_failure_arguments(p)
+    add_limit_arguments(p)
     p.set_defaults(func=run)
 
 
@@ -43,7 +44,8 @@ def run(args) -> int:
     try:
         config = load_config_file(args.config) if args.config else discover_config()
         config = config.with_overrides(args.select, args.ignore, args.max_oversubscription, args.target)
-        report = lint_files(args.files, config, defines(args), args.search_path or None, failure_spec(args))
+        report = lint_files(args.files, config, defines(args), args.search_path or None, failure_spec(args),
+                            limits(args))
     except InfraGraphError as e:
         print(str(e), file=sys.stderr)
         return 2

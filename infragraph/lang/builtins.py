@@ -11,9 +11,9 @@ import math
 import re
 from typing import Any
 
-from ..units import BANDWIDTH, TIME, Quantity
+from ..units import BANDWIDTH, TIME, Quantity, bandwidth_problem, latency_problem
 from .ops import OpError, binary
-from .values import AUTO, Builtin, Kind, LinkVal, show, type_of
+from .values import AUTO, Builtin, EdgeSel, EpRef, Kind, LinkVal, show, type_of
 
 KINDS = {k: Kind(k) for k in ("xpu", "nic", "cpu", "memory", "port", "switch")}
 
@@ -114,9 +114,13 @@ def b_float(x: Any) -> float:
         return float(x)
     if isinstance(x, str):
         try:
-            return float(x)
+            f = float(x)
         except ValueError:
             pass
+        else:
+            if math.isfinite(f):
+                return f
+            raise OpError(f"{show(x)} is not a finite number", "numbers in a fabric must be finite")
     raise OpError(f"float() cannot convert {show(x)}")
 
 
@@ -188,6 +192,10 @@ def b_link(bandwidth: Any = None, latency: Any = None, description: Any = "") ->
         raise OpError(f"link latency must be a time such as 500 ns, got {type_of(latency)} ({show(latency)})")
     if not isinstance(description, str):
         raise OpError("link description must be a string")
+    problem = (bandwidth is not None and bandwidth_problem(bandwidth.value, show(bandwidth))) or (
+        latency is not None and latency_problem(latency.value, show(latency)))
+    if problem:
+        raise OpError(f"link {problem}")
     return LinkVal(None, bandwidth, latency, description)
 
 
@@ -197,8 +205,18 @@ def b_custom(type_name: Any) -> Kind:
     return Kind("custom", type_name)
 
 
+def b_between(a: Any, b: Any) -> EdgeSel:
+    """The edges joining two endpoint selections, for `annotate between(a, b) failed = true`."""
+    for side in (a, b):
+        if not isinstance(side, EpRef) or side.level != "fabric":
+            raise OpError(f"needs two instance endpoints (like leaf[0].port[3]), got {type_of(side)} "
+                          f"({show(side)})")
+    return EdgeSel(a, b)
+
+
 _FUNCTIONS = {
     "len": (b_len, "len(x): items in a list, range or string"),
+    "between": (b_between, "between(a, b): the edges joining endpoints a and b, for annotate (failed, bandwidth_factor)"),
     "range": (b_range, "range(stop) / range(start, stop[, step]): like a..b with a step"),
     "min": (b_min, "min(a, b, ...) or min(list)"),
     "max": (b_max, "max(a, b, ...) or max(list)"),

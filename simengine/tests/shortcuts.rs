@@ -5,7 +5,7 @@
 mod common;
 use _simengine::algorithms::{Algo, Op};
 use _simengine::network::Model;
-use _simengine::plan::CollectiveSpec;
+use _simengine::plan::{CollectiveSpec, Scheduling};
 use _simengine::results::SimOutput;
 use _simengine::topology::Topology;
 use _simengine::{simulate, SimConfig};
@@ -127,7 +127,7 @@ fn cases(rng: &mut Rng, n: usize) -> Vec<CollectiveSpec> {
         let mut s = spec(op, algo, n as u32, 1_048_576.0);
         s.chunks = chunks;
         s.endpoint_delay_ns = 10.0;
-        s.lifo = false;
+        s.scheduling = Scheduling::Ordered;
         out.push(s);
     };
     add(Op::AllReduce, Algo::Ring, 1 + rng.below(3));
