@@ -56,6 +56,7 @@ CLOS32K = dict(radix=32, tiers=3, nics_per_host=2, host_device=SERVER.format(nic
 CLOS131K = dict(radix=64, tiers=3, nics_per_host=4, host_device=SERVER.format(nics=4))
 OLD_ENGINE = Path(os.environ.get("OLD_ENGINE_PATH", "/work/scratch/baseline"))
 OLD_LIMIT_S = float(os.environ.get("OLD_LIMIT_S", "300"))
+NEW_LIMIT_S = float(os.environ["NEW_LIMIT_S"]) if "NEW_LIMIT_S" in os.environ else None
 
 DIMS = (16, 16, 16)
 # ASTRA-sim's configuration of the issue: LIFO ready list (greedy; fine on a symmetric torus).
@@ -145,7 +146,7 @@ def scale(names: list[str]) -> int:
     print("| " + " | ".join(cols) + " |")
     print("|---|" + "---:|" * (len(cols) - 1), flush=True)
     for name in names or list(SCALE):
-        new = run_in_subprocess(name, ROOT, None)
+        new = run_in_subprocess(name, ROOT, NEW_LIMIT_S)
         old = run_in_subprocess(name, OLD_ENGINE, OLD_LIMIT_S)
         if isinstance(new, str):
             print(f"| {name} | {new} |", flush=True)
