@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -33,3 +35,20 @@ def graph_file(g: FQG, tmp_path_factory, name: str) -> str:
     path = tmp_path_factory.mktemp("graphs") / name
     write_json(g, path)
     return str(path)
+
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def shared_file(relative: str) -> Path:
+    """A file of the project's shared/ folder, which sits beside the repository (CI clones the
+    repository with shared/ next to it; a git worktree under wt/ has it two levels up). Missing,
+    the test fails under CI=true (the data must be there) and is skipped elsewhere."""
+    for root in (REPO.parent, REPO.parent.parent):
+        path = root / "shared" / relative
+        if path.exists():
+            return path
+    message = f"shared/{relative} not found beside {REPO}"
+    if os.environ.get("CI") == "true":
+        pytest.fail(message)
+    pytest.skip(message)

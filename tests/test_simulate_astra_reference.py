@@ -15,12 +15,12 @@ from __future__ import annotations
 import json
 import os
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-REPO = Path(__file__).resolve().parent.parent
+from tests.helpers import shared_file
+
 CASES = "backends/astra-sim/reference-cases.jsonl"
 ALGORITHMS = {"ring": "ring", "direct": "direct", "halvingDoubling": "halving-doubling",
               "doubleBinaryTree": "double-binary-tree"}
@@ -30,21 +30,8 @@ KINDS = {"Ring": "RI", "FullyConnected": "FC", "Switch": "SW"}
 KNOWN_DIFFERENCES: dict[str, str] = {}
 
 
-def reference_file() -> Path | None:
-    """The reference cases beside the repository (CI: ../shared; a git worktree: ../../shared)."""
-    for root in (REPO.parent, REPO.parent.parent):
-        path = root / "shared" / CASES
-        if path.is_file():
-            return path
-    return None
-
-
 def load_cases() -> list[dict[str, Any]]:
-    path = reference_file()
-    if path is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"reference cases not found: expected ../shared/{CASES} beside {REPO}")
-        pytest.skip(f"reference cases not found beside {REPO} (../shared/{CASES})")
+    path = shared_file(CASES)
     with open(path, encoding="utf-8") as fh:
         return [json.loads(line) for line in fh if line.strip()]
 

@@ -1,6 +1,5 @@
 """Chakra ET workload writer: byte-identical to ASTRA-sim's shipped microbenchmark workloads."""
 
-from pathlib import Path
 
 import pytest
 
@@ -8,19 +7,18 @@ from infragraph import translators as T
 from infragraph.errors import InfraGraphError
 from infragraph.graph import expand
 from infragraph.translators.chakra_et import COLLECTIVES, Workload, et_file, workload_files
+from tests.helpers import shared_file
 from tests.translator_graphs import clos, single_switch
 
-# ASTRA-sim's own example workloads (not copied into this repository)
-EXAMPLES = Path("/work/shared/backends/astra-sim/examples/workload/microbenchmarks")
+# ASTRA-sim's own example workloads (in shared/, not copied into this repository)
+EXAMPLES = "backends/astra-sim/examples/workload/microbenchmarks"
 
 
 @pytest.mark.parametrize("collective", list(COLLECTIVES))
 @pytest.mark.parametrize("npus", [4, 8, 16])
 def test_every_file_is_byte_identical_to_astra_sims_example(collective, npus):
-    if not EXAMPLES.is_dir():
-        pytest.skip("ASTRA-sim's example workloads are not present")
     stem = COLLECTIVES[collective][1]
-    folder = EXAMPLES / stem / f"{npus}npus_1MB"
+    folder = shared_file(EXAMPLES) / stem / f"{npus}npus_1MB"
     name = f"{stem}_{npus}npus_1MB"
     files = workload_files(Workload(collective, 1 << 20), npus, node_name=name)
     assert len(files) == npus

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-from pathlib import Path
 
 import pytest
 from hypothesis import assume, given, settings
@@ -15,6 +14,7 @@ from infragraph.lang import compile_file, compile_source
 from infragraph.lang.decompile import decompile
 from infragraph.lang.fmt import format_source
 from infragraph.paths import ROOT
+from tests.helpers import shared_file
 
 EXAMPLES = {
     # file: (nodes, edges)
@@ -83,9 +83,7 @@ def test_round_trip_of_a_composed_device_named_like_a_kind():
 
 
 def test_round_trip_of_the_format_minimal_document():
-    spec = Path("/work/shared/design/infragraph-format.md")
-    if not spec.exists():
-        pytest.skip("design doc not present")
+    spec = shared_file("design/infragraph-format.md")
     y = spec.read_text().split("```yaml\n")[1].split("```")[0]
     doc = io.loads(y, "mini.yaml")
     again = compile_source(decompile(doc)[0], "mini.igl")
