@@ -5,14 +5,14 @@ from __future__ import annotations
 import sys
 
 from ..errors import Diagnostic, InfraGraphError, Location, error
-from ..translators import NAMES, Options, get
-from .common import add_source_arguments, load_graph_with_progress, progress
+from ..output import check_output_dir
+from .common import add_source_arguments, load_graph_with_progress, one_of, progress
 
 
 def register(sub) -> None:
     p = sub.add_parser("translate", help="write ready-to-run ASTRA-sim analytical, ns-3, HTSim or engine inputs")
     add_source_arguments(p)
-    p.add_argument("--to", required=True, choices=NAMES, help="target backend")
+    p.add_argument("--to", required=True, type=one_of("infragraph.translators", "NAMES", "backend"), metavar="BACKEND", help="target backend: astra-analytical, ns3, htsim or simengine")
     p.add_argument("-o", "--output", required=True, metavar="DIR", help="output directory for the bundle")
     p.add_argument("--approximate", action="store_true",
                    help="model a graph the backend cannot express exactly as closely as possible (printed)")
@@ -32,8 +32,11 @@ def parse_settings(items: list[str]) -> dict[str, str]:
 
 
 def run(args) -> int:
+    from ..translators import Options, get
+
     translator = get(args.to)
     options = Options(args.approximate, parse_settings(args.settings))
+    check_output_dir(args.output, "-o")
     g = load_graph_with_progress(args)
     with progress(args).phase(f"translating for {args.to}"):
         try:

@@ -14,6 +14,7 @@ import numpy as np
 
 from .. import units
 from ..errors import Diagnostic, InfraGraphError, Location
+from ..output import open_output
 from ..schemas import schema_errors
 from .fqg import FQG, ComponentInfo, InstanceInfo, LinkInfo
 
@@ -71,7 +72,7 @@ def to_json_dict(g: FQG) -> dict:
 
 
 def write_json(g: FQG, path: str | Path) -> None:
-    with open(path, "w", encoding="utf-8") as fh:
+    with open_output(path) as fh:
         json.dump(to_json_dict(g), fh, separators=(",", ":"))
 
 
@@ -208,4 +209,5 @@ def to_networkx(g: FQG):
 def write_graphml(g: FQG, path: str | Path) -> None:
     import networkx as nx
 
-    nx.write_graphml(to_networkx(g), str(path))
+    with open_output(path, binary=True) as fh:
+        nx.write_graphml(to_networkx(g), fh)

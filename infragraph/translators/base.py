@@ -19,6 +19,7 @@ import jinja2
 
 from ..errors import Diagnostic, InfraGraphError, Location, did_you_mean, error
 from ..graph.fqg import FQG
+from ..output import make_output_dir, write_text
 
 TEMPLATES = jinja2.Environment(
     loader=jinja2.PackageLoader("infragraph.translators", "templates"),
@@ -61,16 +62,12 @@ class Bundle:
     approximate: bool = False
 
     def write(self, outdir: str | Path) -> list[Path]:
-        outdir = Path(outdir)
-        try:
-            outdir.mkdir(parents=True, exist_ok=True)
-        except OSError as e:
-            raise InfraGraphError(Diagnostic(f"cannot create output directory: {e.strerror}", Location(str(outdir)))) from None
+        outdir = make_output_dir(outdir)
         written = []
         for rel, text in self.files.items():
             path = outdir / rel
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8")
+            make_output_dir(path.parent)
+            write_text(path, text)
             if rel.endswith(".sh"):
                 path.chmod(path.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
             written.append(path)

@@ -9,8 +9,9 @@ aggregate → scene; picture (Graphviz) and page (HTML) draw a scene; results re
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Callable
 
-from ..errors import error
+from ..errors import Diagnostic, error
 from ..graph.fqg import FQG
 from .plot import plot_sweep
 from .scene import LEVELS, Scene, prepare
@@ -19,10 +20,11 @@ OUTPUTS = ("svg", "png", "pdf", "html")
 
 
 def visualize(g: FQG, output: str, level: str = "fabric", device: str | None = None,
-              results: str | None = None) -> Scene | None:
+              results: str | None = None, warn: Callable[[Diagnostic], None] | None = None) -> Scene | None:
     """Write a picture (svg/png/pdf) or the interactive page (html) of `g` to `output`.
 
-    results: an engine result JSON; its per-link utilization colours the lines. Returns the scene
+    results: an engine result JSON; its per-link utilization colours the lines (`warn` hears when
+    the result holds only some links). Returns the scene
     drawn (pictures) so callers can report what was drawn."""
     fmt = Path(output).suffix.lstrip(".").lower()
     if fmt not in OUTPUTS:
@@ -35,7 +37,7 @@ def visualize(g: FQG, output: str, level: str = "fabric", device: str | None = N
     if results:
         from .results import link_utilization
 
-        util = link_utilization(g, results)
+        util = link_utilization(g, results, warn)
     if fmt == "html":
         from .page import write_page
 

@@ -23,16 +23,14 @@ def available(program: str = "dot") -> bool:
     return shutil.which(program) is not None
 
 
-def run(program: str, dot_text: str, fmt: str, output: str | None = None) -> bytes:
-    """Lay out and render `dot_text` with `program` to `fmt` (svg, png, pdf, plain…).
-
-    Writes `output` when given; returns the rendered bytes otherwise.
-    """
+def run(program: str, dot_text: str, fmt: str) -> bytes:
+    """Lay out and render `dot_text` with `program` to `fmt` (svg, png, pdf, plain…); the rendered
+    bytes are returned (the caller writes them, atomically, through infragraph.output)."""
     name, *flags = program.split()
     exe = shutil.which(name)
     if exe is None:
         raise error(f"the Graphviz program '{name}' was not found on PATH", hint=INSTALL_HINT)
-    cmd = [exe, *flags, f"-T{fmt}"] + (["-o", output] if output else [])
+    cmd = [exe, *flags, f"-T{fmt}"]
     try:
         done = subprocess.run(cmd, input=dot_text.encode(), capture_output=True, timeout=TIMEOUT_S)
     except subprocess.TimeoutExpired:
@@ -63,9 +61,9 @@ def plain_positions(n: int, src: np.ndarray, dst: np.ndarray, program: str = "sf
     return xy * (2.0 * np.sqrt(n) / span)
 
 
-def run_fixed(dot_text: str, fmt: str, output: str | None = None) -> bytes:
+def run_fixed(dot_text: str, fmt: str) -> bytes:
     """`neato -n2`: draw at the positions given in the DOT text (no layout of our own grids)."""
     exe = shutil.which("neato")
     if exe is None:
         raise error("the Graphviz program 'neato' was not found on PATH", hint=INSTALL_HINT)
-    return run("neato -n2", dot_text, fmt, output)
+    return run("neato -n2", dot_text, fmt)

@@ -17,6 +17,7 @@ import numpy as np
 from scipy.spatial import cKDTree
 
 from ..graph.fqg import FQG
+from ..output import write_text
 from .scene import Scene, prepare
 from .style import kind_colours, widths
 from .views import View, device_copy_nodes
@@ -122,4 +123,4 @@ def write_page(g: FQG, output: str, utilization: np.ndarray | None = None, start
         title=f"{g.name} — InfraGraph", data=text, script=(_TEMPLATES / "viewer.js").read_text(encoding="utf-8"),
         heat=data["fabric"]["util"] is not None,
     )
-    Path(output).write_text(html, encoding="utf-8")
+    write_text(output, html)

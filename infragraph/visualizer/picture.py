@@ -14,6 +14,7 @@ from pathlib import Path
 import jinja2
 import numpy as np
 
+from ..output import write_bytes
 from . import graphviz
 from .scene import Scene
 from .style import count, gbps, heat, kind_colours, widths
@@ -128,6 +129,7 @@ def write_picture(scene: Scene, output: str, fmt: str | None = None) -> None:
     text = dot_text(scene)
     if prog == "neato" and scene.drawn[1].kind != "free":
         text = text.replace("graph [", "graph [splines=false, ", 1)
-        graphviz.run_fixed(text, fmt, output)
+        drawn = graphviz.run_fixed(text, fmt)
     else:
-        graphviz.run(prog, text, fmt, output)
+        drawn = graphviz.run(prog, text, fmt)
+    write_bytes(output, drawn)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..errors import error
+from ..output import check_output, open_output
 from .results import sweep_records
 
 SUFFIXES = (".png", ".svg", ".pdf")
@@ -20,8 +20,7 @@ def _size(b: float, _pos=None) -> str:
 
 def plot_sweep(paths: list[str], output: str, title: str | None = None) -> list[str]:
     """Plot the results in `paths` to `output`; returns the series names drawn."""
-    if Path(output).suffix.lower() not in SUFFIXES:
-        raise error(f"cannot write '{output}': the plot is written as {', '.join(SUFFIXES)}")
+    check_output(output, SUFFIXES)
     import matplotlib
 
     matplotlib.use("Agg")
@@ -47,6 +46,9 @@ def plot_sweep(paths: list[str], output: str, title: str | None = None) -> list[
         ax.grid(True, which="both", alpha=0.3)
     ax_b.legend(fontsize=8, loc="best")
     fig.suptitle(title or "collective sweep")
-    fig.savefig(output, dpi=120)
-    plt.close(fig)
+    try:
+        with open_output(output, binary=True) as fh:
+            fig.savefig(fh, format=Path(output).suffix.lstrip(".").lower() or "png", dpi=120)
+    finally:
+        plt.close(fig)
     return list(series)
