@@ -18,20 +18,27 @@ from .graph import FQG, expand
 DOCUMENT_SUFFIXES = (".yaml", ".yml", ".json")
 
 
-def load_document(
-    path: str | Path, defines: dict[str, str] | None = None, search_path: list[str] | None = None
-) -> Infrastructure:
-    """The InfraGraph document in `path` (.igl is compiled; .yaml/.yml/.json are read and validated).
-    A blueprint name `std.x.y` (not an existing file) stands for blueprints/x/y.igl."""
+def resolve_source(path: str | Path) -> Path:
+    """`path` itself, or for a blueprint name `std.x.y` (not an existing file) blueprints/x/y.igl."""
     from . import blueprints
 
     if blueprints.is_blueprint_name(str(path)) and not Path(path).exists():
-        path = blueprints.resolve(str(path))
-    path = Path(path)
+        return blueprints.resolve(str(path))
+    return Path(path)
+
+
+def load_document(
+    path: str | Path, defines: dict[str, str] | None = None, search_path: list[str] | None = None,
+    files_read: list[str] | None = None,
+) -> Infrastructure:
+    """The InfraGraph document in `path` (.igl is compiled; .yaml/.yml/.json are read and validated).
+    A blueprint name `std.x.y` (not an existing file) stands for blueprints/x/y.igl. `files_read`
+    receives the .igl modules compiled (see lang.compile_source)."""
+    path = resolve_source(path)
     if path.suffix == ".igl":
         from . import lang  # the language is only loaded when an .igl file is given
 
-        return lang.compile_file(str(path), defines=defines, search_path=search_path)
+        return lang.compile_file(str(path), defines=defines, search_path=search_path, files_read=files_read)
     if path.suffix not in DOCUMENT_SUFFIXES:
         raise InfraGraphError(Diagnostic(
             f"unknown file type '{path.suffix}'; expected .igl, .yaml, .yml or .json", Location(str(path))))
@@ -43,16 +50,26 @@ def load_document(
 
 def load_graph(path: str | Path, defines: dict[str, str] | None = None,
                search_path: list[str] | None = None,
-               phase: Callable[[str], ContextManager] | None = None) -> FQG:
+               phase: Callable[[str], ContextManager] | None = None, cache: bool = False) -> FQG:
     """The fully qualified graph of a source file (an FQG .json written by `compile` is read back).
-    `phase(name)`, when given, wraps each step (the CLI uses it to report progress)."""
+    `phase(name)`, when given, wraps each step (the CLI uses it to report progress). With `cache`,
+    an .igl program's graph comes from (and goes to) the compile cache (infragraph.cache)."""
     from .graph.export import is_fqg_file, read_fqg
 
     step = phase or (lambda _name: nullcontext())
     if Path(path).suffix == ".json" and is_fqg_file(path):
         with step("reading graph"):
             return read_fqg(path)
-    with step("loading"):
-        doc = load_document(path, defines, search_path)
-    with step("expanding"):
-        return expand(doc)
+
+    def build(files_read: list[str]) -> FQG:
+        with step("loading"):
+            doc = load_document(path, defines, search_path, files_read)
+        with step("expanding"):
+            return expand(doc)
+
+    source = resolve_source(path)
+    if cache and source.suffix == ".igl" and source.is_file():
+        from .cache import cached_graph
+
+        return cached_graph(source, defines, search_path, build)
+    return build([])

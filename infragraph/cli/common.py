@@ -19,6 +19,9 @@ def add_source_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("-I", dest="search_path", action="append", default=[], metavar="DIR",
                    help="add a directory to the .igl import search path (repeatable)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress messages")
+    p.add_argument("--no-cache", action="store_true",
+                   help="compile the .igl program even when the compile cache holds its graph "
+                        "(also: INFRAGRAPH_NO_CACHE=1)")
 
 
 def defines(args: argparse.Namespace) -> dict[str, str]:
@@ -101,7 +104,8 @@ def load_graph_with_progress(args: argparse.Namespace):
     """Load (and expand) the FILE argument, reporting the phases."""
     from ..sources import load_graph
 
-    return load_graph(args.file, defines(args), args.search_path or None, phase=progress(args).phase)
+    return load_graph(args.file, defines(args), args.search_path or None, phase=progress(args).phase,
+                      cache=not getattr(args, "no_cache", True))
 
 
 __all__ = ["InfraGraphError", "Progress", "about_option", "add_source_arguments", "at_least", "defines",

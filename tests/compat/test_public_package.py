@@ -6,6 +6,7 @@ and this project are both `import infragraph`.
 """
 
 import json
+import os
 import subprocess
 from pathlib import Path
 
@@ -26,7 +27,8 @@ if not PUBLIC_PYTHON.exists():
 
 
 def public(*args: str) -> str:
-    r = subprocess.run([str(PUBLIC_PYTHON), str(DRIVER), *args], capture_output=True, text=True, timeout=120)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # its own infragraph, not this checkout
+    r = subprocess.run([str(PUBLIC_PYTHON), str(DRIVER), *args], capture_output=True, text=True, timeout=120, env=env)
     assert r.returncode == 0, r.stderr
     return r.stdout
 
