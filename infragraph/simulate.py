@@ -21,14 +21,18 @@ import numpy as np
 
 from .errors import InfraGraphError, error
 from .graph import FQG
+from .graph.failures import with_failures
 from .graph.ranks import npu_order
 from .simengine import engine_error_type, simulate_arrays
+from .simulate_checks import injection_bound_gbps, warnings
+from .simulate_load import LinkTiers, bottleneck_tier, link_tiers, tier_summary
 
 COLLECTIVES = ("all-reduce", "reduce-scatter", "all-gather", "all-to-all", "broadcast", "reduce",
                "point-to-point")
 ALGORITHMS = ("ring", "ring-bidirectional", "direct", "halving-doubling", "double-binary-tree")
 MODELS = ("unaware", "aware", "fair", "astra", "astra-aware")
 ROUTINGS = ("hops", "latency", "dor")
+LINK_FILTERS = ("all", "cables")  # which directed links the result lists: every one, or inter-device only
 # Node types a route never passes through (they are endpoints of memory traffic, not forwarders).
 DEFAULT_NO_TRANSIT = ("memory",)
 # Node types that only pass bits on: the congestion-aware model does not store and forward there.
@@ -59,6 +63,7 @@ class SimulationOptions:
     trace: bool = False
     max_events: int | None = None
     top_links: int | None = 100  # busiest directed links listed in the result; None: every used link
+    links: str = "all"  # "cables": list only inter-device links (see simulate_load)
 
 
 @dataclass
@@ -69,10 +74,14 @@ class PreparedGraph:
     npu_nodes: np.ndarray  # node id per rank
     arrays: dict[str, Any] = field(default_factory=dict)
     unspecified_bandwidth_edges: int = 0
+    tiers: LinkTiers | None = None  # link classes, built on first use
+    injection: dict[tuple, tuple[float, int]] = field(default_factory=dict)  # cache of injection bounds
 
 
 def prepare(g: FQG) -> PreparedGraph:
-    """Check that `g` can be simulated and convert it to the engine's arrays (once per graph)."""
+    """Check that `g` can be simulated and convert it to the engine's arrays (once per graph).
+    Failure annotations in the graph are applied (graph.failures), never ignored."""
+    g = with_failures(g)[0]
     bw = np.asarray(g.edge_bandwidth_gbps(), dtype=np.float64)
     lat = np.asarray(g.edge_latency_ns(), dtype=np.float64)
     if g.num_edges == 0:
@@ -149,6 +158,7 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
         _check_choice("algorithm", a, ALGORITHMS)
     _check_choice("network model", opts.model, MODELS)
     _check_choice("routing", opts.routing, ROUTINGS)
+    _check_choice("link filter", opts.links, LINK_FILTERS)
     n_npus = int(p.npu_nodes.size)
     groups = [list(gr) for gr in opts.groups] if opts.groups else [list(range(n_npus))]
     for gr in groups:
@@ -216,7 +226,10 @@ def _result(p: PreparedGraph, opts: SimulationOptions, groups: list[list[int]], 
     link_bytes = np.asarray(raw["link_bytes"], dtype=np.float64)
     busy = np.asarray(raw["link_busy_ns"], dtype=np.float64)
     util = busy / t if t > 0 else np.zeros_like(busy)
-    used = np.flatnonzero(link_bytes > 0)
+    if p.tiers is None:
+        p.tiers = link_tiers(g)
+    listed = (link_bytes > 0) & np.repeat(p.tiers.is_cable, 2) if opts.links == "cables" else link_bytes > 0
+    used = np.flatnonzero(listed)
     busiest = used[np.argsort(-util[used], kind="stable")]
     if opts.top_links is not None:
         busiest = busiest[:opts.top_links]
@@ -224,9 +237,7 @@ def _result(p: PreparedGraph, opts: SimulationOptions, groups: list[list[int]], 
     links = []
     for l in busiest.tolist():
         e = l // 2
-        a, b = int(g.edge_src[e]), int(g.edge_dst[e])
-        if l % 2:
-            a, b = b, a
+        a, b = _directed(g, l)
         links.append({
             "edge": e,
             "src": names[a],
@@ -234,6 +245,7 @@ def _result(p: PreparedGraph, opts: SimulationOptions, groups: list[list[int]], 
             "link": g.links[int(g.edge_link[e])].name,
             "bytes": float(link_bytes[l]),
             "utilization": float(util[l]),
+            "tier": p.tiers.names[int(p.tiers.edge_tier[e])],
         })
     finish = raw["rank_finish_ns"]
     npus = p.npu_nodes.tolist()
@@ -271,7 +283,8 @@ def _result(p: PreparedGraph, opts: SimulationOptions, groups: list[list[int]], 
             "bytes": float(sum(sent)),
         },
         "links": links,
-        "links_used": int(used.size),
+        "links_used": int(np.count_nonzero(link_bytes > 0)),
+        "links_listed": opts.links,
         "link_bytes_total": float(link_bytes.sum()),
         "max_link_utilization": float(util.max()) if util.size else 0.0,
         "unspecified_bandwidth_edges": p.unspecified_bandwidth_edges,
@@ -279,12 +292,30 @@ def _result(p: PreparedGraph, opts: SimulationOptions, groups: list[list[int]], 
         "wall_time_s": float(raw["wall_time_s"]),
         "events_per_second": float(raw["events"] / raw["wall_time_s"]) if raw["wall_time_s"] > 0 else 0.0,
     }
+    out["tiers"] = tier_summary(p.tiers, link_bytes, util)
+    out["bottleneck_tier"] = bottleneck_tier(out["tiers"])
+    key = (opts.collective, tuple(groups[0]), opts.root)
+    if key not in p.injection:
+        p.injection[key] = injection_bound_gbps(g, p.npu_nodes, opts.collective, groups, opts.root)
+    inj = p.injection[key]
+    out["warnings"] = warnings(out, util, lambda l: _directed_name(g, l), inj, names[npus[inj[1]]])
     if opts.trace:
         out["trace"] = [
             {"src_rank": sr, "dst_rank": dr, "bytes": b, "start_ns": s, "end_ns": e}
             for (_sn, _dn, sr, dr, b, s, e) in raw["trace"]
         ]
     return out
+
+
+def _directed(g: FQG, l: int) -> tuple[int, int]:
+    """(from, to) node ids of directed link l: 2e runs edge e src -> dst, 2e + 1 back."""
+    a, b = int(g.edge_src[l // 2]), int(g.edge_dst[l // 2])
+    return (b, a) if l % 2 else (a, b)
+
+
+def _directed_name(g: FQG, l: int) -> str:
+    a, b = _directed(g, l)
+    return f"{g.node_name(a)} -> {g.node_name(b)}"
 
 
 def sweep(g: FQG, sizes: Sequence[float], opts: SimulationOptions = SimulationOptions()) -> list[dict[str, Any]]:

@@ -35,7 +35,7 @@ def test_calibration_from_the_command_line(ring8, tmp_path, capsys):
 def test_sweep_prints_a_table(ring8, capsys):
     assert main(["simulate", ring8, "--size", "1KiB..8KiB", "--model", "aware"]) == 0
     lines = capsys.readouterr().out.strip().splitlines()
-    assert lines[0].split() == ["size", "time", "algbw", "GB/s", "busbw", "GB/s"]
+    assert lines[0].split() == ["size", "time", "algbw", "GB/s", "busbw", "GB/s", "bottleneck", "tier"]
     assert [line.split()[0] for line in lines[1:]] == ["1", "2", "4", "8"]
 
 
@@ -79,3 +79,39 @@ def test_argument_parsers():
     assert parse_group("0-2,7") == (0, 1, 2, 7)
     with pytest.raises(InfraGraphError):
         parse_sizes("0B")
+
+
+def test_warnings_come_first_and_tiers_are_printed(tmp_path, capsys):
+    import yaml
+
+    from tests.simgraphs import _npu_dict
+
+    path = tmp_path / "pair.yaml"
+    path.write_text(yaml.safe_dump(_npu_dict("pair", 2, [(0, 1)], 100.0, 100.0)))
+    out_json = tmp_path / "r.json"
+    argv = ["simulate", str(path), "--collective", "point-to-point", "--group", "0,1", "--group", "0,1",
+            "--model", "unaware", "--json", str(out_json)]
+    assert main(argv) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("WARNING: 1 directed link(s) above 100 % utilization")
+    assert any(line.strip().startswith("npu–npu ") for line in out)  # the tier table
+    assert json.loads(out_json.read_text())["warnings"][0]["code"] == "over-capacity"
+    assert main(argv[:-2] + ["--size", "1MiB,2MiB"]) == 0
+    sweep = capsys.readouterr().out.splitlines()
+    assert sweep[0].startswith("WARNING (1 MiB, 2 MiB): 1 directed link(s) above 100 %")
+    assert sweep[-1].endswith("!")
+
+
+def test_links_option(ring8, tmp_path, capsys):
+    from infragraph.cli.simulate import _links
+
+    assert _links("cables") == {"top_links": 100, "links": "cables"}
+    assert _links("cables,all") == {"top_links": None, "links": "cables"}
+    assert _links("7") == {"top_links": 7, "links": "all"}
+    assert main(["simulate", ring8, "--links", "wires"]) == 1
+    assert "bad --links 'wires'" in capsys.readouterr().err
+    out = tmp_path / "r.json"
+    assert main(["simulate", ring8, "--links", "cables,3", "--json", str(out)]) == 0
+    assert "busiest cables" in capsys.readouterr().out
+    r = json.loads(out.read_text())
+    assert r["links_listed"] == "cables" and len(r["links"]) == 3

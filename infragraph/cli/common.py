@@ -8,7 +8,7 @@ import sys
 import time
 from contextlib import contextmanager
 
-from ..errors import Diagnostic, InfraGraphError, Location, did_you_mean
+from ..errors import Diagnostic, InfraGraphError, Location, did_you_mean, error
 
 
 def add_source_arguments(p: argparse.ArgumentParser) -> None:
@@ -22,6 +22,30 @@ def add_source_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-cache", action="store_true",
                    help="compile the .igl program even when the compile cache holds its graph "
                         "(also: INFRAGRAPH_NO_CACHE=1)")
+
+
+def add_failure_arguments(p: argparse.ArgumentParser) -> None:
+    """--fail, --fail-random/--seed and --degrade: failures applied on top of the document's own."""
+    g = p.add_argument_group("failures (on top of the document's `failed`, `bandwidth_factor` and "
+                             "`extra_latency_ns` annotations)")
+    g.add_argument("--fail", action="append", default=[], metavar="EDGE|NODE|GLOB",
+                   help="cut a node (spine.1.switch.0), a device copy (spine.1), a glob (spine.*) or an edge "
+                        "(leaf.0.port.3--spine.1.port.0); repeatable")
+    g.add_argument("--fail-random", type=float, metavar="FRACTION",
+                   help="also cut this fraction of the cables (edges between device copies), drawn by --seed")
+    g.add_argument("--seed", type=int, metavar="N", help="seed of --fail-random (default 0)")
+    g.add_argument("--degrade", action="append", default=[], metavar="TARGET:bandwidth=F,latency=T",
+                   help="slow a target down: bandwidth x F (0 < F <= 1), latency + T (e.g. 200ns); repeatable")
+
+
+def failure_spec(args: argparse.Namespace):
+    """The FailureSpec of the failure arguments (bad values are located errors)."""
+    from ..graph.failures import FailureSpec, parse_degrade
+
+    if args.seed is not None and args.fail_random is None:
+        raise error("--seed only applies to --fail-random", "--seed")
+    return FailureSpec(tuple(args.fail), args.fail_random, 0 if args.seed is None else args.seed,
+                       tuple(parse_degrade(d) for d in args.degrade))
 
 
 def defines(args: argparse.Namespace) -> dict[str, str]:
@@ -108,5 +132,5 @@ def load_graph_with_progress(args: argparse.Namespace):
                       cache=not getattr(args, "no_cache", True))
 
 
-__all__ = ["InfraGraphError", "Progress", "about_option", "add_source_arguments", "at_least", "defines",
-           "load_graph_with_progress", "one_of", "option_error", "progress"]
+__all__ = ["InfraGraphError", "Progress", "about_option", "add_failure_arguments", "add_source_arguments", "at_least",
+           "defines", "failure_spec", "load_graph_with_progress", "one_of", "option_error", "progress"]

@@ -11,7 +11,7 @@ import sys
 
 from ..errors import InfraGraphError
 from ..output import check_output, write_text
-from .common import defines, one_of
+from .common import add_failure_arguments, defines, failure_spec, one_of
 
 
 def register(sub) -> None:
@@ -33,6 +33,7 @@ def register(sub) -> None:
                    help="override a parameter of .igl programs (repeatable)")
     p.add_argument("-I", dest="search_path", action="append", default=[], metavar="DIR",
                    help="add a directory to the .igl import search path (repeatable)")
+    add_failure_arguments(p)
     p.set_defaults(func=run)
 
 
@@ -47,7 +48,7 @@ def run(args) -> int:
             check_output(args.output, option="-o")
         config = load_config_file(args.config) if args.config else discover_config()
         config = config.with_overrides(args.select, args.ignore, args.max_oversubscription, args.target)
-        report = lint_files(args.files, config, defines(args), args.search_path or None)
+        report = lint_files(args.files, config, defines(args), args.search_path or None, failure_spec(args))
     except InfraGraphError as e:
         print(str(e), file=sys.stderr)
         return 2

@@ -16,8 +16,8 @@ from dataclasses import replace
 from ..errors import did_you_mean
 from ..output import check_output, open_output
 from ..units import Quantity, UnitError, format_quantity, parse_quantity, parse_size_bytes, to_ns
-from .common import (about_option, add_source_arguments, at_least, load_graph_with_progress, one_of,
-                     option_error, progress)
+from .common import (about_option, add_failure_arguments, add_source_arguments, at_least, failure_spec,
+                     load_graph_with_progress, one_of, option_error, progress)
 
 
 
@@ -56,10 +56,13 @@ def register(sub) -> None:
                    help="hops or latency (shortest paths by either), or dor (dimension-order over --dims)")
     p.add_argument("--no-ecmp", action="store_true", help="always take the first of equal-cost paths")
     p.add_argument("--top", type=int, default=5, help="busiest links to print (default 5)")
-    p.add_argument("--links", default="100", metavar="N|all",
-                   help="busiest links kept in the JSON result (default 100; 'all' for every used link)")
+    p.add_argument("--links", default="100", metavar="N|all[,cables]",
+                   help="busiest links kept in the JSON result (default 100; 'all' for every used link); "
+                        "'cables' lists inter-device links only, in the JSON and the printed busiest links "
+                        "(e.g. --links cables or --links cables,all)")
     p.add_argument("--json", metavar="OUT", help="write the result (sweep: a list of results) as JSON")
     p.add_argument("--trace", metavar="OUT", help="write a Chrome/Perfetto trace of every message")
+    add_failure_arguments(p)
     p.set_defaults(func=run)
 
 
@@ -157,7 +160,7 @@ def options(args):
         routing=args.routing,
         ecmp=not args.no_ecmp,
         trace=bool(args.trace),
-        top_links=_links(args.links),
+        **_links(args.links),
     )
 
 
@@ -172,12 +175,20 @@ def _algorithms(text: str) -> tuple[str, ...]:
     return names
 
 
-def _links(text: str) -> int | None:
-    if text == "all":
-        return None
-    if not text.isdigit():
-        raise option_error("--links", f"bad --links '{text}'; give a number of links (≥ 0) or 'all'")
-    return int(text)
+def _links(text: str) -> dict:
+    """'--links 20', 'all', 'cables', 'cables,all' -> the top_links and links options."""
+    out: dict = {"top_links": 100, "links": "all"}
+    for part in (p.strip() for p in text.split(",")):
+        if part == "cables":
+            out["links"] = "cables"
+        elif part == "all":
+            out["top_links"] = None
+        elif part.isdigit():
+            out["top_links"] = int(part)
+        else:
+            raise option_error("--links", f"bad --links '{text}'; give a number of links (≥ 0) or 'all', and/or "
+                                          "'cables' (inter-device links only), e.g. --links cables,all")
+    return out
 
 
 def _check_against_graph(opts, num_npus: int) -> None:
@@ -206,7 +217,8 @@ def _size(nbytes: float) -> str:
 
 
 def format_result(r: dict, top: int) -> str:
-    lines = [
+    lines = [f"WARNING: {w['message']}" for w in r["warnings"]]
+    lines += [
         f"{r['collective']} of {_size(r['size_bytes'])} on {r['num_npus']} NPUs "
         f"({len(r['groups'])} group(s) of {len(r['groups'][0])}), algorithm {','.join(r['algorithm'])}"
         + (f" over dims {'x'.join(map(str, r['dims']))}" if r["dims"] else "")
@@ -215,39 +227,74 @@ def format_result(r: dict, top: int) -> str:
         f"  algbw / busbw   {r['algorithm_bandwidth_gb_per_s']:.3f} / {r['bus_bandwidth_gb_per_s']:.3f} GB/s",
         f"  flows           {r['flows']['count']}, completion min/avg/max "
         f"{_time(r['flows']['fct_min_ns'])} / {_time(r['flows']['fct_avg_ns'])} / {_time(r['flows']['fct_max_ns'])}",
-        f"  links           {r['links_used']} used, busiest {r['max_link_utilization'] * 100:.1f} % utilized",
+        f"  links           {r['links_used']} used, busiest {r['max_link_utilization'] * 100:.1f} % utilized"
+        + (f", in tier {r['bottleneck_tier']}" if r["bottleneck_tier"] else ""),
+        "  busiest " + ("cables" if r.get("links_listed") == "cables" else "links"),
     ]
     for link in r["links"][:top]:
-        lines.append(f"    {link['src']} -> {link['dst']} ({link['link']}): {_size(link['bytes'])}, "
+        lines.append(f"    {link['src']} -> {link['dst']} ({link['tier']}): {_size(link['bytes'])}, "
                      f"{link['utilization'] * 100:.1f} %")
+    lines.append("  load per tier (utilization of the links that carried traffic)")
+    lines += format_tiers(r["tiers"])
     lines.append(f"  engine          {r['events']} events in {r['wall_time_s']:.3f} s")
     return "\n".join(lines)
 
 
+def format_tiers(tiers: list[dict]) -> list[str]:
+    """The per-tier table (tiers that carried traffic), utilization in percent."""
+    rows = [("tier", "used/links", "bytes", "p50 %", "p90 %", "p99 %", "max %")]
+    for t in tiers:
+        if t["links_used"]:
+            u = t["utilization"]
+            rows.append((t["tier"], f"{t['links_used']}/{t['links']}", _size(t["bytes"]),
+                         *(f"{u[k] * 100:.1f}" for k in ("p50", "p90", "p99", "max"))))
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return ["    " + "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths)))
+            for row in rows]
+
+
 def format_sweep(results: list[dict]) -> str:
-    rows = [("size", "time", "algbw GB/s", "busbw GB/s")]
+    """Warnings first (each once, with the sizes it applies to), then the table; a row with a
+    warning is marked '!'."""
+    sizes_of: dict[str, list[str]] = {}
+    for r in results:
+        for w in r["warnings"]:
+            sizes_of.setdefault(w["code"], []).append(_size(r["size_bytes"]))
+    first = {w["code"]: w["message"] for r in reversed(results) for w in r["warnings"]}
+    lines = [f"WARNING ({', '.join(sizes_of[c])}): {first[c]}" for c in sizes_of]
+    rows = [("size", "time", "algbw GB/s", "busbw GB/s", "bottleneck tier", "")]
     rows += [(_size(r["size_bytes"]), _time(r["collective_time_ns"]), f"{r['algorithm_bandwidth_gb_per_s']:.3f}",
-              f"{r['bus_bandwidth_gb_per_s']:.3f}") for r in results]
-    widths = [max(len(row[i]) for row in rows) for i in range(4)]
-    return "\n".join("  ".join(c.rjust(w) for c, w in zip(row, widths)) for row in rows)
+              f"{r['bus_bandwidth_gb_per_s']:.3f}", r["bottleneck_tier"] or "-", "!" if r["warnings"] else "")
+             for r in results]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    lines += ["  ".join(c.rjust(w) for c, w in zip(row, widths)).rstrip() for row in rows]
+    return "\n".join(lines)
 
 
 def run(args) -> int:
+    from ..graph.failures import resolve_failures
+    from ..graph.ranks import npu_order
     from ..simulate import chrome_trace, prepare, simulate
+    from ..simulate_failures import format_failures, simulate_with_failures
 
     sizes = parse_sizes(args.size)
     opts = options(args)
     at_least(args.top, "--top", 0)
+    spec = failure_spec(args)
     if args.trace and len(sizes) > 1:
         raise option_error("--trace", "--trace records one run; give a single --size")
     for path, option in ((args.json, "--json"), (args.trace, "--trace")):
         if path:
             check_output(path, option=option)
     g = load_graph_with_progress(args)
-    with progress(args).phase("simulating"):
-        prepared = prepare(g)
-        _check_against_graph(opts, int(prepared.npu_nodes.size))
-        results = [simulate(prepared, replace(opts, size_bytes=float(s))) for s in sizes]
+    failures = resolve_failures(g, spec)
+    _check_against_graph(opts, int(npu_order(g).size))
+    with progress(args).phase("simulating" + (" (failed and healthy)" if failures.any() else "")):
+        if failures.any():
+            results = simulate_with_failures(g, failures, sizes, opts)
+        else:
+            prepared = prepare(g)
+            results = [simulate(prepared, replace(opts, size_bytes=float(s))) for s in sizes]
     if args.trace:
         with open_output(args.trace, option="--trace") as fh:
             json.dump(chrome_trace(results[0]), fh)
@@ -256,4 +303,7 @@ def run(args) -> int:
         with open_output(args.json, option="--json") as fh:
             json.dump(results[0] if len(results) == 1 else results, fh, indent=1)
     print(format_result(results[0], args.top) if len(results) == 1 else format_sweep(results))
+    if "failures" in results[0]:
+        print(format_failures(results[0]) if len(results) == 1 else
+              "\n".join(f"slowdown at {_size(r['size_bytes'])}: x{r['failures']['slowdown']:.3f}" for r in results))
     return 0

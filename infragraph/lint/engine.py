@@ -11,15 +11,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+import numpy as np
+
 from ..document.model import Infrastructure
 from ..errors import Diagnostic, InfraGraphError, Location
 from ..graph import FQG, expand
 from ..graph.export import is_fqg_file, read_fqg
+from ..graph.failures import FailureSpec, with_failures
 from ..sources import load_document
 from . import suppress
 from .config import LintConfig
 from .facts import GraphFacts
-from .locate import DocumentLocator, FqgFileLocator, Locator
+from .locate import DocumentLocator, FailedGraphLocator, FqgFileLocator, Locator
 from .model import Finding, LintContext
 from .rules.registry import INPUT_RULE
 from .rules.targets import load_translator
@@ -97,9 +100,10 @@ def _input_errors(path: str, error: InfraGraphError) -> list[Finding]:
 
 
 def lint_files(paths: list[str], config: LintConfig, defines: dict[str, str] | None = None,
-               search_path: list[str] | None = None) -> LintReport:
+               search_path: list[str] | None = None, failures: FailureSpec = FailureSpec()) -> LintReport:
     """Lint every file; raises InfraGraphError only for a usage problem (e.g. an unavailable
-    `--for` translator), never for problems in the files themselves."""
+    `--for` translator), never for problems in the files themselves. Each graph is linted with its
+    failures applied (its own annotations plus `failures`): the fabric as it stands after them."""
     if config.target:
         load_translator(config.target)  # fail before any work when the target cannot be checked
     suppress.clear_cache()
@@ -108,6 +112,7 @@ def lint_files(paths: list[str], config: LintConfig, defines: dict[str, str] | N
     for path in paths:
         try:
             g, doc, locator = load_source(path, defines, search_path)
+            g, locator = _failed(g, locator, failures)
         except InfraGraphError as e:
             report.failed_files.append(path)
             report.findings.extend(_input_errors(path, e))
@@ -115,6 +120,13 @@ def lint_files(paths: list[str], config: LintConfig, defines: dict[str, str] | N
         lint_graph(g, doc, locator, config, report)
     report.findings.sort(key=_order)
     return report
+
+
+def _failed(g: FQG, locator: Locator, spec: FailureSpec) -> tuple[FQG, Locator]:
+    failed, f = with_failures(g, spec)
+    if failed is g:
+        return g, locator
+    return failed, FailedGraphLocator(locator, g, np.flatnonzero(~f.failed_edge), failed)
 
 
 def _order(f: Finding) -> tuple:

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
+
 from ..document.io import YamlSourceMap
 from ..document.model import Infrastructure
 from ..errors import Location, SourceMap
@@ -118,3 +120,28 @@ class FqgFileLocator(Locator):
 
     def link_path(self, link: int) -> str:
         return f"links[{link}]"
+
+
+class FailedGraphLocator(Locator):
+    """For the graph left after `graph.failures` cut edges and moved degraded ones onto new link
+    classes: edge and link ids of that graph are mapped back to the graph the locator `base` knows."""
+
+    def __init__(self, base: Locator, original: FQG, kept_edges: np.ndarray, failed: FQG):
+        super().__init__(base.file, base.source)
+        self.base = base
+        self.kept = kept_edges
+        index = {(x.scope, x.name): k for k, x in enumerate(original.links)}
+        self.link_of = [index[(x.scope, x.name.split("~")[0])] for x in failed.links]
+
+    def edge_path(self, edge: int) -> str:
+        return self.base.edge_path(int(self.kept[edge]))
+
+    def node_path(self, node: int) -> str:
+        return self.base.node_path(node)
+
+    def component_path(self, node: int) -> str:
+        return self.base.component_path(node)
+
+    def link_path(self, link: int) -> str:
+        return self.base.link_path(self.link_of[link])
+

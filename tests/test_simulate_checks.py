@@ -1,0 +1,78 @@
+"""infragraph.simulate_checks: the warnings a result carries when its numbers need a caveat."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+import yaml
+
+from infragraph import schemas
+from infragraph.document import io
+from infragraph.graph import expand
+from infragraph.graph.ranks import npu_order
+from infragraph.simulate import SimulationOptions as Opts
+from infragraph.simulate import simulate
+from infragraph.simulate_checks import injection_gbps
+from tests import simgraphs
+
+
+def codes(r: dict) -> list[str]:
+    return [w["code"] for w in r["warnings"]]
+
+
+def test_two_flows_on_one_link_warn_over_capacity_only_without_contention():
+    g = simgraphs.line(2, gbps=100.0)
+    two = Opts(collective="point-to-point", groups=((0, 1), (0, 1)), size_bytes=1 << 20)
+    unaware = simulate(g, Opts(**{**two.__dict__, "model": "unaware"}))
+    assert unaware["max_link_utilization"] == pytest.approx(2.0, rel=0.01)
+    assert codes(unaware) == ["over-capacity"]
+    msg = unaware["warnings"][0]["message"]
+    assert "1 directed link(s) above 100 %" in msg and "npu.0.xpu.0 -> npu.1.xpu.0" in msg and "optimistic" in msg
+    for model in ("aware", "fair"):
+        assert codes(simulate(g, Opts(**{**two.__dict__, "model": model}))) == []
+
+
+def test_all_to_all_without_contention_exceeds_the_injection_rate():
+    # Each NPU has one 100 Gbit/s link to the switch: it cannot inject more than 12.5 GB/s.
+    g = simgraphs.switch(8, gbps=100.0)
+    r = simulate(g, Opts(collective="all-to-all", algorithm=("direct",), model="unaware", size_bytes=8 << 20))
+    assert r["bus_bandwidth_gb_per_s"] > 12.5
+    assert codes(r) == ["over-capacity", "over-injection"]
+    assert "inject: 12.500 GB/s (100 Gbit/s" in r["warnings"][1]["message"]
+    schemas.validate("simulation-result", r)
+    fair = simulate(g, Opts(collective="all-to-all", algorithm=("direct",), model="fair", size_bytes=8 << 20))
+    assert fair["bus_bandwidth_gb_per_s"] <= 12.5 and codes(fair) == []
+
+
+@pytest.mark.parametrize("graph, rank, gbps", [
+    (simgraphs.switch(4, gbps=100.0), 0, 100.0),
+    (simgraphs.ring(8, gbps=100.0), 3, 200.0),  # two links per NPU
+    (simgraphs.line(4, gbps=100.0), 0, 100.0),  # an end of the line
+    (simgraphs.fully_connected(5, gbps=10.0), 2, 40.0),
+])
+def test_injection_is_the_max_flow_into_the_group(graph, rank, gbps):
+    npus = npu_order(graph)
+    assert injection_gbps(graph, int(npus[rank]), npus[[r for r in range(npus.size) if r != rank]]) == gbps
+
+
+def test_injection_through_a_nic_is_its_line_rate():
+    # A PCIe link of 512 Gbit/s behind a 400 Gbit/s NIC port: the NIC limits what leaves the host.
+    from infragraph import blueprints
+
+    g = blueprints.graph("std.fabrics.clos", radix=4, tiers=2)
+    npus = npu_order(g)
+    assert injection_gbps(g, int(npus[0]), npus[1:]) == 400.0
+
+
+def test_free_wiring_is_warned_and_has_no_injection_limit():
+    doc = simgraphs._npu_dict("mixed", 3, [(0, 1)], 100.0, 100.0)
+    doc["links"].append({"name": "free", "physical": {"latency": {"choice": "ns", "ns": 100.0}}})
+    doc["edges"].append({"ep1": {"instance": "npu[1]", "component": "xpu"},
+                         "ep2": {"instance": "npu[2]", "component": "xpu"}, "link": "free", "scheme": "one2one"})
+    g = expand(io.loads(yaml.safe_dump(doc), "mixed.yaml"))
+    npus = npu_order(g)
+    assert math.isinf(injection_gbps(g, int(npus[2]), npus[:2]))
+    r = simulate(g, Opts(collective="all-gather"))
+    assert "unspecified-bandwidth" in codes(r)
+    assert "1 link(s) state no bandwidth" in r["warnings"][-1]["message"]
