@@ -18,7 +18,6 @@ from ..errors import Diagnostic, InfraGraphError, Location
 from ..output import open_output
 from ..schemas import schema_errors
 from .fqg import FQG, ComponentInfo, InstanceInfo, LinkInfo
-from .graphml import graphml_chunks
 from .text import attribute_rows, joined, node_texts
 
 FORMAT = "infragraph-fqg"
@@ -209,6 +208,8 @@ def to_networkx(g: FQG):
 def write_graphml(g: FQG, path: str | Path) -> None:
     """GraphML of the multigraph `to_networkx` gives (node and edge attributes alike), streamed
     record by record instead of through networkx (which needs ~8 KB of memory per node)."""
+    from .graphml import graphml_chunks
+
     with open_output(path) as fh:
         for chunk in graphml_chunks(g):
             fh.write(chunk)
