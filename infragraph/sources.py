@@ -32,8 +32,16 @@ def load_document(
     files_read: list[str] | None = None,
 ) -> Infrastructure:
     """The InfraGraph document in `path` (.igl is compiled; .yaml/.yml/.json are read and validated).
-    A blueprint name `std.x.y` (not an existing file) stands for blueprints/x/y.igl. `files_read`
-    receives the .igl modules compiled (see lang.compile_source)."""
+    A blueprint name `std.x.y` (not an existing file) stands for blueprints/x/y.igl; a SimGrid
+    notation `simgrid:FAT_TREE:...` / `simgrid:DRAGONFLY:...` for the blueprint it names.
+    `files_read` receives the .igl modules compiled (see lang.compile_source)."""
+    if str(path).startswith("simgrid:"):
+        from .importers.simgrid import import_simgrid
+
+        if defines:
+            raise InfraGraphError(Diagnostic("-D does not apply to a SimGrid notation; its fields are the parameters",
+                                             Location(str(path))))
+        return import_simgrid(str(path))
     path = resolve_source(path)
     if path.suffix == ".igl":
         from . import lang  # the language is only loaded when an .igl file is given

@@ -99,7 +99,7 @@ def _device(out: _Out, d: Device, link_attrs: dict[str, dict]) -> None:
         out.add(1, f"description = {literal(d.description)}")
     for c in d.components:
         kind = (f"custom({literal(c.custom_type or 'custom')})" if c.choice == "custom"
-                else name(c.name) if c.choice == "device" else c.choice)
+                else f"{name(c.name)}()" if c.choice == "device" else c.choice)  # a call: `nic` alone is the kind
         count = "" if c.count == 1 else f"[{c.count}]"
         attrs = f" {{ description = {literal(c.description)} }}" if c.description else ""
         out.add(1, f"component {name(c.name)}{count}: {kind}{attrs}")
@@ -114,6 +114,13 @@ def _device(out: _Out, d: Device, link_attrs: dict[str, dict]) -> None:
 def decompile(doc: Infrastructure) -> tuple[str, list[str]]:
     """(.igl text, things that could not be expressed) for a document."""
     out = _Out()
+    fabric = doc.name
+    taken = {d.name for d in doc.devices} | {link.name for link in doc.links}
+    while fabric in taken:  # one .igl module has one namespace; the document has several
+        fabric += "_fabric"
+    if fabric != doc.name:
+        out.unsupported.append(f"the document's name '{doc.name}' is also a device or link name: the fabric is "
+                                 f"named '{fabric}'")
     if doc.description:
         out.add(0, '"""' + doc.description.replace('"""', '\\"\\"\\"') + '"""')
         out.add(0, "")
@@ -126,7 +133,7 @@ def decompile(doc: Infrastructure) -> tuple[str, list[str]]:
         out.add(0, "")
     for d in doc.devices:
         _device(out, d, link_attrs)
-    out.add(0, f"fabric {name(doc.name)} {{")
+    out.add(0, f"fabric {name(fabric)} {{")
     for k, v in doc.annotations.graph.items():
         out.add(1, f"{name(k)} = {literal(v)}")
     for inst in doc.instances:

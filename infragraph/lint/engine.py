@@ -84,7 +84,10 @@ def lint_graph(g: FQG, doc: Infrastructure | None, locator: Locator, config: Lin
             finding = replace(finding, severity=severity)
             if suppress.is_suppressed(finding):
                 report.suppressed += 1
+            elif ctx.kept.get(finding.rule, 0) >= ctx.options.max_per_rule:
+                ctx.omitted[finding.rule] = ctx.omitted.get(finding.rule, 0) + 1  # a rule that is not lazy
             else:
+                ctx.kept[finding.rule] = ctx.kept.get(finding.rule, 0) + 1
                 report.findings.append(finding)
     for rule_id, n in ctx.omitted.items():
         report.omitted[rule_id] = report.omitted.get(rule_id, 0) + n

@@ -10,7 +10,7 @@ document path), the fully qualified node names involved and a fix hint.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
 from ..errors import Location
 
@@ -57,16 +57,20 @@ class LintContext:
     doc: "Infrastructure | None"
     options: LintOptions
 
-    def capped(self, rule_id: str, items: list) -> list:
-        """The first `max_per_rule` items; the engine reports how many were left out, so a
-        systematic mistake in a 500k-node graph gives a readable report, not 65,536 lines."""
+    def capped(self, rule_id: str, items: list) -> Iterator:
+        """The items while fewer than `max_per_rule` findings of the rule were kept; the engine
+        reports how many were left out, so a systematic mistake in a 500k-node graph gives a
+        readable report, not 65,536 lines. Kept means not suppressed: the engine counts kept
+        findings as the rule yields them, so suppressed findings never use up the budget."""
         limit = self.options.max_per_rule
-        if len(items) > limit:
-            self.omitted[rule_id] = self.omitted.get(rule_id, 0) + len(items) - limit
-            return items[:limit]
-        return items
+        for n, item in enumerate(items):
+            if self.kept.get(rule_id, 0) >= limit:
+                self.omitted[rule_id] = self.omitted.get(rule_id, 0) + len(items) - n
+                return
+            yield item
 
     omitted: dict[str, int] = field(default_factory=dict)
+    kept: dict[str, int] = field(default_factory=dict)  # unsuppressed findings so far, per rule
 
 
 Check = Callable[[LintContext], Iterable[Finding]]

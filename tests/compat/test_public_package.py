@@ -27,7 +27,7 @@ if not PUBLIC_PYTHON.exists():
 
 
 def public(*args: str) -> str:
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # its own infragraph, not this checkout
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # the public package, never ours
     r = subprocess.run([str(PUBLIC_PYTHON), str(DRIVER), *args], capture_output=True, text=True, timeout=120, env=env)
     assert r.returncode == 0, r.stderr
     return r.stdout

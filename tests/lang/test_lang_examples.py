@@ -73,6 +73,15 @@ def test_round_trip_document_decompile_compile(name):
     assert format_source(text) is not None
 
 
+def test_round_trip_of_a_composed_device_named_like_a_kind():
+    """std.devices.host composes a device called `nic`: decompiled, it must stay the device, not the kind."""
+    doc = compile_file(str(ROOT / "blueprints" / "devices" / "host.igl"))
+    public = io.loads(io.dumps(doc), "x.yaml")
+    text, _ = decompile(public)
+    assert "component nic[8]: nic()" in text
+    assert _graph_key(expand(compile_source(text, "decompiled.igl"))) == _graph_key(expand(public))
+
+
 def test_round_trip_of_the_format_minimal_document():
     spec = Path("/work/shared/design/infragraph-format.md")
     if not spec.exists():
