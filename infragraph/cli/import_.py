@@ -54,7 +54,7 @@ def run(args) -> int:
     from ..importers import ImportOptions, import_source
 
     suffix = Path(args.output).suffix.lower()
-    check_output(args.output, (".igl", ".yaml", ".yml", ".json"), "-o", "use .igl, .yaml, .yml or .json")
+    check_output(args.output, (".igl", ".yaml", ".yml", ".json"), "-o")
     options = ImportOptions(mapping=args.mapping, nic_gbps=_bandwidth("--nic-speed", args.nic_speed),
                             nvlink_gbps=_bandwidth("--nvlink-bandwidth", args.nvlink_bandwidth),
                             cpu_link_gbps=_bandwidth("--cpu-link", args.cpu_link))
