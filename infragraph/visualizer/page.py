@@ -16,6 +16,7 @@ import jinja2
 import numpy as np
 from scipy.spatial import cKDTree
 
+from ..document.model import Value
 from ..graph.fqg import FQG
 from ..output import write_text
 from .scene import Scene, prepare
@@ -83,8 +84,10 @@ def page_data(g: FQG, utilization: np.ndarray | None = None, start_device: str |
     starts = np.cumsum([0] + [i.count for i in g.instances]).tolist()
     data = {
         "title": g.name, "notes": fabric.view.notes, "kinds": kinds, "colours": [colours[k] for k in kinds],
-        "instances": [{"name": i.name, "device": i.device, "count": i.count, "first": starts[k]}
+        "instances": [{"name": i.name, "device": i.device, "count": i.count, "first": starts[k],
+                       "first_node": i.first_node, "per_copy": i.nodes_per_copy}
                       for k, i in enumerate(g.instances)],
+        "annotations": copy_annotations(g),
         "fabric": _layer(fabric.view, fabric.xy, kinds, labels=False, small=_satellites(fabric)),
         "agg": None, "devices": {}, "start": _start(g, start_device),
     }
@@ -93,11 +96,22 @@ def page_data(g: FQG, utilization: np.ndarray | None = None, start_device: str |
         data["notes"] = data["notes"] + agg.view.notes[-1:] + ["zoom in to see individual devices"]
     for name, s in devices.items():
         layer = _layer(s.view, s.xy, kinds, labels=True, small=_satellites(s))
-        layer["attrs"] = [{k: v for k, v in a.items() if k not in ("instance", "instance_index")}
+        layer["attrs"] = [{k: v for k, v in a.items() if k in SHARED_ATTRIBUTES}
                           for a in (s.view.attrs or [{}] * s.view.num_nodes)]
         layer["notes"] = s.view.notes
         data["devices"][name] = layer
     return data
+
+
+# Built-in attributes every copy of a device shares (the viewer shows type, instance and copy
+# itself, and each copy's own annotations from `copy_annotations`).
+SHARED_ATTRIBUTES = ("device", "component", "component_index", "parent_device")
+
+
+def copy_annotations(g: FQG) -> dict[str, dict[str, Value]]:
+    """{attribute: {node id: value}} of every node annotation (rank, tier, ...): the drill-down
+    page shows the selected copy's own values, not those of copy 0 of the device."""
+    return {attr: {str(n): v for n, v in values.items()} for attr, values in g.node_attrs.items()}
 
 
 def _start(g: FQG, name: str | None) -> dict | None:

@@ -172,6 +172,8 @@
       t.appendChild(row("device", inst.device));
     } else {
       for (const [k, v] of Object.entries(g.attrs[i] || {})) t.appendChild(row(k, v));
+      const node = copyNode(scene.prefix, i);  // this copy's own annotations (rank, ...)
+      if (node >= 0) for (const [k, vals] of Object.entries(D.annotations || {})) if (node in vals) t.appendChild(row(k, vals[node]));
     }
     const [links, bw, peers] = lineSummary(g, i);
     t.appendChild(row("links", links)); t.appendChild(row("neighbours", peers));
@@ -184,6 +186,11 @@
         b.onclick = () => setScene(deviceScene(dev, name + ".")); info.appendChild(b);
       }
     }
+  }
+  function copyNode(prefix, i) {  // "srv.12." and local component i -> the graph's node id
+    const parts = (prefix || "").split("."), k = Number(parts[parts.length - 2]);
+    const inst = D.instances.find(x => x.name === parts.slice(0, -2).join("."));
+    return inst && Number.isInteger(k) && k < inst.count ? inst.first_node + k * inst.per_copy + i : -1;
   }
   function zoomTo(x, y, s) {
     T.s = s; T.x = canvas.width / 2 - s * x; T.y = canvas.height / 2 - s * y; draw();
