@@ -63,7 +63,8 @@ def timed(cmd: list[str], env: dict[str, str]) -> tuple[float, float, float]:
     """(wall s, cpu s, peak MB) of one run of `cmd` under /usr/bin/time."""
     with tempfile.NamedTemporaryFile("r", suffix=".time") as out:
         subprocess.run(["/usr/bin/time", "-o", out.name, "-f", "%e %U %S %M", *cmd], env=env,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True,
+                       cwd=tempfile.gettempdir())  # not a checkout: `-m` puts the working directory first on sys.path
         wall, user, system, kb = out.read().split()[-4:]
     return float(wall), float(user) + float(system), int(kb) / 1024
 
@@ -101,7 +102,7 @@ def main() -> None:
             out = work / f"w.{fmt}"
             runs = 1 if (fmt == "graphml" and name == "old") else args.runs
             done = subprocess.run([sys.executable, "-c", WRITER, str(tree), str(doc), str(out), fmt, str(runs)],
-                                  env=env_for(tree), capture_output=True, text=True, check=True)
+                                  env=env_for(tree), capture_output=True, text=True, check=True, cwd=work)
             wall, cpu = map(float, done.stdout.split())
             print(f"| write {fmt} | {name} | {wall:.2f} | {cpu:.2f} | | {out.stat().st_size / 1e6:.1f} |")
     for step in (["compile", "-o", "g.json"], ["compile", "-o", "g.graphml"], ["validate"]):
