@@ -9,6 +9,7 @@ loaded once; a cycle is an error showing the chain.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -254,4 +255,35 @@ def compile_file(path: str, defines: dict[str, str] | None = None,
     return compile_source(text, str(path), defines, search_path, files_read)
 
 
-__all__ = ["Compiler", "compile_file", "compile_source", "show"]
+_IMPORT_LINE = re.compile(r'^[ \t]*import[ \t]+(?:"([^"\n]+)"|([A-Za-z_][\w.]*))', re.M)
+
+
+def source_files(path: str, search_path: list[str] | None = None) -> list[Path]:
+    """The .igl files compiling `path` reads: the file and its imports, transitively, each once.
+
+    Callers that cache or skip work by source contents (sweeps) hash these. Import lines are found
+    by a line scan, not a parse (parsing is the slow part of a compile): a line inside a docstring
+    that looks like an import may add a file, never miss one. An import that cannot be resolved
+    is left for the compile itself to report."""
+    resolver = Compiler(search_path=search_path)
+    seen: list[Path] = []
+    todo = [Path(path).resolve()]
+    while todo:
+        p = todo.pop()
+        if p in seen:
+            continue
+        seen.append(p)
+        try:
+            text = p.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        here = A.Pos(A.Source(str(p), text), 1, 1)
+        for m in _IMPORT_LINE.finditer(text):
+            try:
+                todo.append(resolver._resolve(A.Import(here, m.group(1) or m.group(2), bool(m.group(1)), None), str(p)))
+            except CompileError:
+                pass
+    return seen
+
+
+__all__ = ["Compiler", "compile_file", "compile_source", "show", "source_files"]

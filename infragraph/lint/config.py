@@ -8,12 +8,11 @@ command-line options then override it (`--select` replaces, `--ignore` adds).
 
 from __future__ import annotations
 
-import re
-import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from ..document import tomlio
 from ..errors import Diagnostic, InfraGraphError, Location, did_you_mean
 from ..schemas import schema_errors
 from .model import LintOptions, Rule
@@ -103,16 +102,10 @@ def from_table(table: dict[str, Any], source: str, prefix: tuple = ()) -> LintCo
 
 def _read_toml(path: Path) -> dict:
     try:
-        with open(path, "rb") as fh:
-            return tomllib.load(fh)
-    except tomllib.TOMLDecodeError as e:
-        # Python 3.11's tomllib states the position only in the message: "... (at line 3, column 7)"
-        m = re.search(r"\(at line (\d+), column (\d+)\)", str(e))
-        line, col = (int(m.group(1)), int(m.group(2))) if m else (None, None)
-        message = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(e))
-        raise InfraGraphError(Diagnostic(f"invalid TOML: {message}", Location(str(path), line, col))) from None
-    except OSError as e:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
         raise InfraGraphError(Diagnostic(f"cannot read configuration: {e}", Location(str(path)))) from None
+    return tomlio.loads(text, str(path))
 
 
 def load_config_file(path: str | Path) -> LintConfig:

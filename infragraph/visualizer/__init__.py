@@ -13,7 +13,7 @@ from typing import Callable
 
 from ..errors import Diagnostic, error
 from ..graph.fqg import FQG
-from .plot import plot_sweep
+from .plot import plot_sweep, plot_table
 from .scene import LEVELS, Scene, prepare
 
 OUTPUTS = ("svg", "png", "pdf", "html")
@@ -50,4 +50,4 @@ def visualize(g: FQG, output: str, level: str = "fabric", device: str | None = N
     return scene
 
 
-__all__ = ["LEVELS", "OUTPUTS", "Scene", "plot_sweep", "prepare", "visualize"]
+__all__ = ["LEVELS", "OUTPUTS", "Scene", "plot_sweep", "plot_table", "prepare", "visualize"]

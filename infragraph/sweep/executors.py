@@ -1,0 +1,153 @@
+"""Where points run: a local process pool (the default) or a Dask distributed cluster, behind one
+small interface — submit a function, get futures back, iterate them as they complete — so the
+sweep driver has a single code path for both.
+
+`--scheduler` forms: `tcp://HOST:PORT` (or any Dask address), a scheduler file written by
+`dask scheduler --scheduler-file FILE` (`.json`), or `slurm:CONFIG.yaml` — a dask-jobqueue
+SLURMCluster built from the YAML mapping of its keyword arguments (`jobs: N` sets how many jobs to
+start). The local pool's workers start from a fork server that has already imported the toolchain,
+so a worker costs a fork, not a fresh interpreter.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import multiprocessing
+import os
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator, Protocol
+
+from ..errors import Diagnostic, InfraGraphError, Location, error
+
+
+class Executor(Protocol):
+    description: str
+    workers: int  # points that can run at once (for load balance)
+    lost: tuple[type[BaseException], ...]  # a future failing with one of these lost its worker: retry it
+
+    def submit(self, fn: Callable[..., Any], arg: Any, key: str) -> Any: ...
+    def as_completed(self, futures: Iterable[Any]) -> Iterator[Any]: ...
+    def restart(self) -> None: ...
+    def close(self) -> None: ...
+
+
+class LocalPool:
+    """concurrent.futures process pool over `workers` processes (default: every core)."""
+
+    def __init__(self, workers: int | None = None):
+        from concurrent.futures.process import BrokenProcessPool
+
+        self.workers = (os.cpu_count() or 1) if workers is None else workers
+        if self.workers < 1:
+            raise error(f"--workers must be at least 1, got {workers}")
+        self.lost = (BrokenProcessPool,)
+        self.description = f"local process pool, {self.workers} worker(s)"
+        self._pool = self._start()
+
+    def _start(self) -> cf.ProcessPoolExecutor:
+        methods = multiprocessing.get_all_start_methods()
+        ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+        if "forkserver" in methods:
+            ctx.set_forkserver_preload(["infragraph.sweep.worker", "infragraph.sources", "infragraph.lang"])
+        return cf.ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx)
+
+    def submit(self, fn, arg, key):
+        return self._pool.submit(fn, arg)
+
+    def as_completed(self, futures):
+        return cf.as_completed(list(futures))
+
+    def restart(self) -> None:
+        """A worker died and broke the pool: start a fresh one for the points still to run."""
+        self._pool.shutdown(wait=False, cancel_futures=True)
+        self._pool = self._start()
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+class DaskCluster:
+    """A dask.distributed Client (connected to `scheduler`, or given). Lost workers are Dask's to
+    handle: it reruns their tasks elsewhere, and a task that kills workers repeatedly fails with
+    KilledWorker, which the sweep records as that point's error."""
+
+    lost: tuple[type[BaseException], ...] = ()
+
+    def __init__(self, scheduler: Any):
+        try:
+            import distributed
+        except ImportError:
+            raise error("--scheduler needs dask.distributed: pip install 'dask[distributed]'") from None
+        self._distributed = distributed
+        self._cluster = None
+        self._own_client = True
+        if isinstance(scheduler, distributed.Client):
+            self.client, self._own_client = scheduler, False
+        elif str(scheduler).startswith("slurm:"):
+            self._cluster = _slurm_cluster(str(scheduler)[len("slurm:"):])
+            self.client = distributed.Client(self._cluster)
+        elif str(scheduler).endswith(".json") and "://" not in str(scheduler):
+            if not Path(scheduler).is_file():
+                raise InfraGraphError(Diagnostic("no such scheduler file", Location(str(scheduler))))
+            self.client = _connect(lambda: distributed.Client(scheduler_file=str(scheduler), timeout="10s"),
+                                   str(scheduler))
+        else:
+            self.client = _connect(lambda: distributed.Client(str(scheduler), timeout="10s"), str(scheduler))
+        info = self.client.scheduler_info(n_workers=-1).get("workers", {})
+        self.workers = max(1, sum(w.get("nthreads", 1) for w in info.values()))
+        self.description = f"Dask cluster at {self.client.scheduler.address}, {len(info)} worker(s)"
+
+    def submit(self, fn, arg, key):
+        return self.client.submit(fn, arg, key=key, pure=False)
+
+    def as_completed(self, futures):
+        return self._distributed.as_completed(list(futures))
+
+    def restart(self) -> None:  # never needed: `lost` is empty
+        return None
+
+    def close(self) -> None:
+        if self._own_client:
+            self.client.close()
+        if self._cluster is not None:
+            self._cluster.close()
+
+
+def _connect(make: Callable[[], Any], where: str) -> Any:
+    try:
+        return make()
+    except (OSError, TimeoutError, ValueError) as e:
+        raise error(f"cannot connect to the Dask scheduler {where}: {e}",
+                    hint="start one with `dask scheduler` and workers with `dask worker ADDRESS`") from None
+
+
+def _slurm_cluster(config: str) -> Any:
+    """A dask-jobqueue SLURMCluster from a YAML file of its keyword arguments (+ `jobs`)."""
+    import yaml
+
+    try:
+        from dask_jobqueue import SLURMCluster
+    except ImportError:
+        raise error("--scheduler slurm:CONFIG needs dask-jobqueue: pip install dask-jobqueue") from None
+    try:
+        kwargs = yaml.safe_load(Path(config).read_text(encoding="utf-8")) or {}
+    except (OSError, yaml.YAMLError) as e:
+        raise InfraGraphError(Diagnostic(f"cannot read the SLURM configuration: {e}", Location(config))) from None
+    if not isinstance(kwargs, dict):
+        raise InfraGraphError(Diagnostic("expected a mapping of SLURMCluster keyword arguments", Location(config)))
+    jobs = kwargs.pop("jobs", 1)
+    try:
+        cluster = SLURMCluster(**kwargs)
+    except (TypeError, ValueError) as e:
+        raise InfraGraphError(Diagnostic(f"bad SLURMCluster arguments: {e}", Location(config))) from None
+    cluster.scale(jobs=jobs)
+    return cluster
+
+
+def executor_for(scheduler: Any = None, workers: int | None = None) -> Executor:
+    """The local pool when `scheduler` is None, else a Dask cluster."""
+    if scheduler is None:
+        return LocalPool(workers)
+    if workers is not None:
+        raise error("--workers applies to the local pool; a Dask cluster has its own workers")
+    return DaskCluster(scheduler)

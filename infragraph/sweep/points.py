@@ -1,0 +1,99 @@
+"""Expanding a checked spec into points: the product (or zip) of the axes, derived values, the filter.
+
+Every point carries its table inputs, the -D texts for its source, its `SimulationOptions`, and two
+keys: `graph_key` (source digest + -D texts: which compiled graph it needs, so a worker compiles
+each distinct graph once) and `key` (graph_key + options: what a resumed sweep skips).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+from dataclasses import asdict, dataclass, replace
+from typing import Any
+
+from .. import blueprints
+from ..simulate import SimulationOptions
+from . import expr
+from .options import ALWAYS, OPTIONS, column_value
+from .spec import OPTION, PARAM, Spec
+
+
+@dataclass(frozen=True)
+class Point:
+    index: int  # position in the spec's expansion (after the filter)
+    inputs: dict[str, Any]  # table columns: every axis, derived value and option
+    defines: tuple[tuple[str, str], ...]  # -D NAME=VALUE texts for the source
+    options: SimulationOptions
+    graph_key: str
+    key: str
+
+
+def expand(spec: Spec) -> list[Point]:
+    """Every point of `spec`, in order; a bad derived or option value is located in the spec."""
+    points: list[Point] = []
+    groups = [[spec.axes[name] for name in group] for group in spec.factors]
+    for combo in itertools.product(*(list(zip(*g)) for g in groups)):
+        env: dict[str, Any] = {}
+        for names, values in zip(spec.factors, combo):
+            env.update(zip(names, values))
+        for name, value in spec.derive:
+            env[name] = _evaluate(spec, f"derive.{name}", value, env) if isinstance(value, expr.Expr) else value
+        if all(_evaluate(spec, where, e, env) for where, e in spec.where):
+            points.append(_point(spec, len(points), env))
+    return points
+
+
+def _evaluate(spec: Spec, where: str, e: expr.Expr, env: dict[str, Any]) -> Any:
+    try:
+        return e.evaluate(env)
+    except expr.ExprError as x:
+        raise spec.fail(where, f"{x.message} (at {_describe(spec, env)})", x.hint, x.offset, e.text) from None
+
+
+def _describe(spec: Spec, env: dict[str, Any]) -> str:
+    return ", ".join(f"{n}={env[n]!r}" for n in spec.axes)
+
+
+def _where(spec: Spec, name: str) -> str:
+    return f"axes.{name}" if name in spec.axes else f"derive.{name}"
+
+
+def _point(spec: Spec, index: int, env: dict[str, Any]) -> Point:
+    options: dict[str, Any] = {}
+    defines: dict[str, str] = {}
+    inputs: dict[str, Any] = {}
+    for name, value in env.items():
+        role = spec.roles[name]
+        if role == OPTION:
+            field, _column, check = OPTIONS[name]
+            try:
+                options[field] = check(value)
+            except ValueError as e:
+                raise spec.fail(_where(spec, name), f"{name}: {e} (at {_describe(spec, env)})") from None
+            continue
+        if role == PARAM:
+            param = name[2:] if name.startswith("D.") else name
+            try:
+                defines[param] = blueprints.to_igl(value, spec.source.params[param])
+            except TypeError as e:
+                raise spec.fail(_where(spec, name), str(e)) from None
+        inputs[name] = json.dumps(value) if isinstance(value, list) else value
+    opts = replace(SimulationOptions(top_links=0), **options)  # the table keeps per-tier numbers only
+    table = {"source": spec.source.label}
+    for name in ALWAYS:
+        field, column, _check = OPTIONS[name]
+        table[column] = column_value(field, getattr(opts, field))
+    for field, value in options.items():
+        column = next(c for f, c, _ in OPTIONS.values() if f == field)
+        table[column] = column_value(field, value)
+    table.update(inputs)
+    define_items = tuple(sorted(defines.items()))
+    graph_key = _digest([spec.source.digest, define_items])
+    key = _digest([graph_key, {k: v for k, v in asdict(opts).items() if k not in ("trace", "top_links", "links")}])
+    return Point(index, table, define_items, opts, graph_key, key)
+
+
+def _digest(parts: list[Any]) -> str:
+    return hashlib.sha256(json.dumps(parts, sort_keys=True, default=list).encode()).hexdigest()[:20]

@@ -1,0 +1,116 @@
+"""Sweep tables (`infragraph sweep` output, .parquet or .csv) read for plotting.
+
+The table's columns run: point, key, the inputs (axes, derived values, simulation options), status,
+error, then the metrics. Plots need to know which inputs really vary independently: a derived
+column (a torus shape chosen by the NPU count) adds nothing to a legend, so `independent` keeps an
+input only when it splits the rows further than the ones kept before it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from ..errors import Diagnostic, InfraGraphError, Location, did_you_mean
+
+TABLE_SUFFIXES = (".parquet", ".csv")
+# Short names for the metrics a plot usually wants, with their axis labels.
+METRIC_ALIASES = {"time": "time_ns", "busbw": "busbw_gb_per_s", "algbw": "algbw_gb_per_s",
+                  "utilization": "utilization_max"}
+
+
+@dataclass
+class SweepTable:
+    path: str
+    rows: list[dict[str, Any]]  # successful points only
+    inputs: list[str]  # input columns, table order
+    columns: list[str]
+    failed: int  # rows with status != ok (not plotted)
+
+    def column(self, name: str, what: str = "column") -> str:
+        """`name` (or a metric alias) as a column of this table; a located error otherwise."""
+        name = METRIC_ALIASES.get(name, name)
+        if name not in self.columns:
+            raise InfraGraphError(Diagnostic(
+                f"no {what} '{name}' in the results; columns: {', '.join(self.columns)}", Location(self.path),
+                did_you_mean(name, self.columns)))
+        return name
+
+    def varying(self) -> list[str]:
+        return [c for c in self.inputs if len({_hashable(r.get(c)) for r in self.rows}) > 1]
+
+    def independent(self, exclude: tuple[str, ...] = ()) -> list[str]:
+        """Varying inputs that each split the rows further than the ones before (and `exclude`)."""
+        kept: list[str] = []
+        groups = len({tuple(_hashable(r.get(c)) for c in exclude) for r in self.rows})
+        for c in self.varying():
+            if c in exclude:
+                continue
+            n = len({tuple(_hashable(r.get(k)) for k in (*exclude, *kept, c)) for r in self.rows})
+            if n > groups:
+                kept.append(c)
+                groups = n
+        return kept
+
+    def where(self, conditions: list[str]) -> SweepTable:
+        """Only the rows where COLUMN=VALUE for each condition (values compared as text)."""
+        rows = self.rows
+        for cond in conditions:
+            name, eq, value = cond.partition("=")
+            if not eq:
+                raise InfraGraphError(Diagnostic(f"bad --where '{cond}'; expected COLUMN=VALUE", Location(self.path)))
+            col = self.column(name.strip())
+            rows = [r for r in rows if _text(r.get(col)) == value.strip()]
+            if not rows:
+                values = sorted({_text(r.get(col)) for r in self.rows})
+                raise InfraGraphError(Diagnostic(f"no row has {col}={value.strip()}; values: {', '.join(values)}",
+                                                 Location(self.path), did_you_mean(value.strip(), values)))
+        return SweepTable(self.path, rows, self.inputs, self.columns, self.failed)
+
+
+def is_table(path: str) -> bool:
+    return Path(path).suffix.lower() in TABLE_SUFFIXES
+
+
+def read_table(path: str) -> SweepTable:
+    """A sweep table from .parquet or .csv; errors name the file."""
+    try:
+        if Path(path).suffix.lower() == ".parquet":
+            import pyarrow.parquet as pq
+
+            table = pq.read_table(path)
+        else:
+            import pyarrow.csv as pacsv
+
+            table = pacsv.read_csv(path)
+    except FileNotFoundError:
+        raise InfraGraphError(Diagnostic("cannot read results: no such file", Location(path))) from None
+    except Exception as e:  # pyarrow's errors for unreadable or damaged files vary by format
+        raise InfraGraphError(Diagnostic(f"cannot read results: {e}", Location(path))) from None
+    columns = table.column_names
+    if not {"key", "status"} <= set(columns) or columns.index("status") < columns.index("key"):
+        raise InfraGraphError(Diagnostic("not a sweep table: expected the columns point, key, inputs..., status",
+                                         Location(path), "write one with: infragraph sweep SPEC -o RESULTS"))
+    rows = table.to_pylist()
+    ok = [r for r in rows if r["status"] == "ok"]
+    if not ok:
+        raise InfraGraphError(Diagnostic(f"no successful point to plot ({len(rows)} rows, all failed or none)",
+                                         Location(path)))
+    inputs = columns[columns.index("key") + 1:columns.index("status")]
+    return SweepTable(path, ok, [c for c in inputs if c != "source"], columns, len(rows) - len(ok))
+
+
+def _hashable(v: Any) -> Any:
+    return tuple(v) if isinstance(v, list) else v
+
+
+def _text(v: Any) -> str:
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    return str(v)
+
+
+def label(row: dict[str, Any], columns: list[str], show: Callable[[str, Any], str] | None = None) -> str:
+    """'npus=4, topology=switch' for a legend; `show(column, value)` formats values (units)."""
+    return ", ".join(f"{c}={(show or (lambda _c, v: _text(v)))(c, row.get(c))}" for c in columns)

@@ -1,0 +1,180 @@
+"""Running sweeps: the local pool and a Dask LocalCluster give the same table, a killed worker or a
+killed run loses no finished point, a resumed sweep runs only the missing points, a failing point
+is recorded without stopping the others."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+
+from infragraph.cli import main
+from infragraph.sweep import sweep
+
+ROOT = Path(__file__).resolve().parent.parent
+# Columns that say where and how fast a point ran, not what it computed.
+RUN_COLUMNS = {"worker", "point_wall_s", "engine_wall_s", "compiled"}
+
+SMALL = """
+    source: std.fabrics.stack
+    axes:
+      shape: {shapes}
+      collective: [all-reduce, all-gather]
+      size: {sizes}
+"""
+
+
+def spec(tmp_path: Path, shapes=("SW(4)", "RI(4)"), sizes=("1KiB", "1MiB")) -> Path:
+    p = tmp_path / "spec.yaml"
+    p.write_text(textwrap.dedent(SMALL.format(shapes=json.dumps(list(shapes)), sizes=json.dumps(list(sizes)))))
+    return p
+
+
+def rows(path: Path) -> list[dict]:
+    return pq.read_table(path).to_pylist()
+
+
+def computed(table: list[dict]) -> list[dict]:
+    return [{k: v for k, v in r.items() if k not in RUN_COLUMNS} for r in table]
+
+
+def journal_rows(path: Path) -> list[dict]:
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines() if line.endswith("}")]
+
+
+def wait_for_rows(journal: Path, n: int, timeout: float = 60) -> list[dict]:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        found = journal_rows(journal)
+        if len(found) >= n:
+            return found
+        time.sleep(0.02)
+    raise AssertionError(f"no {n} finished point(s) in {journal} after {timeout} s")
+
+
+def test_local_run_then_resume_runs_only_the_missing_points(tmp_path):
+    out = tmp_path / "res"
+    first = sweep(spec(tmp_path), out, workers=2)
+    assert (first.points, first.ran, first.skipped, first.failed) == (8, 8, 0, 0)
+    before = {r["key"]: r for r in rows(first.table)}
+    assert all(r["status"] == "ok" and r["time_ns"] > 0 and r["busbw_gb_per_s"] > 0 for r in before.values())
+    assert sum(r["compiled"] for r in before.values()) <= 2 * 2  # each graph at most once per worker
+    assert not (tmp_path / "res.partial.jsonl").exists()
+
+    again = sweep(spec(tmp_path, sizes=("1KiB", "1MiB", "1GiB")), out, workers=2)
+    assert (again.points, again.ran, again.skipped) == (12, 4, 8)
+    after = rows(again.table)
+    assert [r["point"] for r in after] == list(range(12))
+    for r in after:
+        if r["key"] in before:  # untouched: same worker process and timings as in the first run
+            assert r["worker"] == before[r["key"]]["worker"] and r["point_wall_s"] == before[r["key"]]["point_wall_s"]
+    assert sum(r["key"] not in before for r in after) == 4
+    csv_lines = (tmp_path / "res.csv").read_text().splitlines()
+    assert len(csv_lines) == 13 and csv_lines[0].startswith('"point","key","source","collective","size_bytes"')
+
+
+def test_a_failing_point_is_recorded_and_the_others_run(tmp_path, capsys):
+    p = tmp_path / "spec.yaml"
+    p.write_text(textwrap.dedent("""
+        source: std.fabrics.stack
+        axes:
+          shape: ["RI(3)", "RI(4)"]
+          algorithm: halving-doubling
+    """))
+    assert main(["sweep", str(p), "-o", str(tmp_path / "res"), "--workers", "1"]) == 1
+    err = capsys.readouterr().err
+    assert "2 points: 2 run, 0 already done, 1 failed" in err and "point 0: " in err
+    bad, good = rows(tmp_path / "res.parquet")
+    assert bad["status"] == "error" and "power" in bad["error"] and bad["time_ns"] is None
+    assert good["status"] == "ok" and good["time_ns"] > 0
+
+
+def test_killed_run_keeps_finished_points_and_resumes(tmp_path):
+    s = spec(tmp_path)
+    out = tmp_path / "res"
+    proc = subprocess.Popen([sys.executable, "-m", "infragraph", "sweep", str(s), "-o", str(out), "--workers", "1",
+                             "-q"], cwd=ROOT, start_new_session=True, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_for_rows(tmp_path / "res.partial.jsonl", 1)
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)  # the run and its pool, as a crash or an OOM kill would
+        proc.wait()
+    kept = journal_rows(tmp_path / "res.partial.jsonl")
+    assert 1 <= len(kept) < 8 and not (tmp_path / "res.parquet").exists()
+    resumed = sweep(s, out, workers=2)
+    assert (resumed.ran, resumed.skipped) == (8 - len(kept), len(kept))
+    final = {r["key"]: r for r in rows(resumed.table)}
+    for r in kept:
+        assert final[r["key"]]["worker"] == r["worker"] and final[r["key"]]["time_ns"] == r["time_ns"]
+
+
+def _kill_a_worker_mid_sweep(tmp_path: Path, scheduler) -> tuple:
+    """Run 4 graphs x 4 points in 8 tasks; when the first points are in, SIGKILL the worker that ran them."""
+    s = spec(tmp_path, shapes=("SW(4)", "RI(4)", "RI(2)_RI(2)", "FC(4)"))
+    out = tmp_path / "res"
+    report = {}
+    thread = threading.Thread(target=lambda: report.update(r=sweep(s, out, scheduler=scheduler,
+                                                                   workers=None if scheduler else 2)))
+    thread.start()
+    early = wait_for_rows(tmp_path / "res.partial.jsonl", 1)
+    os.kill(int(early[0]["worker"].rsplit(":", 1)[1]), signal.SIGKILL)
+    thread.join(timeout=120)
+    assert "r" in report, "the sweep did not finish"
+    return report["r"], early
+
+
+def test_a_worker_killed_mid_sweep_loses_no_finished_point_local(tmp_path):
+    r, early = _kill_a_worker_mid_sweep(tmp_path, None)
+    assert (r.points, r.failed) == (16, 0)
+    assert r.retried >= 1  # the pool broke; its unfinished points ran again on a fresh pool
+    final = {x["key"]: x for x in rows(r.table)}
+    for x in early:  # finished before the kill: kept as they were, not run again
+        assert final[x["key"]]["worker"] == x["worker"] and final[x["key"]]["point_wall_s"] == x["point_wall_s"]
+
+
+@pytest.fixture(scope="module")
+def dask_cluster():
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  silence_logs=50) as cluster:
+        yield cluster
+
+
+def test_dask_local_cluster_gives_the_same_table_as_the_local_pool(tmp_path, dask_cluster):
+    s = spec(tmp_path)
+    local = sweep(s, tmp_path / "local", workers=2)
+    dask = sweep(s, tmp_path / "dask", scheduler=dask_cluster.scheduler_address)
+    assert dask.executor.startswith("Dask cluster at tcp://") and dask.failed == 0
+    assert computed(rows(dask.table)) == computed(rows(local.table))
+    assert len({r["worker"] for r in rows(dask.table)}) == 2  # both workers took part
+
+
+def test_a_dask_worker_killed_mid_sweep_loses_no_finished_point(tmp_path, dask_cluster):
+    r, early = _kill_a_worker_mid_sweep(tmp_path, dask_cluster.scheduler_address)
+    assert (r.points, r.failed) == (16, 0)
+    final = {x["key"]: x for x in rows(r.table)}
+    for x in early:
+        assert final[x["key"]]["worker"] == x["worker"] and final[x["key"]]["point_wall_s"] == x["point_wall_s"]
+
+
+def test_cli_dry_run_and_a_bad_spec(tmp_path, capsys):
+    assert main(["sweep", str(spec(tmp_path)), "--dry-run"]) == 0
+    assert "8 points over 2 distinct graph(s) of std.fabrics.stack" in capsys.readouterr().out
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("source: std.fabrics.stack\naxes:\n  shape: [\"SW(4)\"]\n  modle: [aware]\n")
+    assert main(["sweep", str(bad), "-o", str(tmp_path / "x")]) == 1
+    assert "bad.yaml:4:10: axes.modle: error: 'modle' is not a simulation option" in capsys.readouterr().err
+    assert main(["sweep", str(spec(tmp_path))]) == 1
+    assert "give -o RESULTS" in capsys.readouterr().err

@@ -1,0 +1,86 @@
+"""`infragraph plot` on sweep tables: lines per design, heat maps, speedup; located errors."""
+
+from __future__ import annotations
+
+import pytest
+
+from infragraph.cli import main
+from infragraph.errors import InfraGraphError
+from infragraph.sweep.store import ResultStore
+from infragraph.visualizer import plot_table
+from infragraph.visualizer.table import read_table
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.fixture()
+def table(tmp_path):
+    """A 2 topologies x 3 NPU counts x 4 sizes x 2 collectives table, the torus twice as fast; plus
+    one failed point (not plotted)."""
+    rows = []
+    for collective in ("all-reduce", "all-gather"):
+        for npus in (4, 8, 16):
+            for topology in ("switch", "torus"):
+                for size in (1024, 1 << 20, 1 << 30, 1 << 31):
+                    t = (1000 + size / 50) * npus / (2 if topology == "torus" else 1)
+                    rows.append({"point": len(rows), "key": f"k{len(rows)}", "source": "std.fabrics.stack",
+                                 "collective": collective, "size_bytes": float(size), "npus": npus,
+                                 "topology": topology, "shape": f"{topology}{npus}",  # derived: adds nothing
+                                 "status": "ok", "error": None, "time_ns": t, "busbw_gb_per_s": size / t,
+                                 "utilization_max": 0.5, "utilization[dimension 1]": 0.25})
+    rows.append({"point": len(rows), "key": "bad", "source": "std.fabrics.stack", "collective": "all-reduce",
+                 "size_bytes": 1.0, "npus": 3, "topology": "torus", "shape": "x", "status": "error",
+                 "error": "no", "time_ns": None})
+    store = ResultStore(tmp_path / "res")
+    store.write(rows)
+    return store
+
+
+def test_table_inputs_and_independent_columns(table):
+    t = read_table(str(table.parquet))
+    assert t.inputs == ["collective", "size_bytes", "npus", "topology", "shape"] and t.failed == 1
+    assert t.independent(("size_bytes",)) == ["collective", "npus", "topology"]  # shape follows npus+topology
+    assert len(t.where(["collective=all-gather", "npus=8"]).rows) == 8
+
+
+@pytest.mark.parametrize("source", ["parquet", "csv"])
+def test_lines_heatmap_and_speedup(table, tmp_path, source):
+    path = str(getattr(table, source))
+    out = tmp_path / "lines.png"
+    assert plot_table(path, str(out)) == "2 panel(s) of collective time against size per NPU"
+    assert out.read_bytes()[:8] == PNG and out.stat().st_size > 20_000
+    heat = tmp_path / "heat.png"
+    assert plot_table(path, str(heat), "heatmap", y="busbw", heatmap=("npus", "size_bytes"),
+                      where=["topology=torus"]) == "2 heat map(s) of 3×4"
+    assert heat.read_bytes()[:8] == PNG
+    speed = tmp_path / "speedup.svg"
+    assert plot_table(path, str(speed), "speedup", speedup="topology=torus/switch") == \
+        "24 matched pair(s) in 2 panel(s)"
+    assert "speedup (time switch / time torus)" in speed.read_text()
+
+
+def test_table_plot_errors_are_located(table, tmp_path):
+    path = str(table.parquet)
+    out = str(tmp_path / "p.png")
+    with pytest.raises(InfraGraphError, match=r"res.parquet: error: no column 'npu' .*\n  hint: did you mean 'npus'"):
+        plot_table(path, out, x="npu")
+    with pytest.raises(InfraGraphError, match=r"no row has topology=mesh; values: switch, torus"):
+        plot_table(path, out, where=["topology=mesh"])
+    with pytest.raises(InfraGraphError, match=r"a heat map needs its two inputs"):
+        plot_table(path, out, "heatmap")
+    with pytest.raises(InfraGraphError, match=r"bad --speedup 'topology=torus'"):
+        plot_table(path, out, "speedup", speedup="topology=torus")
+    with pytest.raises(InfraGraphError, match=r"a heat map's axes are inputs; 'utilization_max' is a result column"):
+        plot_table(path, out, "heatmap", heatmap=("size_bytes", "utilization"))
+
+
+def test_cli_plot_table(table, tmp_path, capsys):
+    out = tmp_path / "u.png"
+    assert main(["plot", str(table.csv), "-o", str(out), "--y", "utilization", "--facet", "topology",
+                 "--where", "collective=all-reduce"]) == 0
+    assert "2 panel(s) of busiest link utilization" in capsys.readouterr().err
+    assert main(["plot", str(table.csv), str(table.parquet), "-o", str(out)]) == 1
+    assert "give one sweep table" in capsys.readouterr().err
+    (tmp_path / "x.csv").write_text("a,b\n1,2\n")
+    assert main(["plot", str(tmp_path / "x.csv"), "-o", str(out)]) == 1
+    assert "x.csv: error: not a sweep table" in capsys.readouterr().err
