@@ -46,7 +46,9 @@ def run(program: str, dot_text: str, fmt: str) -> bytes:
 
 def plain_positions(n: int, src: np.ndarray, dst: np.ndarray, program: str = "sfdp") -> np.ndarray | None:
     """Node positions (n, 2) from `program -Tplain` on a bare graph, y downwards; None on failure."""
-    lines = ["graph G {", "node [shape=point];"] + [f"{i};" for i in range(n)]
+    # Boxes of about the drawn size, and overlap removal, so that no two boxes land on each other.
+    lines = ["graph G {", "graph [overlap=prism, sep=\"+6\"];",
+             "node [shape=box, width=0.9, height=0.35, fixedsize=true, label=\"\"];"] + [f"{i};" for i in range(n)]
     lines += [f"{a} -- {b};" for a, b in zip(src.tolist(), dst.tolist())] + ["}"]
     try:
         out = run(program, "\n".join(lines), "plain").decode()
