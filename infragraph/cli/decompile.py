@@ -31,7 +31,11 @@ def run(args) -> int:
     from ..lang.decompile import decompile
     from ..lang.fmt import format_source
 
-    text, unsupported = decompile(io.load(args.file))
+    doc = io.load(args.file)
+    try:
+        text, unsupported = decompile(doc)
+    except InfraGraphError as e:
+        raise e.relocated(doc.source) from None
     text = format_source(text, args.output or "<decompiled>")
     if args.output:
         write_text(args.output, text)

@@ -156,3 +156,16 @@ def test_visualize_a_fabric_with_no_links(tmp_path, capsys, suffix):
     src.write_text("device d {\n    component x: xpu\n}\n\nfabric alone {\n    instance a[5]: d\n}\n")
     code, _, err = run(capsys, "visualize", str(src), "-o", str(tmp_path / f"g{suffix}"))
     assert code == 0 and (tmp_path / f"g{suffix}").stat().st_size > 0
+
+
+@pytest.mark.parametrize("value", [".nan", ".inf", "-.inf"])
+def test_decompile_of_a_non_finite_number_is_located(tmp_path, capsys, value):
+    doc = tmp_path / "nan.yaml"
+    doc.write_text("name: lonely\ndevices:\n  - name: box\n    components:\n      - {name: xpu, choice: xpu, count: 2}\n"
+                   "    links:\n      - name: pcie\n        physical:\n          bandwidth: {choice: gigabits_per_second, "
+                   f"gigabits_per_second: {value}}}\ninstances:\n  - {{name: b, device: box, count: 1}}\n")
+    code, out, err = run(capsys, "decompile", str(doc))
+    assert code == 1 and out == ""
+    first = err.splitlines()[0]
+    # t15i's reader may refuse the number first; either way the error is located at the bandwidth
+    assert first.startswith(f"{doc}:") and "devices[0].links[0].physical.bandwidth" in first
