@@ -84,6 +84,7 @@ def main() -> None:
     ap.add_argument("--old", default="/work/scratch/baseline")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--public", action="store_true")
+    ap.add_argument("--public-python", default=str(PUBLIC_PYTHON), help="python of the public package's environment")
     ap.add_argument("--old-graphml", action="store_true")
     args = ap.parse_args()
     sys.path.insert(0, str(HERE))
@@ -115,9 +116,11 @@ def main() -> None:
             out = work / step[-1] if step[-1].startswith("g.") else None
             size = f"{out.stat().st_size / 1e6:.1f}" if out else ""
             print(f"| infragraph {' '.join(step)} | {name} | {wall:.2f} | {cpu:.2f} | {mb:.0f} | {size} |")
-    if args.public and PUBLIC_PYTHON.exists():
+    if args.public:
+        if not Path(args.public_python).exists():
+            sys.exit(f"{args.public_python} is missing: run scripts/setup.sh, or give --public-python")
         env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-        wall, cpu, mb = timed([str(PUBLIC_PYTHON), "-c", PUBLIC, str(doc)], env)
+        wall, cpu, mb = timed([args.public_python, "-c", PUBLIC, str(doc)], env)
         print(f"| public 3.1.0: deserialize + set_graph | public | {wall:.2f} | {cpu:.2f} | {mb:.0f} | |")
 
 

@@ -8,7 +8,7 @@ takes a fully qualified graph.
 
 from __future__ import annotations
 
-from typing import Any, Protocol, Sequence
+from typing import Any, Callable, Protocol, Sequence
 
 from .errors import error
 
@@ -53,6 +53,8 @@ class _SimulateArrays(Protocol):
         no_transit_kinds: Sequence[int] = ...,
         cut_through_kinds: Sequence[int] = ...,
         max_events: int = ...,
+        progress: Callable[[dict[str, float]], None] | None = ...,
+        progress_interval_s: float = ...,
     ) -> dict[str, Any]: ...
 
 

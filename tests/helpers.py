@@ -24,3 +24,12 @@ def error_of(text: str, filename: str = "test.yaml") -> str:
     with pytest.raises(InfraGraphError) as info:
         expand(doc(text, filename))
     return str(info.value)
+
+
+def graph_file(g: FQG, tmp_path_factory, name: str) -> str:
+    """`g` written as a compiled graph (FQG JSON) file, quick to load in CLI tests."""
+    from infragraph.graph.export import write_json
+
+    path = tmp_path_factory.mktemp("graphs") / name
+    write_json(g, path)
+    return str(path)

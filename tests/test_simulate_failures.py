@@ -13,6 +13,7 @@ from infragraph.graph.failures import FailureSpec, resolve_failures
 from infragraph.simulate import SimulationOptions
 from infragraph.simulate_failures import simulate_with_failures
 from infragraph.sources import load_graph
+from tests.helpers import graph_file
 
 MIB = 1 << 20
 SERIAL_400G = MIB * 8 / 400  # ns to send 1 MiB at 400 Gbit/s
@@ -25,12 +26,7 @@ def clos():
 
 @pytest.fixture(scope="module")
 def clos_file(clos, tmp_path_factory):
-    """The same Clos as a compiled graph file, quick to load in CLI tests."""
-    from infragraph.graph.export import write_json
-
-    path = tmp_path_factory.mktemp("clos") / "clos4.json"
-    write_json(clos, path)
-    return str(path)
+    return graph_file(clos, tmp_path_factory, "clos4.json")
 
 
 def test_clos_with_one_spine_down_by_hand(clos):

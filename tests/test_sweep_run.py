@@ -161,12 +161,29 @@ def test_dask_local_cluster_gives_the_same_table_as_the_local_pool(tmp_path, das
     assert len({r["worker"] for r in rows(dask.table)}) == 2  # both workers took part
 
 
+def test_a_scheduler_file_reaches_the_same_cluster(tmp_path, dask_cluster):
+    scheduler_file = tmp_path / "scheduler.json"
+    scheduler_file.write_text(json.dumps({"address": dask_cluster.scheduler_address}))
+    r = sweep(spec(tmp_path, shapes=("SW(4)",), sizes=("1KiB",)), tmp_path / "res", scheduler=str(scheduler_file))
+    assert (r.points, r.failed) == (2, 0) and r.executor.startswith("Dask cluster at tcp://")
+
+
 def test_a_dask_worker_killed_mid_sweep_loses_no_finished_point(tmp_path, dask_cluster):
     r, early = _kill_a_worker_mid_sweep(tmp_path, dask_cluster.scheduler_address)
     assert (r.points, r.failed) == (16, 0)
     final = {x["key"]: x for x in rows(r.table)}
     for x in early:
         assert final[x["key"]]["worker"] == x["worker"] and final[x["key"]]["point_wall_s"] == x["point_wall_s"]
+
+
+def test_unreadable_earlier_results_and_unwritable_output_are_located(tmp_path, capsys):
+    s = spec(tmp_path, shapes=("SW(4)",), sizes=("1KiB",))
+    (tmp_path / "res.parquet").write_text("not parquet")
+    assert main(["sweep", str(s), "-o", str(tmp_path / "res")]) == 1
+    assert "res.parquet: error: cannot read earlier results" in capsys.readouterr().err
+    (tmp_path / "file").write_text("")
+    assert main(["sweep", str(s), "-o", str(tmp_path / "file" / "res")]) == 1
+    assert "res.partial.jsonl: error: cannot write results" in capsys.readouterr().err
 
 
 def test_cli_dry_run_and_a_bad_spec(tmp_path, capsys):

@@ -164,7 +164,7 @@ BAD = [
     ("a name that is an option and a parameter", """
         source: std.fabrics.hypercube
         axes: {dims: [3]}
-     """, r"axes.dims: error: 'dims' is both a simulation option and a parameter.*\n  hint: .*'D.dims'"),
+     """, r"axes.dims: error: 'dims' is both a simulation option and a parameter.*\n  hint: write the parameter as 'D.dims'"),
 ]
 
 
@@ -195,3 +195,34 @@ def test_bad_toml_specs_are_located(tmp_path):
 
 def test_unknown_spec_file_type(tmp_path):
     assert "unknown spec file type '.ini'" in error_of(write(tmp_path, "x", "spec.ini"))
+
+
+def test_file_sources_relative_to_the_spec_and_the_d_prefix(tmp_path):
+    (tmp_path / "fabrics").mkdir()
+    (tmp_path / "fabrics" / "ring8.igl").write_text((EXAMPLES.parent / "ring8.igl").read_text())
+    points = expand(read_spec(write(tmp_path, """
+        source: fabrics/ring8.igl
+        axes: {npus: [4, 6]}
+    """)))
+    assert [dict(p.defines) for p in points] == [{"npus": "4"}, {"npus": "6"}]
+    assert points[0].graph_key != points[1].graph_key
+    # a document has no parameters: every name must be an option or a variable
+    (tmp_path / "mini.yaml").write_text((Path(__file__).parent / "data" / "mini.yaml").read_text())
+    assert len(expand(read_spec(write(tmp_path, "source: mini.yaml\naxes: {size: [1KiB, 2KiB]}\n")))) == 2
+    assert "not a parameter of 'mini.yaml'" in error_of(write(tmp_path, "source: mini.yaml\naxes: {npus: [4]}\n"))
+    # hypercube's `dims` parameter, next to the simulation option of the same name
+    points = expand(read_spec(write(tmp_path, """
+        source: std.fabrics.hypercube
+        axes: {D.dims: [2, 3], dims: "4"}
+    """)))
+    assert [dict(p.defines) for p in points] == [{"dims": "2"}, {"dims": "3"}]
+    assert points[0].options.dims == (4,) and points[0].inputs["D.dims"] == 2
+
+
+def test_the_source_contents_are_in_the_key(tmp_path):
+    igl = tmp_path / "ring8.igl"
+    igl.write_text((EXAMPLES.parent / "ring8.igl").read_text())
+    spec = write(tmp_path, "source: ring8.igl\naxes: {npus: [4]}\n")
+    before = expand(read_spec(spec))[0].key
+    igl.write_text(igl.read_text().replace("50 GB/s", "25 GB/s"))
+    assert expand(read_spec(spec))[0].key != before

@@ -11,6 +11,7 @@ import argparse
 import json
 import math
 import re
+import sys
 from dataclasses import replace
 
 from ..errors import did_you_mean
@@ -18,6 +19,7 @@ from ..output import check_output, open_output
 from ..units import Quantity, UnitError, format_quantity, parse_quantity, parse_size_bytes, to_ns
 from .common import (about_option, add_failure_arguments, add_source_arguments, at_least, failure_spec,
                      load_graph_with_progress, one_of, option_error, progress)
+from .sim_progress import SimProgress
 
 
 
@@ -62,6 +64,8 @@ def register(sub) -> None:
                         "(e.g. --links cables or --links cables,all)")
     p.add_argument("--json", metavar="OUT", help="write the result (sweep: a list of results) as JSON")
     p.add_argument("--trace", metavar="OUT", help="write a Chrome/Perfetto trace of every message")
+    p.add_argument("--progress", action="store_true",
+                   help="show the progress line (simulated time, events/s, ETA) even when stderr is not a terminal")
     add_failure_arguments(p)
     p.set_defaults(func=run)
 
@@ -216,8 +220,17 @@ def _size(nbytes: float) -> str:
     return format_quantity(Quantity(nbytes * 8.0, (1, 0)))
 
 
+def partial_note(r: dict) -> str:
+    """The banner of a run stopped early (Ctrl-C)."""
+    p = r["partial"]
+    return (f"PARTIAL RESULT: interrupted at {_time(p['stopped_at_ns'])} of simulated time, "
+            f"{p['ranks_finished']} of {p['ranks']} ranks finished; the time below is a lower bound "
+            "and the bandwidths are upper bounds")
+
+
 def format_result(r: dict, top: int) -> str:
-    lines = [f"WARNING: {w['message']}" for w in r["warnings"]]
+    lines = [partial_note(r)] if "partial" in r else []
+    lines += [f"WARNING: {w['message']}" for w in r["warnings"]]
     lines += [
         f"{r['collective']} of {_size(r['size_bytes'])} on {r['num_npus']} NPUs "
         f"({len(r['groups'])} group(s) of {len(r['groups'][0])}), algorithm {','.join(r['algorithm'])}"
@@ -261,10 +274,11 @@ def format_sweep(results: list[dict]) -> str:
         for w in r["warnings"]:
             sizes_of.setdefault(w["code"], []).append(_size(r["size_bytes"]))
     first = {w["code"]: w["message"] for r in reversed(results) for w in r["warnings"]}
-    lines = [f"WARNING ({', '.join(sizes_of[c])}): {first[c]}" for c in sizes_of]
+    lines = [partial_note(results[-1])] if "partial" in results[-1] else []
+    lines += [f"WARNING ({', '.join(sizes_of[c])}): {first[c]}" for c in sizes_of]
     rows = [("size", "time", "algbw GB/s", "busbw GB/s", "bottleneck tier", "")]
     rows += [(_size(r["size_bytes"]), _time(r["collective_time_ns"]), f"{r['algorithm_bandwidth_gb_per_s']:.3f}",
-              f"{r['bus_bandwidth_gb_per_s']:.3f}", r["bottleneck_tier"] or "-", "!" if r["warnings"] else "")
+              f"{r['bus_bandwidth_gb_per_s']:.3f}", r["bottleneck_tier"] or "-", ("!" if r["warnings"] else "") + ("partial" if "partial" in r else ""))
              for r in results]
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     lines += ["  ".join(c.rjust(w) for c, w in zip(row, widths)).rstrip() for row in rows]
@@ -289,12 +303,23 @@ def run(args) -> int:
     g = load_graph_with_progress(args)
     failures = resolve_failures(g, spec)
     _check_against_graph(opts, int(npu_order(g).size))
-    with progress(args).phase("simulating" + (" (failed and healthy)" if failures.any() else "")):
-        if failures.any():
-            results = simulate_with_failures(g, failures, sizes, opts)
-        else:
-            prepared = prepare(g)
-            results = [simulate(prepared, replace(opts, size_bytes=float(s))) for s in sizes]
+    label = "simulating" + (" (failed and healthy)" if failures.any() else "")
+    show = SimProgress(label=label) if args.progress or (sys.stderr.isatty() and not args.quiet) else None
+    with progress(args).phase(label):
+        try:
+            if failures.any():
+                results = simulate_with_failures(g, failures, sizes, opts)
+            else:
+                prepared = prepare(g)
+                results = []
+                for s in sizes:  # a sweep stops at the first interrupted size
+                    results.append(simulate(prepared, replace(opts, size_bytes=float(s)), progress=show,
+                                            keep_partial=True))
+                    if "partial" in results[-1]:
+                        break
+        finally:
+            if show is not None:
+                show.clear()
     if args.trace:
         with open_output(args.trace, option="--trace") as fh:
             json.dump(chrome_trace(results[0]), fh)
@@ -306,4 +331,4 @@ def run(args) -> int:
     if "failures" in results[0]:
         print(format_failures(results[0]) if len(results) == 1 else
               "\n".join(f"slowdown at {_size(r['size_bytes'])}: x{r['failures']['slowdown']:.3f}" for r in results))
-    return 0
+    return 130 if "partial" in results[-1] else 0

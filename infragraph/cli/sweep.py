@@ -39,8 +39,13 @@ def run(args) -> int:
         raise error("give -o RESULTS (RESULTS.parquet and RESULTS.csv are written), or --dry-run")
     from ..sweep import sweep
 
-    r = sweep(args.spec, args.output, scheduler=args.scheduler, workers=args.workers,
-              show_progress=False if args.quiet else None)
+    try:
+        r = sweep(args.spec, args.output, scheduler=args.scheduler, workers=args.workers,
+                  show_progress=False if args.quiet else None)
+    except KeyboardInterrupt:
+        print(f"interrupted: the points finished so far are in {args.output} (.parquet, .csv); "
+              "run the same command again to resume", file=sys.stderr)
+        return 130
     print(f"{r.points} points: {r.ran} run, {r.skipped} already done, {r.failed} failed, in {r.wall_s:.1f} s "
           f"({r.executor})", file=sys.stderr)
     for line in r.errors:

@@ -6,7 +6,7 @@ import sys
 
 from ..errors import error
 from ..output import check_output
-from .common import add_source_arguments, load_graph_with_progress, progress
+from .common import add_failure_arguments, add_source_arguments, failure_spec, load_graph_with_progress, progress
 
 
 def register(sub) -> None:
@@ -18,6 +18,7 @@ def register(sub) -> None:
                    help="fabric (one box per device; default), device NAME (inside one device: a device, "
                         "instance or copy name such as leaf.3), or full (every component)")
     p.add_argument("--results", metavar="RESULTS.json", help="an `infragraph simulate --json` result: colour links by utilization")
+    add_failure_arguments(p)
     p.set_defaults(func=run)
 
 
@@ -28,9 +29,10 @@ def run(args) -> int:
     if level not in LEVELS or (level == "device") != bool(rest) or len(rest) > 1:
         raise error(f"bad --level {' '.join(args.level)}; expected 'fabric', 'full' or 'device NAME'")
     check_output(args.output, tuple(f".{s}" for s in OUTPUTS), "-o")
+    spec = failure_spec(args)
     g = load_graph_with_progress(args)
     with progress(args).phase(f"drawing {args.output}"):
-        scene = visualize(g, args.output, level, rest[0] if rest else None, args.results,
+        scene = visualize(g, args.output, level, rest[0] if rest else None, args.results, spec,
                           lambda d: print(d.render(), file=sys.stderr))
     if not args.quiet:
         what = ""

@@ -14,6 +14,7 @@ import numpy as np
 
 from ..document.model import Annotations
 from ..errors import Diagnostic, InfraGraphError, Location, error, unknown_name
+from .failures import check_value
 from .fqg import FQG
 
 _FQ_NAME = re.compile(r"[^.\[\]]+\.\d+\..+")
@@ -30,6 +31,7 @@ def apply_annotations(g: FQG, ann: Annotations, select_nodes: Selector) -> None:
             return np.array([g.node_id(name)])
         return select_nodes(name, path)
 
+    diags += _failure_values(ann)
     for i, na in enumerate(ann.nodes):
         path = f"annotations.nodes[{i}].name"
         try:
@@ -67,6 +69,18 @@ def apply_annotations(g: FQG, ann: Annotations, select_nodes: Selector) -> None:
     g.graph_annotations.update(ann.graph)
     if diags:
         raise InfraGraphError(diags)
+
+
+def _failure_values(ann: Annotations) -> list[Diagnostic]:
+    """Out-of-range `failed`, `bandwidth_factor` and `extra_latency_ns` values, at their document path."""
+    out = []
+    for kind, items in (("nodes", ann.nodes), ("edges", ann.edges), ("links", ann.links)):
+        for i, item in enumerate(items):
+            for j, (attr, value) in enumerate(item.attributes.items()):
+                problem = check_value(attr, value)
+                if problem:
+                    out.append(Diagnostic(problem, Location(path=f"annotations.{kind}[{i}].attributes[{j}].value")))
+    return out
 
 
 def _at(d: Diagnostic, path: str) -> Diagnostic:

@@ -292,8 +292,7 @@ def random_cables(g: FQG, fraction: float, seed: int, alive: np.ndarray | None =
     if isinstance(fraction, bool) or not isinstance(fraction, (int, float)) or not math.isfinite(fraction) \
             or not 0.0 < fraction <= 1.0:
         raise error(f"the fraction of cables to fail must be a finite number in (0, 1], got {fraction!r}", where)
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise error(f"the seed must be an integer >= 0, got {seed!r}", "--seed")
+    check_seed(seed)
     pool = cables(g)
     if alive is not None:
         pool = pool[alive[pool]]
@@ -301,6 +300,16 @@ def random_cables(g: FQG, fraction: float, seed: int, alive: np.ndarray | None =
     if k == 0:
         raise error(f"failing {fraction:g} of {pool.size} cables rounds to 0 failures", where,
                     f"give a fraction of at least {0.5 / max(pool.size, 1):.3g}")
+    return draw_cables(pool, k, seed)
+
+
+def check_seed(seed: object) -> None:
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise error(f"the seed must be an integer >= 0, got {seed!r}", "--seed")
+
+
+def draw_cables(pool: np.ndarray, k: int, seed: int) -> np.ndarray:
+    """`k` ids from `pool` without replacement, sorted; the same seed gives the same draw."""
     return np.sort(np.random.default_rng(seed).choice(pool, size=k, replace=False))
 
 
@@ -381,7 +390,7 @@ def apply_failures(g: FQG, f: Failures) -> FQG:
             base = g.links[int(link)]
             links.append(replace(base, name=f"{base.name}~x{factor:g}+{extra:g}ns",
                                  bandwidth_gbps=None if base.bandwidth_gbps is None else base.bandwidth_gbps * factor,
-                                 latency_ns=(base.latency_ns or 0.0) + extra,
+                                 latency_ns=base.latency_ns if extra == 0 else (base.latency_ns or 0.0) + extra,
                                  attributes={k: v for k, v in base.attributes.items() if k not in ATTRIBUTES}))
         edge_link[degraded] = len(g.links) + inverse.ravel()
     links = [x if not (set(x.attributes) & set(ATTRIBUTES)) else
@@ -397,6 +406,38 @@ def apply_failures(g: FQG, f: Failures) -> FQG:
 def _has_failure_annotations(g: FQG) -> bool:
     return any(a in g.node_attrs or a in g.edge_attrs for a in ATTRIBUTES) or \
         any(set(x.attributes) & set(ATTRIBUTES) for x in g.links)
+
+
+def marked(g: FQG, f: Failures) -> FQG:
+    """`g` for drawing: every edge kept (same ids), degraded edges on their degraded link classes,
+    and the failures normalised to edge annotations — `failed: true` on each failed edge,
+    `bandwidth_factor` / `extra_latency_ns` on each degraded one — and `failed: true` on failed nodes."""
+    out = apply_failures(g, replace(f, failed_edge=np.zeros_like(f.failed_edge)))
+    if out is g:
+        out = replace(g)
+    out.edge_attrs = dict(out.edge_attrs)
+    out.node_attrs = dict(out.node_attrs)
+    degraded = f.degraded_edge
+    columns = {FAILED: (f.failed_edge, lambda e: True),
+               BANDWIDTH_FACTOR: (degraded & (f.bandwidth_factor != 1.0), lambda e: float(f.bandwidth_factor[e])),
+               EXTRA_LATENCY: (degraded & (f.extra_latency_ns != 0.0), lambda e: float(f.extra_latency_ns[e]))}
+    for attr, (mask, value) in columns.items():
+        if mask.any():
+            out.edge_attrs[attr] = {int(e): value(e) for e in np.flatnonzero(mask)}
+    if f.failed_node.any():
+        out.node_attrs[FAILED] = {int(n): True for n in np.flatnonzero(f.failed_node)}
+    return out
+
+
+def edge_states(g: FQG) -> tuple[np.ndarray, np.ndarray]:
+    """(failed, degraded) per edge, from a graph's edge annotations (see `marked`)."""
+    failed = np.zeros(g.num_edges, bool)
+    degraded = np.zeros(g.num_edges, bool)
+    for e, v in g.edge_attrs.get(FAILED, {}).items():
+        failed[e] = _is_true(v)
+    for attr in (BANDWIDTH_FACTOR, EXTRA_LATENCY):
+        degraded[list(g.edge_attrs.get(attr, {}))] = True
+    return failed, degraded & ~failed
 
 
 def healthy(g: FQG) -> FQG:

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..units import BANDWIDTH, TIME, Quantity
 from .ops import OpError, binary
-from .values import AUTO, Builtin, Kind, LinkVal, show, type_of
+from .values import AUTO, Builtin, EdgeSel, EpRef, Kind, LinkVal, show, type_of
 
 KINDS = {k: Kind(k) for k in ("xpu", "nic", "cpu", "memory", "port", "switch")}
 
@@ -197,8 +197,18 @@ def b_custom(type_name: Any) -> Kind:
     return Kind("custom", type_name)
 
 
+def b_between(a: Any, b: Any) -> EdgeSel:
+    """The edges joining two endpoint selections, for `annotate between(a, b) failed = true`."""
+    for side in (a, b):
+        if not isinstance(side, EpRef) or side.level != "fabric":
+            raise OpError(f"needs two instance endpoints (like leaf[0].port[3]), got {type_of(side)} "
+                          f"({show(side)})")
+    return EdgeSel(a, b)
+
+
 _FUNCTIONS = {
     "len": (b_len, "len(x): items in a list, range or string"),
+    "between": (b_between, "between(a, b): the edges joining endpoints a and b, for annotate (failed, bandwidth_factor)"),
     "range": (b_range, "range(stop) / range(start, stop[, step]): like a..b with a step"),
     "min": (b_min, "min(a, b, ...) or min(list)"),
     "max": (b_max, "max(a, b, ...) or max(list)"),

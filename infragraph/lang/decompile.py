@@ -2,10 +2,10 @@
 
 The output compiles back to the same graph: every device becomes a parameterless `device`, every
 link a `link` declaration (device links inside their device), instances and edges go in one
-`fabric`, node and link annotations become `annotate` lines and free link attributes, graph
-annotations become fabric attributes. Names that are not identifiers are written `quoted`.
-Edge annotations and gigatransfers-per-second bandwidths have no .igl form: they are kept as
-comments and reported on stderr by the CLI (`unsupported`).
+`fabric`, node and edge annotations become `annotate` lines (`annotate between(a, b) ...` for an
+edge) and link annotations free link attributes, graph annotations become fabric attributes.
+Names that are not identifiers are written `quoted`. Gigatransfers-per-second bandwidths have no
+.igl form: they are kept as comments and reported on stderr by the CLI (`unsupported`).
 """
 
 from __future__ import annotations
@@ -157,7 +157,8 @@ def decompile(doc: Infrastructure) -> tuple[str, list[str]]:
         if attrs:
             out.add(1, f"annotate {_selector(na.name)} {attrs}")
     for ea in doc.annotations.edges:
-        out.unsupported.append(f"edge annotation {ea.ep1} -- {ea.ep2}: no .igl form")
-        out.add(1, f"# edge annotation not expressible in .igl: {ea.ep1} -- {ea.ep2} {ea.attributes}")
+        attrs = ", ".join(f"{name(k)} = {literal(v)}" for k, v in ea.attributes.items())
+        if attrs:
+            out.add(1, f"annotate between({_selector(ea.ep1)}, {_selector(ea.ep2)}) {attrs}")
     out.add(0, "}")
     return "\n".join(out.lines) + "\n", out.unsupported

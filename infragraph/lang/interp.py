@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from itertools import product
 from typing import Any, Callable
 
-from ..document.model import (Annotations, Component, Device, Infrastructure, Instance, LinkAnnotation,
-                              NodeAnnotation)
+from ..document.model import (Annotations, Component, Device, EdgeAnnotation, Infrastructure, Instance,
+                              LinkAnnotation, NodeAnnotation)
 from ..errors import Diagnostic, did_you_mean
 from ..units import BANDWIDTH, TIME, Quantity, UnitError, format_quantity, unit
 from . import ast as A
@@ -21,7 +21,7 @@ from .builtins import KINDS
 from .build import DeviceRegistry, EdgeSink, LinkTable, SourceMap, edges_into, sanitize
 from .diagnostics import CompileError, Silent
 from .ops import OpError, binary, negate, truth
-from .values import (AUTO, POISON, TYPE_NAMES, Builtin, DeviceVal, EpRef, FabricCall, InstanceSym, Kind,
+from .values import (AUTO, POISON, TYPE_NAMES, Builtin, DeviceVal, EdgeSel, EpRef, FabricCall, InstanceSym, Kind,
                      LinkVal, Module, Namespace, Part, Poison, Scope, Seg, Template, conforms, freeze, show,
                      type_of)
 
@@ -655,6 +655,9 @@ class Interp:
     def _annotate(self, st: A.Annotate, scope: Scope, body: Body) -> None:
         self._need(body, "fabric", st, "'annotate'")
         target = self.eval(st.target, scope)
+        if isinstance(target, EdgeSel):
+            self._annotate_edges(st, scope, body, target)
+            return
         if not isinstance(target, EpRef) or target.level != "fabric":
             raise CompileError(f"annotate needs instance components (like host[*].gpu), got {_a(type_of(target))}",
                                st.target.pos)
@@ -672,6 +675,18 @@ class Interp:
         if const:
             self.devices.smap.add(f"annotations.nodes[{len(ann.nodes)}]", st.pos)
             ann.nodes.append(NodeAnnotation(target.text(), const))
+
+    def _annotate_edges(self, st: A.Annotate, scope: Scope, body: Body, target: EdgeSel) -> None:
+        """`annotate between(a, b) k = v`: one edge annotation (the document's ep1/ep2 form)."""
+        attrs = {}
+        for a in st.attrs:
+            v = self.eval(a.expr, scope)
+            if v is AUTO:
+                raise CompileError("'auto' numbers nodes; an edge annotation takes constant values", a.expr.pos)
+            attrs[a.name] = _attr_value(v, a.expr.pos)
+        ann = body.fabric.annotations
+        self.devices.smap.add(f"annotations.edges[{len(ann.edges)}]", st.pos)
+        ann.edges.append(EdgeAnnotation(target.a.text(), target.b.text(), attrs))
 
     def node_names(self, ep: EpRef, pos: A.Pos) -> list[str]:
         """Fully qualified node names of a leaf selection, in selection order (for `auto`)."""
@@ -752,6 +767,7 @@ class Interp:
                 i = int(k[len("annotations.nodes["):k.index("]")])
                 smap.paths[f"annotations.nodes[{i + offset}]"] = smap.paths.pop(k)
         ann.nodes += fb.annotations.nodes
+        ann.edges += fb.annotations.edges
         tables = [("", fb.links)] + [(dv.docname, dv.link_table) for dv in self.device_memo.values()
                                      if dv.docname is not None and dv.link_table is not None]
         for scope_name, table in tables:

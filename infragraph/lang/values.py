@@ -202,6 +202,17 @@ class EpRef:
         return ".".join(s.label + ("" if s.sel is None else s.text()[len(s.docname):]) for s in self.segs)
 
 
+@dataclass(frozen=True)
+class EdgeSel:
+    """`between(a, b)`: the edges joining two endpoint selections (for `annotate`)."""
+
+    a: EpRef
+    b: EpRef
+
+    def __str__(self) -> str:
+        return f"between({self.a}, {self.b})"
+
+
 @dataclass(eq=False)
 class Builtin:
     name: str
@@ -283,6 +294,8 @@ def type_of(v: Any) -> str:
         return "kind"
     if isinstance(v, EpRef):
         return "endpoint"
+    if isinstance(v, EdgeSel):
+        return "edge selection"
     if isinstance(v, InstanceSym):
         return "instance"
     if isinstance(v, Module):

@@ -63,14 +63,17 @@ def sweep(spec: str | Path, output: str | Path, scheduler: Any = None, workers: 
     bar = SweepProgress(len(points), len(keep), s.name, show_progress)
     try:
         if executor is not None:
+            store.open()  # an unwritable output fails before any point runs
             with bar:
                 retried = _run(executor, s.source, todo, store, rows, bar, executor.workers)
     finally:
         if executor is not None:
             executor.close()
         ordered = [rows[p.key] for p in points if p.key in rows]
-        if ordered or store.journal.exists():
+        if ordered:
             store.write(ordered)
+        else:
+            store.close()
     failed = [r for r in ordered if r["status"] != "ok"]
     return SweepReport(store.parquet, store.csv, len(points), len(todo), len(keep), len(failed),
                        time.perf_counter() - start, executor.description if executor else "nothing to run",

@@ -261,9 +261,9 @@ def _roles(names: list[str], axes: dict, source: Source, reads: set[str], fail) 
                            did_you_mean(name[2:], source.params) or _param_list(source))
             roles[name] = PARAM
         elif name in OPTIONS:
-            if name in source.params:
+            if name in source.params and f"D.{name}" not in names:
                 raise fail(where, f"'{name}' is both a simulation option and a parameter of '{source.label}'",
-                           f"name the simulation option '{name}' and the parameter 'D.{name}'")
+                           f"write the parameter as 'D.{name}'; '{name}' next to it is the simulation option")
             roles[name] = OPTION
         elif name in source.params:
             roles[name] = PARAM

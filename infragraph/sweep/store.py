@@ -54,13 +54,29 @@ class ResultStore:
                     rows[row["key"]] = row
         return rows
 
+    def open(self) -> None:
+        """Open the journal for appending, before any point runs (an unwritable output fails now)."""
+        try:
+            self.parquet.parent.mkdir(parents=True, exist_ok=True)
+            self._fh = open(self.journal, "a", encoding="utf-8")
+        except OSError as e:
+            raise InfraGraphError(Diagnostic(f"cannot write results: {e.strerror or e}",
+                                             Location(str(self.journal)))) from None
+
     def append(self, row: dict[str, Any]) -> None:
         """Journal one finished point (flushed: it survives the process being killed)."""
         if self._fh is None:
-            self.parquet.parent.mkdir(parents=True, exist_ok=True)
-            self._fh = open(self.journal, "a", encoding="utf-8")
+            self.open()
         self._fh.write(json.dumps(row, default=_json_default) + "\n")
         self._fh.flush()
+
+    def close(self) -> None:
+        """Close the journal; an empty one (nothing ran) is removed."""
+        if self._fh is not None:
+            self._fh.close()
+            self._fh = None
+        if self.journal.exists() and self.journal.stat().st_size == 0:
+            self.journal.unlink()
 
     def write(self, rows: list[dict[str, Any]]) -> None:
         """Write both tables from `rows` (in order) and drop the journal."""
@@ -68,9 +84,7 @@ class ResultStore:
         import pyarrow.csv as pacsv
         import pyarrow.parquet as pq
 
-        if self._fh is not None:
-            self._fh.close()
-            self._fh = None
+        self.close()
         table = pa.table({name: _column([r.get(name) for r in rows]) for name in _columns(rows)})
         _atomic(self.parquet, lambda tmp: pq.write_table(table, tmp))
         _atomic(self.csv, lambda tmp: pacsv.write_csv(table, tmp))

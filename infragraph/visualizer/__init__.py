@@ -11,7 +11,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable
 
+import numpy as np
+
 from ..errors import Diagnostic, error
+from ..graph.failures import FailureSpec, apply_failures, marked, resolve_failures
 from ..graph.fqg import FQG
 from .plot import plot_sweep, plot_table
 from .scene import LEVELS, Scene, prepare
@@ -20,11 +23,14 @@ OUTPUTS = ("svg", "png", "pdf", "html")
 
 
 def visualize(g: FQG, output: str, level: str = "fabric", device: str | None = None,
-              results: str | None = None, warn: Callable[[Diagnostic], None] | None = None) -> Scene | None:
+              results: str | None = None, failures: FailureSpec = FailureSpec(),
+              warn: Callable[[Diagnostic], None] | None = None) -> Scene | None:
     """Write a picture (svg/png/pdf) or the interactive page (html) of `g` to `output`.
 
-    results: an engine result JSON; its per-link utilization colours the lines (`warn` hears when
-    the result holds only some links). Returns the scene
+    results: an engine result JSON; its per-link utilization colours the lines (a result simulated
+    with failures refers to the failed graph's links, mapped back here). failures: drawn on top of
+    the graph's own failure annotations — failed links red, degraded ones orange. `warn` hears when
+    the result holds only some links (simulate --links N). Returns the scene
     drawn (pictures) so callers can report what was drawn."""
     fmt = Path(output).suffix.lstrip(".").lower()
     if fmt not in OUTPUTS:
@@ -33,11 +39,19 @@ def visualize(g: FQG, output: str, level: str = "fabric", device: str | None = N
         raise error(f"unknown level '{level}'; expected one of: {', '.join(LEVELS)}")
     if level == "device" and not device:
         raise error("--level device needs the device to show, e.g. --level device leaf.0 (or a device name)")
+    f = resolve_failures(g, failures)
     util = None
     if results:
         from .results import link_utilization
 
-        util = link_utilization(g, results, warn)
+        _same_failures(results, f)
+        if f.any():
+            util = np.full(g.num_edges, np.nan)
+            util[~f.failed_edge] = link_utilization(apply_failures(g, f), results, warn)
+        else:
+            util = link_utilization(g, results, warn)
+    if f.any():
+        g = marked(g, f)
     if fmt == "html":
         from .page import write_page
 
@@ -48,6 +62,21 @@ def visualize(g: FQG, output: str, level: str = "fabric", device: str | None = N
     scene = prepare(g, level, device, util)
     write_picture(scene, output, fmt)
     return scene
+
+
+def _same_failures(results: str, f) -> None:
+    """Results name links by the ids of the graph they were simulated on: with failures, the failed
+    graph's. Refuse results simulated with a different number of cut links than asked for here."""
+    from .results import read_json
+
+    data = read_json(results)
+    first = data[0] if isinstance(data, list) and data else data
+    recorded = first.get("failures", {}).get("failed_edges", 0) if isinstance(first, dict) else 0
+    here = int(f.failed_edge.sum())
+    if recorded != here:
+        raise error(f"the results were simulated with {recorded} failed link(s), this picture has {here}: "
+                    "their link numbers do not match", "--results",
+                    "give visualize the same --fail/--fail-random/--degrade options as simulate")
 
 
 __all__ = ["LEVELS", "OUTPUTS", "Scene", "plot_sweep", "plot_table", "prepare", "visualize"]

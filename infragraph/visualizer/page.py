@@ -58,6 +58,8 @@ def _layer(v: View, xy: np.ndarray, kinds: list[str], *, labels: bool, small: np
         "util": [None if math.isnan(u) else round(float(u), 4) for u in util] if (~np.isnan(util)).any() else None,
         "unit": _unit(xy),
     }
+    if v.failed is not None:
+        out["failed"], out["degraded"] = v.failed.tolist(), v.degraded.tolist()
     if labels:
         out["label"] = list(v.label)
     if small is not None and small.any():
@@ -139,6 +141,6 @@ def write_page(g: FQG, output: str, utilization: np.ndarray | None = None, start
     text = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
     html = _env.get_template("page.html.j2").render(
         title=f"{g.name} — InfraGraph", data=text, script=(_TEMPLATES / "viewer.js").read_text(encoding="utf-8"),
-        heat=data["fabric"]["util"] is not None,
+        heat=data["fabric"]["util"] is not None, failures="failed" in data["fabric"],
     )
     write_text(output, html)

@@ -72,12 +72,14 @@ def dot_text(scene: Scene) -> str:
         if not math.isnan(u):
             tip += f", utilization {u:.0%}"
         long = fixed and s.kind == "grid" and np.hypot(*(xy[a] - xy[b])) > 1.6 * spacing
-        edges.append({
+        edge = {
             "a": ids[a], "b": ids[b], "width": w[j], "tooltip": tip, "dashed": long,
             "pos": _line_pos(xy[a], xy[b], spacing if long else 0.0) if fixed else None,
             "colour": heat(u) if not math.isnan(u) else ("#c0c4cc" if has_heat else "#6b7280"),
             "label": f"×{count(c)}\n{gbps(bw)}" if c > 1 and label_lines else "",
-        })
+        }
+        edges.append(_failure_style(edge, c, 0 if v.failed is None else int(v.failed[j]),
+                                    0 if v.degraded is None else int(v.degraded[j]), label_lines))
     ranks = []
     if s.kind == "tiers":
         for t in range(int(s.tier.max()) + 1):
@@ -109,6 +111,7 @@ def dot_text(scene: Scene) -> str:
         legend_kinds=[(k, colours[k]) for k in v.kinds], width_note=width_note,
         merged_note="×N: N parallel links merged into one line, with their total bandwidth" if (v.count > 1).any() else "",
         heat=[(p, heat(p / 100)) for p in (0, 25, 50, 75, 100)] if has_heat else None,
+        failures=_failure_legend(v),
     )
 
 
@@ -135,6 +138,48 @@ def _line_pos(a: np.ndarray, b: np.ndarray, step: float) -> str:
         off = normal * CLEARANCE * steps ** 2 / (3 * (steps - 1)) * step * POINTS_PER_UNIT
     points = [pa, pa + d / 3 + off, pa + 2 * d / 3 + off, pb]
     return " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
+
+
+def _failure_legend(v) -> list[tuple[str, str, str]]:
+    """(colour, style, text) legend rows for failed and degraded lines present in the view."""
+    rows = []
+    if v.failed is not None and v.failed.any():
+        rows.append((FAILED_COLOUR, "dashed", f"failed: {count(int(v.failed.sum()))} links (red dashed: all of a line's "
+                                              "links; tinted red: some); widths show what survives"))
+    if v.degraded is not None and v.degraded.any():
+        rows.append((DEGRADED_COLOUR, "dotted", f"degraded: {count(int(v.degraded.sum()))} links (orange, dotted; "
+                                                "bandwidth x factor, + latency)"))
+    return rows
+
+
+FAILED_COLOUR, DEGRADED_COLOUR = "#d62728", "#e67e00"
+
+
+def _failure_style(edge: dict, links: int, failed: int, degraded: int, labels: bool) -> dict:
+    """A line whose links all failed is red and dashed; one with some failed links is tinted towards
+    red by the failed fraction; a line with degraded links is orange (dotted when all are); the
+    tooltip and label say how many."""
+    if failed:
+        whole = failed == links
+        edge.update(colour=FAILED_COLOUR if whole else _mix(edge["colour"], FAILED_COLOUR, 0.3 + 0.7 * failed / links),
+                    style="dashed" if whole else "")
+        edge["tooltip"] += f"; {count(failed)} of {count(links)} failed"
+        if labels and failed < links:
+            edge["label"] = (edge["label"] + "\n" if edge["label"] else "") + f"{count(failed)} failed"
+        if failed == links:
+            edge["width"] = 1.5
+    elif degraded:
+        edge.update(colour=DEGRADED_COLOUR, style="dotted" if degraded == links else "", width=max(edge["width"], 2.5))
+        edge["tooltip"] += f"; {count(degraded)} of {count(links)} degraded"
+        if labels and degraded < links:
+            edge["label"] = (edge["label"] + "\n" if edge["label"] else "") + f"{count(degraded)} degraded"
+    return edge
+
+
+def _mix(a: str, b: str, t: float) -> str:
+    """The colour a fraction `t` of the way from hex colour `a` to `b`."""
+    ca, cb = (tuple(int(c[i:i + 2], 16) for i in (1, 3, 5)) for c in (a, b))
+    return "#" + "".join(f"{round(x + (y - x) * t):02x}" for x, y in zip(ca, cb))
 
 
 def _grid_step(xy: np.ndarray, v, anchor: np.ndarray | None) -> float:

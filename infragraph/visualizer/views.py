@@ -15,6 +15,7 @@ import numpy as np
 
 from ..document.model import Value
 from ..errors import did_you_mean, error
+from ..graph.failures import edge_states
 from ..graph.fqg import FQG
 
 # Component types in the order that names a device's role: a device holding an xpu is a host,
@@ -52,6 +53,8 @@ class View:
     attrs: list[dict[str, Value]] | None = None  # per-box attributes (small views only)
     cluster: np.ndarray | None = None  # full level: boxes of one device copy are drawn together
     cluster_label: list[str] | None = None
+    failed: np.ndarray | None = None  # per line: merged links that failed (None: no failures)
+    degraded: np.ndarray | None = None  # per line: merged links that are degraded
 
     @property
     def num_nodes(self) -> int:
@@ -63,8 +66,9 @@ class View:
 
 
 def merge_edges(src: np.ndarray, dst: np.ndarray, count: np.ndarray, bandwidth: np.ndarray,
-                utilization: np.ndarray, group: np.ndarray) -> tuple[np.ndarray, ...]:
-    """Map edge ends through `group` and merge parallel edges: (src, dst, count, bandwidth, util).
+                utilization: np.ndarray, group: np.ndarray, sums: tuple[np.ndarray, ...] = ()) -> tuple[np.ndarray, ...]:
+    """Map edge ends through `group` and merge parallel edges: (src, dst, count, bandwidth, util),
+    followed by one merged total per array in `sums` (per-edge counts, e.g. failed links).
 
     Edges with an end mapped to -1 or with both ends in one group are dropped. Bandwidth sums
     (NaN counts as 0), utilization keeps the maximum (NaN when no merged edge has one).
@@ -74,7 +78,7 @@ def merge_edges(src: np.ndarray, dst: np.ndarray, count: np.ndarray, bandwidth: 
     a, b = np.minimum(a[keep], b[keep]).astype(np.int64), np.maximum(a[keep], b[keep]).astype(np.int64)
     if a.size == 0:
         z = np.zeros(0, np.int64)
-        return z, z, z, np.zeros(0), np.zeros(0)
+        return (z, z, z, np.zeros(0), np.zeros(0)) + tuple(z for _ in sums)
     n = int(group.max()) + 1
     pair, inv = np.unique(a * n + b, return_inverse=True)
     m = pair.size
@@ -85,7 +89,8 @@ def merge_edges(src: np.ndarray, dst: np.ndarray, count: np.ndarray, bandwidth: 
     ok = ~np.isnan(u)
     np.maximum.at(util, inv[ok], u[ok])
     util[np.isneginf(util)] = np.nan
-    return pair // n, pair % n, cnt, bw, util
+    totals = tuple(np.bincount(inv, weights=x[keep], minlength=m).astype(np.int64) for x in sums)
+    return (pair // n, pair % n, cnt, bw, util) + totals
 
 
 def role(types: set[str]) -> str:
@@ -108,6 +113,19 @@ def quotient(g: FQG, group: np.ndarray, utilization: np.ndarray | None) -> tuple
     return merge_edges(g.edge_src, g.edge_dst, np.ones(g.num_edges, np.int64), g.edge_bandwidth_gbps(), util, group)
 
 
+def mark_failures(v: View, g: FQG, group: np.ndarray) -> View:
+    """Count each line's failed and degraded links (the graph's `failed`, `bandwidth_factor` and
+    `extra_latency_ns` edge annotations; see graph.failures.marked); a failed link adds no bandwidth."""
+    failed, degraded = edge_states(g)
+    if not (failed.any() or degraded.any()):
+        return v
+    bw = np.where(failed, 0.0, g.edge_bandwidth_gbps())
+    merged = merge_edges(g.edge_src, g.edge_dst, np.ones(g.num_edges, np.int64), bw, np.full(g.num_edges, np.nan),
+                         group, (failed.astype(np.int64), degraded.astype(np.int64)))
+    v.bandwidth, v.failed, v.degraded = merged[3], merged[5], merged[6]
+    return v
+
+
 def fabric_view(g: FQG, utilization: np.ndarray | None = None) -> View:
     """One box per top-level device copy (`leaf.3`), coloured by the device's role."""
     group, starts = _copy_index(g)
@@ -124,12 +142,12 @@ def fabric_view(g: FQG, utilization: np.ndarray | None = None) -> View:
     is_host = np.array([("xpu" in s) or ("cpu" in s and "switch" not in s) for s in inst_types], dtype=bool)
     labels = [f"{i.name}.{c}" for i in g.instances for c in range(i.count)]
     src, dst, cnt, bw, util = quotient(g, group, utilization)
-    return View(
+    return mark_failures(View(
         title=f"{g.name}: fabric", kinds=kinds, kind=kind, block=inst_of_box.astype(np.int32),
         host=is_host[inst_of_box] if counts.sum() else np.zeros(0, bool), size=np.ones(len(labels), np.int64),
         label=labels, name=labels, device=[g.instances[i].device for i in inst_of_box.tolist()],
         src=src, dst=dst, count=cnt, bandwidth=bw, utilization=util,
-    )
+    ), g, group)
 
 
 def _pairs_fast(a: np.ndarray, b: np.ndarray) -> list[tuple[int, int]]:
@@ -150,13 +168,13 @@ def _leaf_view(g: FQG, nodes: np.ndarray, title: str, utilization: np.ndarray | 
     names = [g.node_name(int(n)) for n in nodes] if nodes.size <= 200_000 else []
     labels = [n[len(strip):] if strip and n.startswith(strip) else n for n in names]
     small = nodes.size <= 20_000
-    return View(
+    return mark_failures(View(
         title=title, kinds=kinds, kind=np.array([remap[t] for t in types.tolist()], np.int32),
         block=g.node_component[nodes].astype(np.int32), host=np.zeros(nodes.size, bool),
         size=np.ones(nodes.size, np.int64), label=labels, name=names, device=[""] * nodes.size,
         src=src, dst=dst, count=cnt, bandwidth=bw, utilization=util,
         attrs=[g.node_attributes(int(n)) for n in nodes] if small else None,
-    )
+    ), g, group)
 
 
 def device_copy_nodes(g: FQG, name: str) -> tuple[np.ndarray, str]:

@@ -6,11 +6,12 @@
 //! a chunk moves to its next phase as soon as the member finishes the current one, so chunks
 //! pipeline across dimensions exactly as in ASTRA-sim's system layer.
 use std::collections::VecDeque;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::algorithms::{tag, Send};
 use crate::error::{SimError, SimResult};
 use crate::events::{Ev, EventQueue};
+use crate::monitor::{Monitor, Progress, Ticker, Unwatched, CHECK_EVERY};
 use crate::network::{trunc_ns, Model, Msg, Network};
 use crate::plan::{plan, CollectiveSpec, JobPlan};
 use crate::results::{FlowRecord, SimOutput};
@@ -89,10 +90,26 @@ struct Sim<'t> {
     net: Network,
     sends: Vec<Send>,
     out: SimOutput,
+    /// Progress: steps executed and the estimate of all steps (see `estimated_steps`).
+    steps_done: u64,
+    steps_total: u64,
 }
 
 /// Runs one collective (on every process group concurrently) and returns its measurements.
 pub fn simulate(topo: &Topology, npu_nodes: &[u32], spec: &CollectiveSpec, cfg: &SimConfig) -> SimResult<SimOutput> {
+    simulate_watched(topo, npu_nodes, spec, cfg, &mut Unwatched, Duration::from_secs(3600))
+}
+
+/// `simulate`, reporting to `monitor` every `interval` of wall time; when the monitor says stop,
+/// returns the partial result (`SimOutput::stopped_at_ns` set) instead of running on.
+pub fn simulate_watched(
+    topo: &Topology,
+    npu_nodes: &[u32],
+    spec: &CollectiveSpec,
+    cfg: &SimConfig,
+    monitor: &mut dyn Monitor,
+    interval: Duration,
+) -> SimResult<SimOutput> {
     let wall = Instant::now();
     for (i, &node) in npu_nodes.iter().enumerate() {
         if node as usize >= topo.num_nodes {
@@ -115,6 +132,7 @@ pub fn simulate(topo: &Topology, npu_nodes: &[u32], spec: &CollectiveSpec, cfg: 
     let router = Router::new(topo, cfg.metric, cfg.ecmp, dor)?;
     let mut jobs = Vec::new();
     let (mut base, mut queue_base) = (0usize, 0usize);
+    let mut steps_total = 0u64;
     for group in &spec.groups {
         let mut seen = std::collections::HashSet::new();
         for &r in group {
@@ -129,6 +147,7 @@ pub fn simulate(topo: &Topology, npu_nodes: &[u32], spec: &CollectiveSpec, cfg: 
         let members = group.len();
         let size = p.chunks * p.phases.len() * members;
         let qsize = members * p.dims.len();
+        steps_total += estimated_steps(&p);
         jobs.push(Job {
             member_nodes: group.iter().map(|&r| npu_nodes[r as usize]).collect(),
             chunks_left: vec![p.chunks as u32; members],
@@ -155,13 +174,38 @@ pub fn simulate(topo: &Topology, npu_nodes: &[u32], spec: &CollectiveSpec, cfg: 
         net: Network::new(cfg.model, cfg.astra, topo),
         sends: Vec::new(),
         out: SimOutput::new(topo.num_links(), npu_nodes.len()),
+        steps_done: 0,
+        steps_total,
     };
-    sim.run()?;
+    sim.run(monitor, interval)?;
     sim.finish(wall.elapsed().as_secs_f64())
 }
 
+/// Steps the whole run will take, estimated from one member per phase (members of a ring or
+/// direct phase take the same number of steps; trees and rooted ops differ a little, which only
+/// makes the progress estimate rougher). Counts the step that finds a lane finished.
+fn estimated_steps(p: &JobPlan) -> u64 {
+    let members = p.ranks.len();
+    let mut sends = Vec::new();
+    let mut total = 0u64;
+    for (pi, ph) in p.phases.iter().enumerate() {
+        let taking_part = (0..members).filter(|&m| p.participates(pi, m)).count() as u64;
+        let mut per_member = 0u64;
+        for lane in 0..ph.algo.lanes() {
+            let mut s = 0;
+            while ph.algo.step(0, lane, s, &mut sends).is_some() {
+                s += 1;
+            }
+            per_member += s as u64 + 1;
+        }
+        total += taking_part * per_member * p.chunks as u64;
+    }
+    total
+}
+
 impl<'t> Sim<'t> {
-    fn run(&mut self) -> SimResult<()> {
+    fn run(&mut self, monitor: &mut dyn Monitor, interval: Duration) -> SimResult<()> {
+        let mut ticker = Ticker::new(interval);
         for j in 0..self.jobs.len() {
             let (members, chunks) = (self.jobs[j].plan.ranks.len(), self.jobs[j].plan.chunks);
             for m in 0..members {
@@ -173,6 +217,21 @@ impl<'t> Sim<'t> {
         while let Some((now, ev)) = self.q.pop() {
             if self.q.processed > self.cfg.max_events {
                 return Err(SimError::InvalidInput(format!("stopped after {} events (max_events)", self.cfg.max_events)));
+            }
+            if self.q.processed % CHECK_EVERY == 0 {
+                if let Some(wall_s) = ticker.due() {
+                    let progress = Progress {
+                        sim_time_ns: now,
+                        events: self.q.processed,
+                        wall_s,
+                        steps_done: self.steps_done,
+                        steps_total: self.steps_total,
+                    };
+                    if !monitor.report(&progress) {
+                        self.out.stopped_at_ns = Some(now);
+                        return Ok(());
+                    }
+                }
             }
             match ev {
                 Ev::Step { mps, lane, step } => self.step(now, mps, lane as usize, step as usize)?,
@@ -308,6 +367,7 @@ impl<'t> Sim<'t> {
     }
 
     fn step(&mut self, now: f64, mps: u32, lane: usize, s: usize) -> SimResult<()> {
+        self.steps_done += 1;
         let (j, chunk, p, member) = self.decode(mps);
         let plan = &self.jobs[j].plan;
         let phase = &plan.phases[p];
@@ -414,7 +474,20 @@ impl<'t> Sim<'t> {
                 *f = Some(f.unwrap_or(0.0).max(job.finish_ns[m]));
             }
         }
+        if out.stopped_at_ns.is_some() {
+            // A rank that has not finished every chunk of every group it is in has no finish time.
+            for job in &self.jobs {
+                for (m, &r) in job.plan.ranks.iter().enumerate() {
+                    if job.chunks_left[m] > 0 {
+                        out.rank_finish_ns[r as usize] = None;
+                    }
+                }
+            }
+        }
         out.collective_time_ns = out.rank_finish_ns.iter().flatten().fold(0.0, |a: f64, &b| a.max(b));
+        if let Some(t) = out.stopped_at_ns {
+            out.collective_time_ns = out.collective_time_ns.max(t); // a lower bound of the full run
+        }
         (out.link_bytes, out.link_busy_ns) = self.net.link_loads(self.topo, &self.router);
         out.events = self.q.processed;
         out.chunks = self.jobs[0].plan.chunks;

@@ -13,6 +13,7 @@ pub mod engine;
 pub mod error;
 pub mod events;
 mod fxhash;
+pub mod monitor;
 pub mod network;
 pub mod plan;
 pub mod results;
@@ -21,4 +22,4 @@ pub mod topology;
 
 pub mod python;
 
-pub use engine::{simulate, SimConfig};
+pub use engine::{simulate, simulate_watched, SimConfig};

@@ -8,8 +8,9 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use crate::algorithms::{Algo, Op};
-use crate::engine::{simulate as run, SimConfig};
+use crate::engine::{simulate_watched as run, SimConfig};
 use crate::error::SimError;
+use crate::monitor::{Monitor, Progress};
 use crate::network::Model;
 use crate::plan::{CollectiveSpec, Optimization};
 use crate::results::bandwidths;
@@ -38,6 +39,45 @@ where
     })
 }
 
+/// Watches a run from Python: checks for Ctrl-C (Python's signal handlers only run when the
+/// interpreter gets control, and the engine runs without the GIL) and calls the optional
+/// `progress(dict)` callback. A KeyboardInterrupt stops the run with a partial result; any other
+/// exception (from the callback or a signal handler) stops it and is raised afterwards.
+struct PyMonitor {
+    callback: Option<PyObject>,
+    interrupted: bool,
+    error: Option<PyErr>,
+}
+
+impl Monitor for PyMonitor {
+    fn report(&mut self, p: &Progress) -> bool {
+        Python::with_gil(|py| {
+            let outcome = py.check_signals().and_then(|()| match &self.callback {
+                None => Ok(()),
+                Some(cb) => {
+                    let d = PyDict::new(py);
+                    d.set_item("sim_time_ns", p.sim_time_ns)?;
+                    d.set_item("events", p.events)?;
+                    d.set_item("wall_s", p.wall_s)?;
+                    d.set_item("fraction", p.fraction())?;
+                    cb.call1(py, (d,)).map(|_| ())
+                }
+            });
+            match outcome {
+                Ok(()) => true,
+                Err(e) if e.is_instance_of::<pyo3::exceptions::PyKeyboardInterrupt>(py) => {
+                    self.interrupted = true;
+                    false
+                }
+                Err(e) => {
+                    self.error = Some(e);
+                    false
+                }
+            }
+        })
+    }
+}
+
 /// Simulates one collective on every process group concurrently.
 ///
 /// Units: bandwidth Gbit/s (1e9 bit/s), latency and delays ns, sizes bytes, local memory
@@ -47,7 +87,7 @@ where
     collective, size_bytes, groups, algorithms, dims=vec![], root=0, chunks=1, active_chunks=1,
     endpoint_delay_ns=10.0, local_mem_bw_gb_per_s=None, optimization="localBWAware", scheduling="fifo",
     model="unaware", astra=false, routing="hops", ecmp=true, dor_dims=None, trace=false,
-    node_kind=None, no_transit_kinds=vec![], cut_through_kinds=vec![], max_events=u64::MAX))]
+    node_kind=None, no_transit_kinds=vec![], cut_through_kinds=vec![], max_events=u64::MAX, progress=None, progress_interval_s=0.2))]
 #[allow(clippy::too_many_arguments)]
 fn simulate<'py>(
     py: Python<'py>,
@@ -79,6 +119,8 @@ fn simulate<'py>(
     no_transit_kinds: Vec<i32>,
     cut_through_kinds: Vec<i32>,
     max_events: u64,
+    progress: Option<PyObject>,
+    progress_interval_s: f64,
 ) -> PyResult<Bound<'py, PyDict>> {
     let build = || -> Result<(Topology, CollectiveSpec, SimConfig), SimError> {
         let mut topo = Topology::new(
@@ -122,9 +164,17 @@ fn simulate<'py>(
         Ok((topo, spec, cfg))
     };
     let (topo, spec, cfg) = build().map_err(to_py)?;
+    let mut monitor = PyMonitor { callback: progress, interrupted: false, error: None };
+    // Seconds between two progress reports, which are also the Ctrl-C checks.
+    let interval = std::time::Duration::try_from_secs_f64(progress_interval_s).map_err(|_| {
+        to_py(SimError::InvalidInput(format!("progress interval must be >= 0 s, got {progress_interval_s}")))
+    })?;
     let result = py.allow_threads(|| {
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(&topo, &npu_nodes, &spec, &cfg)))
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(&topo, &npu_nodes, &spec, &cfg, &mut monitor, interval)))
     });
+    if let Some(e) = monitor.error {
+        return Err(e);
+    }
     let out = match result {
         Ok(r) => r.map_err(to_py)?,
         Err(panic) => {
@@ -155,6 +205,8 @@ fn simulate<'py>(
     d.set_item("wall_time_s", out.wall_time_s)?;
     d.set_item("chunks", out.chunks)?;
     d.set_item("chunk_bytes", out.chunk_bytes)?;
+    d.set_item("stopped_at_ns", out.stopped_at_ns)?;
+    d.set_item("interrupted", monitor.interrupted)?;
     if trace {
         let flows: Vec<(u32, u32, u32, u32, f64, f64, f64)> = out
             .trace

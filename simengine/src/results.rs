@@ -36,6 +36,9 @@ pub struct SimOutput {
     pub chunks: usize,
     pub chunk_bytes: f64,
     pub trace: Vec<FlowRecord>,
+    /// Set when the run was stopped early (by its monitor) at this simulated time: the output is
+    /// partial, `collective_time_ns` is a lower bound and unfinished ranks have no finish time.
+    pub stopped_at_ns: Option<f64>,
 }
 
 impl SimOutput {

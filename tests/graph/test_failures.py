@@ -11,7 +11,7 @@ from infragraph.errors import InfraGraphError
 from infragraph.graph.failures import (Degrade, FailureSpec, apply_failures, cables, edge_name, healthy,
                                        parse_degrade, resolve_failures, with_failures)
 from infragraph.sources import load_graph
-from tests.helpers import graph
+from tests.helpers import error_of, graph
 
 
 @pytest.fixture(scope="module")
@@ -112,8 +112,8 @@ def test_annotations_fail_and_degrade(tmp_path):
     ("extra_latency_ns", "-1", ">= 0"),
     ("extra_latency_ns", ".inf", ">= 0"),
 ])
-def test_bad_annotation_values_are_errors(attr, value, expected):
-    g = graph(f"""
+def test_bad_annotation_values_are_located_errors(attr, value, expected):
+    text = error_of(f"""
         name: bad
         devices: [{{name: box, components: [{{name: xpu, count: 2, choice: xpu}}],
                    links: [{{name: l, physical: {{bandwidth: {{choice: gigabits_per_second, gigabits_per_second: 1}}}}}}],
@@ -122,9 +122,16 @@ def test_bad_annotation_values_are_errors(attr, value, expected):
         annotations:
           nodes: [{{name: b.0.xpu.0, attributes: [{{attribute: {attr}, value: "{value}"}}]}}]
     """)
+    assert expected in text and "test.yaml:8:" in text and "annotations.nodes[0].attributes[0].value" in text
+
+
+def test_bad_values_in_a_graph_read_back_name_the_node(clos):
+    from dataclasses import replace
+
+    g = replace(clos, node_attrs={"bandwidth_factor": {3: 7.0}})
     with pytest.raises(InfraGraphError) as e:
         resolve_failures(g)
-    assert expected in str(e.value) and "b.0.xpu.0" in str(e.value)
+    assert f"node '{clos.node_name(3)}': a bandwidth factor" in str(e.value)
 
 
 @pytest.mark.parametrize("spec, expected", [

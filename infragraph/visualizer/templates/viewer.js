@@ -76,6 +76,16 @@
     const u = g.util ? g.util[e] : null;
     ctx.strokeStyle = (u !== null && u !== undefined) ? heat(u) : (g.util ? "#c0c4cc" : "#6b7280");
     ctx.lineWidth = g.width[e];
+    ctx.setLineDash([]);
+    const f = g.failed ? g.failed[e] : 0, d = g.degraded ? g.degraded[e] : 0;
+    if (f > 0) {  // failed links: red, dashed when the whole line failed
+      ctx.strokeStyle = "#d62728";
+      if (f === g.count[e]) { ctx.setLineDash([6, 4]); ctx.lineWidth = 1.5; }
+    } else if (d > 0) {  // degraded links: orange, dotted when all of them
+      ctx.strokeStyle = "#e67e00";
+      ctx.lineWidth = Math.max(ctx.lineWidth, 2.5);
+      if (d === g.count[e]) ctx.setLineDash([2, 3]);
+    }
   }
   function draw() {
     const w = canvas.width, h = canvas.height;
