@@ -18,7 +18,7 @@ from ..errors import Diagnostic, InfraGraphError, Location
 from ..output import open_output
 from ..schemas import schema_errors
 from .fqg import FQG, ComponentInfo, InstanceInfo, LinkInfo
-from .text import attribute_rows, joined, node_texts
+from .text import attribute_rows, edge_text_chunks, joined, node_text_chunks
 
 FORMAT = "infragraph-fqg"
 VERSION = 1
@@ -35,6 +35,10 @@ def _json_node_template(inst: InstanceInfo, local: int, comp: ComponentInfo) -> 
             + ',"instance_index":',
             ',"device":' + _dumps(inst.device) + ',"component":' + _dumps(comp.name) + ',"component_index":'
             + str(int(suffix[suffix.rfind(".") + 1:])) + ',"parent_device":' + _dumps(comp.device))
+
+
+def _json_edges(_first: int, src: list[int], dst: list[int], link: list[int]) -> list[str]:
+    return [f'{{"src":{s},"dst":{d},"link":{k}}}' for s, d, k in zip(src, dst, link)]
 
 
 def json_chunks(g: FQG) -> Iterator[str]:
@@ -54,13 +58,10 @@ def json_chunks(g: FQG) -> Iterator[str]:
     }
     yield _dumps(head)[:-1] + ',"nodes":['
     node_extra = {n: ',"attributes":' + _dumps(a) for n, a in attribute_rows(g.node_attrs).items()}
-    yield from joined(node_texts(g, _json_node_template, "}", node_extra))
+    yield from joined(node_text_chunks(g, _json_node_template, "}", node_extra))
     yield '],"edges":['
-    edges = [f'{{"src":{s},"dst":{d},"link":{k}}}'
-             for s, d, k in zip(g.edge_src.tolist(), g.edge_dst.tolist(), g.edge_link.tolist())]
-    for e, a in attribute_rows(g.edge_attrs).items():
-        edges[e] = edges[e][:-1] + ',"attributes":' + _dumps(a) + "}"
-    yield from joined(edges)
+    edge_extra = {e: ',"attributes":' + _dumps(a) for e, a in attribute_rows(g.edge_attrs).items()}
+    yield from joined(edge_text_chunks(g, _json_edges, "}", edge_extra))
     yield '],"attributes":' + _dumps(dict(g.graph_annotations)) + "}"
 
 

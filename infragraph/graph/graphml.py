@@ -13,7 +13,7 @@ from typing import Iterator
 from ..document.model import Value
 from ..errors import error
 from .fqg import FQG, ComponentInfo, InstanceInfo
-from .text import attribute_rows, joined, node_texts
+from .text import attribute_rows, edge_text_chunks, joined, node_text_chunks
 
 NODE_BUILTINS = (("type", "string"), ("instance", "string"), ("instance_index", "long"), ("device", "string"),
                  ("component", "string"), ("component_index", "long"), ("parent_device", "string"))
@@ -105,7 +105,7 @@ def graphml_chunks(g: FQG) -> Iterator[str]:
 
     node_extra = {n: "".join(keys.data("node", a, v) for a, v in attrs.items())
                   for n, attrs in attribute_rows(g.node_attrs).items()}
-    yield from joined(node_texts(g, node_template, "    </node>\n", node_extra), sep="")
+    yield from joined(node_text_chunks(g, node_template, "    </node>\n", node_extra), sep="")
 
     names = [escape(n) for n in g.node_names]
     per_link = []
@@ -118,8 +118,10 @@ def graphml_chunks(g: FQG) -> Iterator[str]:
         per_link.append(text + "".join(keys.data("edge", a, v) for a, v in x.attributes.items()))
     edge_extra = {e: "".join(keys.data("edge", a, v) for a, v in attrs.items())
                   for e, attrs in attribute_rows(g.edge_attrs).items()}
-    edges = [f'    <edge source="{names[s]}" target="{names[d]}" id="{e}">\n{per_link[k]}'
-             f'{edge_extra.get(e, "")}    </edge>\n'
-             for e, (s, d, k) in enumerate(zip(g.edge_src.tolist(), g.edge_dst.tolist(), g.edge_link.tolist()))]
-    yield from joined(edges, sep="")
+
+    def render(first: int, src: list[int], dst: list[int], link: list[int]) -> list[str]:
+        return [f'    <edge source="{names[s]}" target="{names[d]}" id="{first + i}">\n{per_link[k]}    </edge>\n'
+                for i, (s, d, k) in enumerate(zip(src, dst, link))]
+
+    yield from joined(edge_text_chunks(g, render, "    </edge>\n", edge_extra), sep="")
     yield "".join(keys.data("graph", a, v, "    ") for a, v in graph_attrs.items()) + "  </graph>\n</graphml>\n"

@@ -72,3 +72,16 @@ def test_json_records_match_the_graph(tmp_path, name, g):
     for e, rec in enumerate(data["edges"]):
         assert (rec["src"], rec["dst"], rec["link"]) == (g.edge_src[e], g.edge_dst[e], g.edge_link[e])
         assert rec.get("attributes", {}) == {a: v[e] for a, v in g.edge_attrs.items() if e in v}
+
+
+@pytest.mark.parametrize("name, g", list(_graphs())[:2], ids=lambda x: x if isinstance(x, str) else "")
+def test_small_chunks_give_the_same_text(tmp_path, monkeypatch, name, g):
+    from infragraph.graph import text
+
+    whole = {}
+    for chunk in (text.CHUNK, 3):
+        monkeypatch.setattr(text, "CHUNK", chunk)
+        write_json(g, tmp_path / "g.json")
+        write_graphml(g, tmp_path / "g.graphml")
+        whole[chunk] = ((tmp_path / "g.json").read_text(), (tmp_path / "g.graphml").read_text())
+    assert len(whole) == 2 and whole[3] == next(v for k, v in whole.items() if k != 3)
