@@ -56,10 +56,24 @@ class Diagnostic:
         if self.hint:
             out += f"\n  hint: {self.hint}"
         if self.source_line is not None and self.location.column is not None:
-            out += f"\n  {self.source_line.rstrip()}\n  {' ' * (self.location.column - 1)}^"
+            text, col = _window(self.source_line.rstrip(), self.location.column - 1)
+            out += f"\n  {text}\n  {' ' * col}^"
         for note in self.notes:
             out += f"\n  note: {note}"
         return out
+
+
+CARET_WIDTH = 100  # a long line (one-line JSON) is shown as this much around the column
+
+
+def _window(line: str, col: int) -> tuple[str, int]:
+    """The part of `line` to show around 0-based `col`, and the caret's column in it."""
+    if len(line) <= CARET_WIDTH:
+        return line, col
+    start = max(0, min(col - CARET_WIDTH // 2, len(line) - CARET_WIDTH))
+    head = "…" if start else ""
+    tail = "…" if start + CARET_WIDTH < len(line) else ""
+    return head + line[start:start + CARET_WIDTH] + tail, col - start + len(head)
 
 
 class InfraGraphError(Exception):

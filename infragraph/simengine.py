@@ -48,6 +48,7 @@ class _SimulateArrays(Protocol):
         routing: str = ...,
         ecmp: bool = ...,
         dor_dims: Sequence[int] | None = ...,
+        dor_direct_dims: Sequence[int] = ...,
         trace: bool = ...,
         node_kind: Sequence[int] | None = ...,
         no_transit_kinds: Sequence[int] = ...,

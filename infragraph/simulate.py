@@ -32,6 +32,7 @@ COLLECTIVES = ("all-reduce", "reduce-scatter", "all-gather", "all-to-all", "broa
 ALGORITHMS = ("ring", "ring-bidirectional", "direct", "halving-doubling", "double-binary-tree")
 MODELS = ("unaware", "aware", "fair", "astra", "astra-aware")
 ROUTINGS = ("hops", "latency", "dor")
+SCHEDULINGS = ("fifo", "arrival", "lifo")
 LINK_FILTERS = ("all", "cables")  # which directed links the result lists: every one, or inter-device only
 # Node types a route never passes through (they are endpoints of memory traffic, not forwarders).
 DEFAULT_NO_TRANSIT = ("memory",)
@@ -54,9 +55,14 @@ class SimulationOptions:
     endpoint_delay_ns: float = 10.0
     local_mem_bw_gb_per_s: float | None = 1600.0  # reduction cost; None: free
     optimization: str = "localBWAware"  # or "baseline"
-    scheduling: str = "fifo"  # chunks per dimension in (phase, chunk) order; "lifo": ASTRA-sim's greedy list
+    # Order of chunks waiting on a dimension: "fifo" = (phase, chunk) order, "arrival" = ASTRA-sim's
+    # (arrival order per NPU and dimension), "lifo" = newest first; None: arrival for the astra
+    # models, fifo otherwise.
+    scheduling: str | None = None
     model: str = "unaware"
-    routing: str = "hops"
+    # None: "dor" for the astra models on a graph that states its ASTRA-sim topology (ASTRA-sim's
+    # routes: rings the short way, clockwise on a tie), else "hops".
+    routing: str | None = None
     ecmp: bool = True
     no_transit_types: tuple[str, ...] = DEFAULT_NO_TRANSIT
     cut_through_types: tuple[str, ...] = DEFAULT_CUT_THROUGH
@@ -140,6 +146,19 @@ def _resolve_dims(p: PreparedGraph, opts: SimulationOptions, group_size: int) ->
     return ()
 
 
+def _astra_direct_dims(p: PreparedGraph, dims: tuple[int, ...]) -> list[int] | None:
+    """The graph's stated ASTRA-sim dimension kinds (std.fabrics.stack's `astra.topology`), when
+    they describe `dims` over all NPUs: the dimensions that are not rings, which dimension-order
+    routing crosses in one step. None when the graph states no such topology."""
+    kinds = p.g.graph_annotations.get("astra.topology")
+    if kinds is None or not dims or math.prod(dims) != int(p.npu_nodes.size):
+        return None
+    names = [k.strip() for k in str(kinds).split(",")]
+    if len(names) != len(dims):
+        return None
+    return [d for d, k in enumerate(names) if k != "Ring"]
+
+
 def _check_choice(what: str, value: str, choices: Sequence[str]) -> None:
     if value not in choices:
         from .errors import did_you_mean
@@ -164,7 +183,10 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
     for a in opts.algorithm:
         _check_choice("algorithm", a, ALGORITHMS)
     _check_choice("network model", opts.model, MODELS)
-    _check_choice("routing", opts.routing, ROUTINGS)
+    if opts.routing is not None:
+        _check_choice("routing", opts.routing, ROUTINGS)
+    if opts.scheduling is not None:
+        _check_choice("scheduling", opts.scheduling, SCHEDULINGS)
     _check_choice("link filter", opts.links, LINK_FILTERS)
     n_npus = int(p.npu_nodes.size)
     groups = [list(gr) for gr in opts.groups] if opts.groups else [list(range(n_npus))]
@@ -173,6 +195,10 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
         if bad:
             raise error(f"process group names rank {bad[0]}, but the graph has ranks 0..{n_npus - 1}")
     dims = _resolve_dims(p, opts, len(groups[0]))
+    direct_dims = _astra_direct_dims(p, dims)
+    if opts.routing is None:
+        routing = "dor" if opts.model.startswith("astra") and direct_dims is not None else "hops"
+        opts = replace(opts, routing=routing)
     if opts.routing == "dor" and not dims:
         raise error("dimension-order routing needs logical dimensions (--dims)")
     if opts.routing == "dor" and math.prod(dims) != n_npus:
@@ -194,12 +220,13 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
         endpoint_delay_ns=float(opts.endpoint_delay_ns),
         local_mem_bw_gb_per_s=opts.local_mem_bw_gb_per_s,
         optimization=opts.optimization,
-        scheduling=opts.scheduling,
+        scheduling=opts.scheduling or ("arrival" if opts.model.startswith("astra") else "fifo"),
         model=model,
         astra=opts.model.startswith("astra"),
         routing="hops" if opts.routing == "dor" else opts.routing,
         ecmp=opts.ecmp,
         dor_dims=list(dims) if opts.routing == "dor" else None,
+        dor_direct_dims=direct_dims or [],
         trace=opts.trace,
         no_transit_kinds=no_transit,
         cut_through_kinds=cut_through,

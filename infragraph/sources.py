@@ -14,6 +14,7 @@ from .document import io
 from .document.model import Infrastructure
 from .errors import Diagnostic, InfraGraphError, Location
 from .graph import FQG, expand
+from .limits import Limits
 
 DOCUMENT_SUFFIXES = (".yaml", ".yml", ".json")
 
@@ -42,6 +43,7 @@ def load_document(
             raise InfraGraphError(Diagnostic("-D does not apply to a SimGrid notation; its fields are the parameters",
                                              Location(str(path))))
         return import_simgrid(str(path))
+
     path = resolve_source(path)
     if path.suffix == ".igl":
         from . import lang  # the language is only loaded when an .igl file is given
@@ -58,26 +60,57 @@ def load_document(
 
 def load_graph(path: str | Path, defines: dict[str, str] | None = None,
                search_path: list[str] | None = None,
-               phase: Callable[[str], ContextManager] | None = None, cache: bool = False) -> FQG:
+               phase: Callable[[str], ContextManager] | None = None, limits: Limits | None = None,
+               cache: bool = False) -> FQG:
     """The fully qualified graph of a source file (an FQG .json written by `compile` is read back).
-    `phase(name)`, when given, wraps each step (the CLI uses it to report progress). With `cache`,
-    an .igl program's graph comes from (and goes to) the compile cache (infragraph.cache)."""
+    `phase(name)`, when given, wraps each step (the CLI uses it to report progress). An empty graph
+    is an error: nothing can be checked, simulated or drawn from it. With `cache`, an .igl
+    program's graph comes from (and goes to) the compile cache (infragraph.cache)."""
     from .graph.export import is_fqg_file, read_fqg
 
     step = phase or (lambda _name: nullcontext())
     if Path(path).suffix == ".json" and is_fqg_file(path):
         with step("reading graph"):
-            return read_fqg(path)
+            g = read_fqg(path)
+        if g.num_nodes == 0:
+            raise InfraGraphError(Diagnostic("the graph has no nodes", Location(str(path), path="nodes"),
+                                             "compile it from a source that declares instances"))
+        return g
 
     def build(files_read: list[str]) -> FQG:
         with step("loading"):
             doc = load_document(path, defines, search_path, files_read)
+        require_instances(doc, path)
         with step("expanding"):
-            return expand(doc)
+            return expand(doc, limits)
 
-    source = resolve_source(path)
+    source = resolve_source(path) if not str(path).startswith("simgrid:") else Path(str(path))
     if cache and source.suffix == ".igl" and source.is_file():
         from .cache import cached_graph
 
-        return cached_graph(source, defines, search_path, build)
+        g = cached_graph(source, defines, search_path, build)
+        within = limits or Limits()
+        if g.num_nodes > within.max_nodes or g.num_edges > within.max_edges:
+            return build([])  # cached under a higher limit: the limit's own located refusal
+        return g
     return build([])
+
+
+def require_instances(doc: Infrastructure, path: str | Path) -> None:
+    """An error when `doc` has no instances (its graph would be empty), saying what it does have."""
+    if doc.instances:
+        return
+    if doc.devices:
+        names = ", ".join(d.name for d in doc.devices[:5]) + (", …" if len(doc.devices) > 5 else "")
+        hint = (f"it defines {len(doc.devices)} device(s) ({names}) but places none; add an instance "
+                f"(.igl: 'instance NAME[COUNT]: DEVICE' in the fabric; YAML: an 'instances' entry)")
+    else:
+        hint = "it has no devices and no instances; see examples/ for a small fabric"
+    err = InfraGraphError(Diagnostic(f"'{doc.name}' has no instances, so its graph is empty (0 nodes)",
+                                     Location(path="instances"), hint))
+    located = err.relocated(doc.source)
+    d = located.diagnostics[0]
+    file = d.location.file or str(path)
+    raise InfraGraphError(Diagnostic(d.message, Location(file, d.location.line, d.location.column,
+                                                         d.location.path), d.hint, notes=d.notes,
+                                     source_line=d.source_line))

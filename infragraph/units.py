@@ -146,6 +146,36 @@ def parse_quantity(text: str) -> Quantity:
     return Quantity(float(m.group(1)) * unit(m.group(2)).value, unit(m.group(2)).dim)
 
 
+_SPELLED = ((re.compile(r"(?:bit|bits)/s(?:ec)?$"), "bps"), (re.compile(r"(?:byte|bytes)/s(?:ec)?$"), "B/s"),
+            (re.compile(r"/sec$"), "/s"), (re.compile(r"(?:sec|secs)$"), "s"), (re.compile(r"bits$"), "bit"))
+
+
+def suggest_unit(text: str) -> str | None:
+    """'did you mean ...?' for a misspelt unit symbol: a spelled-out rate (Gbit/s -> Gbps), the wrong
+    case (gbps -> Gbps; bits preferred over bytes when both fit), a bare prefix (400G -> Gbps),
+    else the closest symbol; None when nothing is close."""
+    for pattern, repl in _SPELLED:
+        fixed = pattern.sub(repl, text)
+        if fixed != text and fixed in UNITS:
+            return f"did you mean '{fixed}'?"
+    same_case = sorted((u for u in UNITS if u.lower() == text.lower()), key=lambda u: ("b" not in u, u))
+    if same_case:
+        return f"did you mean '{same_case[0]}'?"
+    if text in _SI or text in _BIN or text.upper() in _SI:
+        prefix = text if text in _SI or text in _BIN else text.upper()
+        return f"did you mean '{prefix}bps' (bits per second) or '{prefix}B/s' (bytes per second)?"
+    import difflib
+
+    close = difflib.get_close_matches(text, list(UNITS), n=1, cutoff=0.6)
+    return f"did you mean '{close[0]}'?" if close else None
+
+
+def unknown_unit_message(text: str) -> str:
+    """"unknown unit 'Gbs'; did you mean 'Gbps'?" (or a list of common units when nothing is close)."""
+    suggestion = suggest_unit(text)
+    return f"unknown unit '{text}'; " + (suggestion or "expected a unit such as Gbps, GB/s, ns, us, ms, MiB or GHz")
+
+
 def _fmt_number(x: float) -> str:
     if x == int(x) and abs(x) < 1e15:
         return str(int(x))
@@ -193,6 +223,28 @@ def to_ns(q: Quantity) -> float:
 
 def to_bytes(q: Quantity) -> float:
     return q.require(INFORMATION, "size") / 8.0
+
+
+def bandwidth_problem(value: object, shown: str | None = None) -> str | None:
+    """Why `value` cannot be a link bandwidth (in any unit), or None. A bandwidth is a finite number
+    greater than zero: NaN compares false against every check and would make a link free; zero or a
+    negative rate divides by zero or runs time backwards downstream. `shown` is how to print the value."""
+    return _number_problem(value, "bandwidth", "greater than 0", lambda x: x > 0, shown)
+
+
+def latency_problem(value: object, shown: str | None = None) -> str | None:
+    """Why `value` cannot be a link latency, or None: a finite number, zero or more."""
+    return _number_problem(value, "latency", "0 or more", lambda x: x >= 0, shown)
+
+
+def _number_problem(value: object, what: str, bound: str, ok, shown: str | None) -> str | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return f"{what} must be a number, got {shown or repr(value)}"
+    if isinstance(value, float) and not math.isfinite(value):
+        return f"{what} must be a finite number {bound}, got {shown or value}"
+    if not ok(value):
+        return f"{what} must be {bound}, got {shown or f'{value:g}'}"
+    return None
 
 
 def gbps_to_gib_per_s(gbps: float) -> float:

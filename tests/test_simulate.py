@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from infragraph import schemas
@@ -180,3 +182,43 @@ def test_stack_with_ports_gives_the_same_answer_as_direct_links(model):
 def test_event_budget_stops_runaway_runs():
     with pytest.raises(InfraGraphError, match="max_events"):
         simulate(simgraphs.ring(8), Opts(max_events=10))
+
+
+def test_astra_models_default_to_astra_sims_chunk_order_and_routes():
+    from infragraph import blueprints
+
+    g = blueprints.graph("std.fabrics.stack", shape="RI(8)")
+    base = Opts(model="astra-aware", algorithm=("halving-doubling",), chunks=4, active_chunks=2)
+    default = simulate(g, base)
+    assert default["routing"] == "dor"  # the stack states its ASTRA-sim topology
+    assert default == {**simulate(g, replace(base, scheduling="arrival", routing="dor")),
+                       "wall_time_s": default["wall_time_s"], "events_per_second": default["events_per_second"]}
+    # Our own models keep shortest paths and (phase, chunk) order.
+    assert simulate(g, replace(base, model="aware"))["routing"] == "hops"
+    # A graph without an ASTRA-sim topology: shortest paths.
+    assert simulate(simgraphs.ring(8), base)["routing"] == "hops"
+
+
+def test_astra_ring_ties_go_clockwise_like_astra_sim():
+    # Halving-doubling on an aware Ring(8): the distance-4 exchange has two equally short ways;
+    # ASTRA-sim takes the clockwise one. Reference case s1-0211 of shared/backends: the real
+    # binary's finish times; shortest paths with ECMP give other NPUs other times.
+    from infragraph import blueprints
+
+    g = blueprints.graph("std.fabrics.stack", shape="RI(8)", bandwidth="[396.2 GiB/s]", latency="[359 ns]")
+    o = Opts(model="astra-aware", algorithm=("halving-doubling",), size_bytes=536870912, chunks=10,
+             active_chunks=2, endpoint_delay_ns=1, local_mem_bw_gb_per_s=1e6)
+    reference = [3862927, 3926385, 3830660, 3863285] * 2
+    assert [r["finish_ns"] for r in simulate(g, o)["ranks"]] == reference
+    assert [r["finish_ns"] for r in simulate(g, replace(o, routing="hops"))["ranks"]] != reference
+
+
+@pytest.mark.parametrize("opts, message", [
+    (Opts(scheduling="newest"), "unknown scheduling 'newest'"),
+    (Opts(model="astra", collective="all-gather", size_bytes=3, chunks=4), "0 bytes per chunk"),
+    (Opts(model="astra", algorithm=("double-binary-tree",)), "power-of-two"),
+    (Opts(model="astra", collective="all-to-all", algorithm=("halving-doubling",)), "all-to-all"),
+])
+def test_astra_inputs_astra_sim_cannot_run_are_errors(opts, message):
+    with pytest.raises(InfraGraphError, match=message):
+        simulate(simgraphs.ring(6), opts)

@@ -32,6 +32,20 @@ def test_calibration_from_the_command_line(ring8, tmp_path, capsys):
     assert sum(e["ph"] == "b" for e in trace["traceEvents"]) == result["flows"]["count"]
 
 
+def test_scheduling_option(ring8, tmp_path):
+    # The astra models admit chunks in arrival order by default (ASTRA-sim's order).
+    def time(*argv):
+        out = tmp_path / "s.json"
+        assert main(["simulate", ring8, "--dims", "4,2", "--chunks", "4", "--active-chunks", "2",
+                     "--model", "astra", "--json", str(out), *argv]) == 0
+        return json.loads(out.read_text())["collective_time_ns"]
+
+    assert time() == time("--scheduling", "arrival")
+    assert time("--scheduling", "fifo") > 0
+    with pytest.raises(SystemExit):
+        main(["simulate", ring8, "--scheduling", "greedy"])
+
+
 def test_sweep_prints_a_table(ring8, capsys):
     assert main(["simulate", ring8, "--size", "1KiB..8KiB", "--model", "aware"]) == 0
     lines = capsys.readouterr().out.strip().splitlines()
@@ -55,6 +69,7 @@ def test_groups_and_hierarchy_flags(ring8, tmp_path):
     (["--group", "0-x"], "bad --group"),
     (["--dims", "3,3"], "multiply to 9"),
     (["--local-mem-bw", "fast"], "bad --local-mem-bw"),
+    (["--model", "astra", "--collective", "all-gather", "--size", "3B", "--chunks", "4"], "0 bytes per chunk"),
 ])
 def test_user_errors_exit_1_without_traceback(ring8, capsys, argv, words):
     assert main(["simulate", ring8, *argv]) == 1

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from .common import add_source_arguments, defines
+from .common import add_source_arguments, defines, limits
 
 
 def register(sub) -> None:
@@ -15,9 +15,11 @@ def register(sub) -> None:
 
 def run(args) -> int:
     from ..graph import expand
-    from ..sources import load_document
+    from ..sources import load_document, require_instances
 
-    g = expand(load_document(args.file, defines(args), args.search_path or None))
+    doc = load_document(args.file, defines(args), args.search_path or None)
+    require_instances(doc, args.file)
+    g = expand(doc, limits(args))
     if not args.quiet:
         print(f"{args.file}: ok ({g.num_nodes:,} nodes, {g.num_edges:,} edges)", file=sys.stderr)
     return 0

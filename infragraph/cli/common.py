@@ -22,6 +22,34 @@ def add_source_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-cache", action="store_true",
                    help="compile the .igl program even when the compile cache holds its graph "
                         "(also: INFRAGRAPH_NO_CACHE=1)")
+    add_limit_arguments(p)
+
+
+def add_limit_arguments(p: argparse.ArgumentParser) -> None:
+    """--max-nodes/--max-edges: the size above which a source is refused before it is built."""
+    from ..limits import DEFAULT_MAX_EDGES, DEFAULT_MAX_NODES
+
+    p.add_argument("--max-nodes", type=_positive_int, default=DEFAULT_MAX_NODES, metavar="N",
+                   help=f"refuse a graph of more than N nodes before building it (default {DEFAULT_MAX_NODES:,})")
+    p.add_argument("--max-edges", type=_positive_int, default=DEFAULT_MAX_EDGES, metavar="N",
+                   help=f"refuse a graph of more than N edges before building it (default {DEFAULT_MAX_EDGES:,})")
+
+
+def _positive_int(text: str) -> int:
+    try:
+        n = int(text.replace("_", "").replace(",", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, got '{text}'") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, got '{text}'")
+    return n
+
+
+def limits(args: argparse.Namespace):
+    """The size limits given on the command line (graph.size.Limits)."""
+    from ..limits import Limits
+
+    return Limits(args.max_nodes, args.max_edges)
 
 
 def add_failure_arguments(p: argparse.ArgumentParser) -> None:
@@ -129,8 +157,9 @@ def load_graph_with_progress(args: argparse.Namespace):
     from ..sources import load_graph
 
     return load_graph(args.file, defines(args), args.search_path or None, phase=progress(args).phase,
-                      cache=not getattr(args, "no_cache", True))
+                      limits=limits(args), cache=not getattr(args, "no_cache", True))
 
 
-__all__ = ["InfraGraphError", "Progress", "about_option", "add_failure_arguments", "add_source_arguments", "at_least",
-           "defines", "failure_spec", "load_graph_with_progress", "one_of", "option_error", "progress"]
+__all__ = ["InfraGraphError", "Progress", "about_option", "add_failure_arguments", "add_limit_arguments",
+           "add_source_arguments", "at_least", "defines", "failure_spec", "limits", "load_graph_with_progress",
+           "one_of", "option_error", "progress"]

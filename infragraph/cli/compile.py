@@ -45,8 +45,8 @@ def _emit_document(args) -> int:
     """Write the InfraGraph document (checked by expanding it, so an invalid one is never written)."""
     from ..document import io
     from ..graph import expand
-    from ..sources import load_document
-    from .common import defines
+    from ..sources import load_document, require_instances
+    from .common import defines, limits
 
     if args.format:
         from ..errors import error
@@ -55,7 +55,8 @@ def _emit_document(args) -> int:
                     "YAML (.yaml/.yml) or JSON (.json)", path="--format")
     check_output(args.output, DOCUMENT_SUFFIXES, "-o")
     doc = load_document(args.file, defines(args), args.search_path or None)
-    expand(doc)
+    require_instances(doc, args.file)
+    expand(doc, limits(args))
     io.dump(doc, args.output)
     if not args.quiet:
         print(f"{args.output}: document with {len(doc.devices)} devices, {len(doc.instances)} instances, "

@@ -11,7 +11,7 @@ import sys
 
 from ..errors import InfraGraphError
 from ..output import check_output, write_text
-from .common import add_failure_arguments, defines, failure_spec, one_of
+from .common import add_failure_arguments, add_limit_arguments, defines, failure_spec, limits, one_of
 
 
 def register(sub) -> None:
@@ -34,6 +34,7 @@ def register(sub) -> None:
     p.add_argument("-I", dest="search_path", action="append", default=[], metavar="DIR",
                    help="add a directory to the .igl import search path (repeatable)")
     add_failure_arguments(p)
+    add_limit_arguments(p)
     p.set_defaults(func=run)
 
 
@@ -48,7 +49,8 @@ def run(args) -> int:
             check_output(args.output, option="-o")
         config = load_config_file(args.config) if args.config else discover_config()
         config = config.with_overrides(args.select, args.ignore, args.max_oversubscription, args.target)
-        report = lint_files(args.files, config, defines(args), args.search_path or None, failure_spec(args))
+        report = lint_files(args.files, config, defines(args), args.search_path or None, failure_spec(args),
+                            limits(args))
     except InfraGraphError as e:
         print(str(e), file=sys.stderr)
         return 2

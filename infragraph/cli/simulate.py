@@ -48,14 +48,18 @@ def register(sub) -> None:
     p.add_argument("--local-mem-bw", default="1600",
                    help="local memory bandwidth for reductions in GB/s (1e9 B/s), or 'none' (default 1600)")
     p.add_argument("--optimization", default="localBWAware", choices=("localBWAware", "baseline"))
-    p.add_argument("--scheduling", default="fifo", choices=("fifo", "lifo"),
+    p.add_argument("--scheduling", default=None, choices=("fifo", "arrival", "lifo"),
                    help="order of chunks waiting on a dimension: fifo = (phase, chunk) order, never deadlocks "
-                        "(default); lifo = ASTRA-sim's greedy LIFO, can deadlock on asymmetric fabrics")
+                        "(default for unaware/aware/fair); arrival = ASTRA-sim's order (default for astra, "
+                        "astra-aware); lifo = newest first. arrival and lifo can deadlock on asymmetric fabrics")
     p.add_argument("--model", default="unaware", type=one_of("infragraph.simulate", "MODELS", "model"), metavar="MODEL",
                    help="unaware (alpha-beta), aware (FIFO links), fair (max-min sharing), astra (ASTRA-sim "
                         "compatible: integer ns and its chunking), astra-aware")
-    p.add_argument("--routing", default="hops", type=one_of("infragraph.simulate", "ROUTINGS", "routing"), metavar="ROUTING",
-                   help="hops or latency (shortest paths by either), or dor (dimension-order over --dims)")
+    p.add_argument("--routing", default=None, type=one_of("infragraph.simulate", "ROUTINGS", "routing"),
+                   metavar="ROUTING",
+                   help="hops or latency (shortest paths by either), or dor (dimension-order over --dims) "
+                        "(default: hops; dor for astra/astra-aware on a graph stating its ASTRA-sim topology, "
+                        "as ASTRA-sim routes)")
     p.add_argument("--no-ecmp", action="store_true", help="always take the first of equal-cost paths")
     p.add_argument("--top", type=int, default=5, help="busiest links to print (default 5)")
     p.add_argument("--links", default="100", metavar="N|all[,cables]",
@@ -90,14 +94,21 @@ def parse_sizes(text: str) -> list[int]:
     return sizes
 
 
+MAX_GROUP_RANKS = 10_000_000  # more ranks than any fabric here has NPUs: a typo, refused before a list is built
+
+
 def parse_group(text: str) -> tuple[int, ...]:
     ranks: list[int] = []
     try:
         for part in text.split(","):
             lo, dash, hi = part.strip().partition("-")
-            if int(lo) < 0 or (dash and int(hi) < int(lo)):
+            first, last = (int(lo), int(hi)) if dash else (int(lo), int(lo))
+            if first < 0 or last < first:
                 raise ValueError(part)
-            ranks.extend(range(int(lo), int(hi) + 1) if dash else [int(lo)])
+            if len(ranks) + last - first + 1 > MAX_GROUP_RANKS:
+                raise option_error("--group", f"bad --group '{text}': {len(ranks) + last - first + 1:,} ranks, more "
+                                              f"than {MAX_GROUP_RANKS:,}; a group names NPU ranks of the fabric")
+            ranks.extend(range(first, last + 1))
     except ValueError:
         raise option_error("--group", f"bad --group '{text}'; expected ranks like 0-7 or 0,2,4,6 "
                                       "(non-negative, each range LOW-HIGH with LOW <= HIGH)") from None

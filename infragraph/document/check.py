@@ -9,6 +9,7 @@ where the counts they are resolved against are at hand.
 from __future__ import annotations
 
 from ..errors import Diagnostic, Location, unknown_name
+from ..units import bandwidth_problem, latency_problem
 from .model import Infrastructure
 
 
@@ -89,5 +90,27 @@ def reference_errors(doc: Infrastructure) -> list[Diagnostic]:
         if e.link not in links:
             out += unknown_name("link", e.link, links, f"edges[{ei}].link", " in the infrastructure links").diagnostics
     out += _cycle_errors(doc)
+    out += value_errors(doc)
     return out
 
+
+
+def value_errors(doc: Infrastructure) -> list[Diagnostic]:
+    """Link bandwidths and latencies that are not finite, or out of range (bandwidth > 0,
+    latency >= 0). The schema cannot say this: NaN passes every JSON Schema bound."""
+    out: list[Diagnostic] = []
+    scopes = [("", doc.links)] + [(f"devices[{di}].", d.links) for di, d in enumerate(doc.devices)]
+    for prefix, links in scopes:
+        for li, link in enumerate(links):
+            base = f"{prefix}links[{li}].physical"
+            if link.bandwidth is not None:
+                problem = bandwidth_problem(link.bandwidth.value)
+                if problem:
+                    out.append(Diagnostic(f"link '{link.name}': {problem}",
+                                          Location(path=f"{base}.bandwidth.{link.bandwidth.unit}")))
+            if link.latency is not None:
+                problem = latency_problem(link.latency.value)
+                if problem:
+                    out.append(Diagnostic(f"link '{link.name}': {problem}",
+                                          Location(path=f"{base}.latency.{link.latency.unit}")))
+    return out

@@ -37,6 +37,8 @@ from .model import (
     NodeAnnotation,
     Value,
 )
+from .check import value_errors
+from .reader import parse_text
 from .schema import validate_document
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -44,23 +46,6 @@ _Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
 
 # --- parsing text ------------------------------------------------------------------------------
-
-
-def _parse_text(text: str, filename: str) -> Any:
-    if filename.endswith(".json"):
-        try:
-            return json.loads(text)
-        except json.JSONDecodeError as e:
-            raise InfraGraphError(
-                Diagnostic(f"invalid JSON: {e.msg}", Location(filename, e.lineno, e.colno))
-            ) from None
-    try:
-        return yaml.load(text, Loader=_Loader)
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        problem = getattr(e, "problem", None) or str(e)
-        loc = Location(filename, mark.line + 1, mark.column + 1) if mark else Location(filename)
-        raise InfraGraphError(Diagnostic(f"invalid YAML: {problem}", loc)) from None
 
 
 class YamlSourceMap:
@@ -78,6 +63,8 @@ class YamlSourceMap:
                 self._root = yaml.compose(self._text, Loader=_Loader)
             except yaml.YAMLError:
                 return Location(self._filename, path=path)
+            if self._root is None:  # an empty document: nothing to point into
+                return Location(self._filename, 1, 1, path)
         node = self._root
         keys = tuple(split_path(path))
         if keys[:1] != ("annotations",):
@@ -164,7 +151,7 @@ def from_dict(data: dict, annotations: dict | None = None) -> Infrastructure:
             [
                 Component(
                     c["name"],
-                    c["count"],
+                    int(c["count"]),  # JSON Schema calls 2.0 an integer; the model wants an int
                     c["choice"],
                     c.get("description", ""),
                     (c.get("custom") or {}).get("type"),
@@ -184,7 +171,7 @@ def from_dict(data: dict, annotations: dict | None = None) -> Infrastructure:
         devices=devices,
         links=[_link(x) for x in data.get("links") or []],
         instances=[
-            Instance(i["name"], i["device"], i["count"], i.get("description", ""))
+            Instance(i["name"], i["device"], int(i["count"]), i.get("description", ""))
             for i in data.get("instances") or []
         ],
         edges=[_edge(e) for e in data.get("edges") or []],
@@ -293,7 +280,7 @@ def document_dict(doc: Infrastructure) -> dict:
 
 def loads(text: str, filename: str = "<string>") -> Infrastructure:
     """Parse, validate and build a document from YAML or JSON text (JSON when filename ends .json)."""
-    data = _parse_text(text, filename)
+    data = parse_text(text, filename)
     prefix: tuple = ()
     if isinstance(data, dict) and isinstance(data.get("infrastructure"), dict) and "devices" not in data:
         # The public API's wrapper form: {infrastructure: {...}, annotations: {...}}.
@@ -306,6 +293,9 @@ def loads(text: str, filename: str = "<string>") -> Infrastructure:
         raise e.relocated(source) from None
     doc = from_dict(data, data.get("annotations"))
     doc.source = source
+    problems = value_errors(doc)
+    if problems:
+        raise InfraGraphError(problems).relocated(source)
     return doc
 
 

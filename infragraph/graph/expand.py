@@ -23,6 +23,8 @@ from ..document.model import Device, Edge, Infrastructure
 from ..errors import Diagnostic, InfraGraphError, Location, error, unknown_name
 from .annotate import apply_annotations
 from .fqg import FQG, ComponentInfo, InstanceInfo, LinkInfo
+from ..limits import Limits
+from .size import size_errors
 
 MAX_ERRORS = 20
 
@@ -123,8 +125,9 @@ class _Edges:
 
 
 class _Expander:
-    def __init__(self, doc: Infrastructure):
+    def __init__(self, doc: Infrastructure, limits: Limits):
         self.doc = doc
+        self.limits = limits
         self.devices = {d.name: (i, d) for i, d in enumerate(doc.devices)}
         self.layouts: dict[str, _Layout] = {}
         self.components: list[ComponentInfo] = []
@@ -207,6 +210,9 @@ class _Expander:
     def run(self) -> FQG:
         doc = self.doc
         self.diags = reference_errors(doc)
+        if self.diags:
+            raise InfraGraphError(self.diags)
+        self.diags = size_errors(doc, self.limits)  # before any array is allocated
         if self.diags:
             raise InfraGraphError(self.diags)
         for d in doc.devices:  # every device is checked, instantiated or not
@@ -326,9 +332,10 @@ def _ports_cabled_twice(g: FQG) -> list[Diagnostic]:
     return out
 
 
-def expand(doc: Infrastructure) -> FQG:
-    """The fully qualified graph of `doc`. Raises InfraGraphError (all problems found, located)."""
+def expand(doc: Infrastructure, limits: Limits | None = None) -> FQG:
+    """The fully qualified graph of `doc`. Raises InfraGraphError (all problems found, located),
+    also when the graph would be larger than `limits` (default: `size.Limits()`)."""
     try:
-        return _Expander(doc).run()
+        return _Expander(doc, limits or Limits()).run()
     except InfraGraphError as e:
         raise e.relocated(doc.source) from None

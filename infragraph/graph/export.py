@@ -16,8 +16,8 @@ import numpy as np
 from .. import units
 from ..errors import Diagnostic, InfraGraphError, Location
 from ..output import open_output
-from ..schemas import schema_errors
 from .fqg import FQG, ComponentInfo, InstanceInfo, LinkInfo
+from .readback import check_fqg_data
 from .text import attribute_rows, edge_text_chunks, joined, node_text_chunks
 
 FORMAT = "infragraph-fqg"
@@ -85,36 +85,9 @@ def is_fqg_file(path: str | Path) -> bool:
         return False
 
 
-SCHEMA_SAMPLE = 2000
-
-
-def _check_shape(data: dict, filename: str) -> None:
-    """Schema-validate the graph; node and edge records beyond the first SCHEMA_SAMPLE are checked
-    with vectorised range checks instead (per-record jsonschema would take seconds per 100k)."""
-    sample = data
-    if isinstance(data, dict) and isinstance(data.get("nodes"), list) and isinstance(data.get("edges"), list):
-        sample = {**data, "nodes": data["nodes"][:SCHEMA_SAMPLE], "edges": data["edges"][:SCHEMA_SAMPLE]}
-    diags = schema_errors("fqg", sample)
-    if not diags:
-        try:
-            ends = np.array([(e["src"], e["dst"], e["link"]) for e in data["edges"]], dtype=np.int64).reshape(-1, 3)
-        except (KeyError, TypeError, ValueError):
-            ends = None
-            diags = [Diagnostic("every edge needs integer src, dst and link", Location(path="edges"))]
-        if ends is not None and ends.size:
-            bad = np.flatnonzero((ends[:, :2].min(axis=1) < 0) | (ends[:, :2].max(axis=1) >= len(data["nodes"]))
-                                 | (ends[:, 2] < 0) | (ends[:, 2] >= len(data["links"])))
-            if bad.size:
-                diags = [Diagnostic(f"edge refers to a node or link that does not exist "
-                                    f"({len(data['nodes'])} nodes, {len(data['links'])} links)",
-                                    Location(path=f"edges[{bad[0]}]"))]
-    if diags:
-        raise InfraGraphError([Diagnostic(d.message, Location(filename, path=d.location.path)) for d in diags])
-
-
 def from_json_dict(data: dict, filename: str = "<fqg>") -> FQG:
-    """Rebuild an FQG from its JSON form (validated against schemas/fqg.schema.json first)."""
-    _check_shape(data, filename)
+    """Rebuild an FQG from its JSON form (every record checked first: `readback.check_fqg_data`)."""
+    check_fqg_data(data, filename)
     nodes = data["nodes"]
     comp_key: dict[tuple, int] = {}
     components: list[ComponentInfo] = []
@@ -135,8 +108,10 @@ def from_json_dict(data: dict, filename: str = "<fqg>") -> FQG:
     inst_index = {}
     first = 0
     for i, inst in enumerate(data["instances"]):
-        block = [r for r in nodes[first:] if r["instance"] == inst["name"] and r["instance_index"] == 0]
-        per_copy = len(block)
+        per_copy = 0  # the block's first copy: consecutive records of this instance with index 0
+        while (first + per_copy < len(nodes) and nodes[first + per_copy]["instance"] == inst["name"]
+               and nodes[first + per_copy]["instance_index"] == 0):
+            per_copy += 1
         prefix = f"{inst['name']}.0."
         suffixes = [r["name"][len(prefix):] for r in nodes[first:first + per_copy]]
         instances.append(InstanceInfo(inst["name"], inst["device"], inst["count"], first, per_copy, suffixes))
@@ -174,7 +149,8 @@ def from_json_dict(data: dict, filename: str = "<fqg>") -> FQG:
     for e, rec in enumerate(edges):
         for attr, v in (rec.get("attributes") or {}).items():
             g.edge_attrs.setdefault(attr, {})[e] = v
-    bad = [n for n, r in enumerate(nodes[:1000]) if g.node_name(n) != r["name"]]
+    names = [r["name"] for r in nodes]
+    bad = [] if names == g.node_names else [next(n for n, (a, b) in enumerate(zip(names, g.node_names)) if a != b)]
     if bad:
         raise InfraGraphError(Diagnostic(
             f"node {bad[0]} is named '{nodes[bad[0]]['name']}' but its position says '{g.node_name(bad[0])}'",
@@ -188,6 +164,8 @@ def read_fqg(path: str | Path) -> FQG:
             data = json.load(fh)
     except json.JSONDecodeError as e:
         raise InfraGraphError(Diagnostic(f"invalid JSON: {e.msg}", Location(str(path), e.lineno, e.colno))) from None
+    except RecursionError:
+        raise InfraGraphError(Diagnostic("graph JSON nested too deeply to read", Location(str(path)))) from None
     except OSError as e:
         raise InfraGraphError(Diagnostic(f"cannot read graph: {e}", Location(str(path)))) from None
     return from_json_dict(data, str(path))

@@ -7,6 +7,7 @@ needs, so the evaluator never touches ANTLR objects and every error can point at
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Optional, Union
 
 
@@ -19,8 +20,13 @@ class Source:
     chain: tuple[str, ...] = ()  # "imported from main.igl:3:1", innermost first
 
     def line(self, n: int) -> str | None:
-        lines = self.text.splitlines()
+        lines = self.lines
         return lines[n - 1] if 1 <= n <= len(lines) else None
+
+    @cached_property
+    def lines(self) -> list[str]:
+        """The text split once (a large file's diagnostics each need one line)."""
+        return self.text.splitlines()
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ import math
 import re
 from typing import Any
 
-from ..units import BANDWIDTH, TIME, Quantity
+from ..units import BANDWIDTH, TIME, Quantity, bandwidth_problem, latency_problem
 from .ops import OpError, binary
 from .values import AUTO, Builtin, EdgeSel, EpRef, Kind, LinkVal, show, type_of
 
@@ -114,9 +114,13 @@ def b_float(x: Any) -> float:
         return float(x)
     if isinstance(x, str):
         try:
-            return float(x)
+            f = float(x)
         except ValueError:
             pass
+        else:
+            if math.isfinite(f):
+                return f
+            raise OpError(f"{show(x)} is not a finite number", "numbers in a fabric must be finite")
     raise OpError(f"float() cannot convert {show(x)}")
 
 
@@ -188,6 +192,10 @@ def b_link(bandwidth: Any = None, latency: Any = None, description: Any = "") ->
         raise OpError(f"link latency must be a time such as 500 ns, got {type_of(latency)} ({show(latency)})")
     if not isinstance(description, str):
         raise OpError("link description must be a string")
+    problem = (bandwidth is not None and bandwidth_problem(bandwidth.value, show(bandwidth))) or (
+        latency is not None and latency_problem(latency.value, show(latency)))
+    if problem:
+        raise OpError(f"link {problem}")
     return LinkVal(None, bandwidth, latency, description)
 
 

@@ -104,7 +104,10 @@ class Compiler:
             for item in program.items:
                 if isinstance(item, (A.DeviceDecl, A.FabricDecl, A.FnDecl)):
                     what = {A.DeviceDecl: "device", A.FabricDecl: "fabric", A.FnDecl: "fn"}[type(item)]
-                    self._bind(scope, item.name, Template(what, item, scope), item.pos)
+                    try:
+                        self._bind(scope, item.name, Template(what, item, scope), item.pos)
+                    except CompileError as e:
+                        self.interp.report(e)
                 elif isinstance(item, A.Import):
                     try:
                         mod = self._import(item, scope)
@@ -132,7 +135,11 @@ class Compiler:
 
     def _bind(self, scope: Scope, name: str, value: Any, pos: A.Pos) -> None:
         if name in scope.vars:
-            raise CompileError(f"'{name}' is defined twice in this module", pos)
+            first = getattr(getattr(scope.vars[name], "decl", None), "pos", None)
+            where = f" (first at line {first.line})" if first is not None and first.src is pos.src else ""
+            raise CompileError(f"'{name}' is defined twice in this module{where}", pos,
+                               "rename one of them; a module has one namespace for devices, fabrics, functions "
+                               "and imports")
         scope.vars[name] = value
 
     # ------------------------------------------------------------------------ parameters ----

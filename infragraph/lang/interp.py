@@ -8,6 +8,7 @@ so one run reports several problems; a statement whose input already failed is s
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from itertools import product
 from typing import Any, Callable
@@ -15,7 +16,8 @@ from typing import Any, Callable
 from ..document.model import (Annotations, Component, Device, EdgeAnnotation, Infrastructure, Instance,
                               LinkAnnotation, NodeAnnotation)
 from ..errors import Diagnostic, did_you_mean
-from ..units import BANDWIDTH, TIME, Quantity, UnitError, format_quantity, unit
+from ..units import (BANDWIDTH, TIME, Quantity, UnitError, bandwidth_problem, format_quantity, latency_problem,
+                     unit, unknown_unit_message)
 from . import ast as A
 from .builtins import KINDS
 from .build import DeviceRegistry, EdgeSink, LinkTable, SourceMap, edges_into, sanitize
@@ -83,7 +85,7 @@ class Interp:
         self.device_memo: dict[tuple, DeviceVal] = {}
         self.in_progress: set[tuple] = set()
         self._eval: dict[type, Callable] = {
-            A.Literal: lambda e, s: e.value,
+            A.Literal: self._literal,
             A.QuantityLit: self._quantity,
             A.Name: self._name,
             A.Member: self._member,
@@ -132,14 +134,22 @@ class Interp:
     def eval(self, e: A.Expr, scope: Scope) -> Any:
         return self._eval[type(e)](e, scope)
 
+    @staticmethod
+    def _literal(e: A.Literal, scope: Scope) -> Any:
+        if isinstance(e.value, float) and not math.isfinite(e.value):
+            raise CompileError("number too large (it overflows a 64-bit float to infinity)", e.pos)
+        return e.value
+
     def _quantity(self, e: A.QuantityLit, scope: Scope) -> Any:
         try:
             u = unit(e.unit)
         except UnitError:
-            from ..units import UNITS
-
-            raise CompileError(f"unknown unit '{e.unit}'", e.pos, did_you_mean(e.unit, UNITS)) from None
-        return Quantity(e.number * u.value, u.dim)
+            raise CompileError(unknown_unit_message(e.unit), e.pos) from None
+        value = e.number * u.value
+        if not math.isfinite(value):
+            raise CompileError(f"quantity too large: the number before '{e.unit}' overflows a 64-bit float "
+                               "to infinity", e.pos)
+        return Quantity(value, u.dim)
 
     def _name(self, e: A.Name, scope: Scope) -> Any:
         found, v = scope.lookup(e.id)
@@ -276,17 +286,16 @@ class Interp:
 
     def _iterable(self, e: A.Expr, scope: Scope) -> Any:
         v = self.eval(e, scope)
-        if isinstance(v, (range, list)):
+        if isinstance(v, (range, list, str)):
             return v
-        if isinstance(v, str):
-            return list(v)
         raise CompileError(f"can only loop over a range, list or string, got {type_of(v)}", e.pos,
                            "write a range as 0..n" if isinstance(v, int) else None)
 
     def _comprehension(self, e: A.Comprehension, scope: Scope) -> list:
         out = []
-        for x in self._iterable(e.iter, scope):
-            self.tick(e.pos)
+        items = self._iterable(e.iter, scope)
+        self.tick(e.pos, len(items))  # every item is visited: charge them up front
+        for x in items:
             inner = Scope(scope)
             inner.vars[e.var] = x
             if e.cond is None or self._truth(e.cond, inner, "a comprehension's 'if' condition"):
@@ -309,7 +318,9 @@ class Interp:
             else:
                 kw[a.name] = (v, a.expr.pos)
         if isinstance(fn, Builtin):
-            self.tick(e.pos)
+            # A builtin walks its list, range or string arguments (`sum(0..10**12)`): each item is a step.
+            self.tick(e.pos, 1 if fn.name == "len" else 1 + sum(
+                len(v) for v, _ in [*pos_args, *kw.values()] if isinstance(v, (list, range, str))))
             try:
                 return fn.fn(*[v for v, _ in pos_args], **{k: v for k, (v, _) in kw.items()})
             except OpError as err:
@@ -486,8 +497,9 @@ class Interp:
             raise CompileError(msg, st.pos)
 
     def _for(self, st: A.For, scope: Scope, body: Body) -> None:
-        for x in self._iterable(st.iter, scope):
-            self.tick(st.pos)
+        items = self._iterable(st.iter, scope)
+        self.tick(st.pos, len(items))  # every iteration runs: charge them up front
+        for x in items:
             inner = Scope(scope)
             inner.vars[st.var] = x
             if not self.exec_block(st.body, inner, body):
@@ -509,10 +521,12 @@ class Interp:
             if not (isinstance(v, Quantity) and v.dim == BANDWIDTH):
                 raise CompileError(f"bandwidth must be a bandwidth such as 400 Gbps, got {_a(type_of(v))} ({show(v)})",
                                    st.expr.pos)
+            _in_range(bandwidth_problem(v.value, show(v)), st.expr.pos)
         elif st.name == "latency" and body.kind == "link":
             if not (isinstance(v, Quantity) and v.dim == TIME):
                 raise CompileError(f"latency must be a time such as 500 ns, got {_a(type_of(v))} ({show(v)})",
                                    st.expr.pos)
+            _in_range(latency_problem(v.value, show(v)), st.expr.pos)
         elif st.name == "description":
             if not isinstance(v, str):
                 raise CompileError(f"description must be a string, got {type_of(v)}", st.expr.pos)
@@ -792,6 +806,11 @@ def _leaf_attrs(dv: DeviceVal, prefix: str):
             values.update({k: v for k, v in p.attrs.items() if k != "description"})
             if values:
                 yield path, values
+
+
+def _in_range(problem: str | None, pos: A.Pos) -> None:
+    if problem:
+        raise CompileError(f"link {problem}", pos)
 
 
 def _attr_value(v: Any, pos: A.Pos) -> Any:

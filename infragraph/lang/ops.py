@@ -18,6 +18,7 @@ from ..units import DIMENSIONLESS, Quantity, UnitError
 from .values import type_of
 
 MAX_INT_BITS = 256  # a bigger integer is surely a runaway expression, not a topology
+MAX_SEQUENCE = 1_000_000  # items in a string or list built by + or *
 
 
 class OpError(Exception):
@@ -41,8 +42,8 @@ def _as_q(v: Any) -> Quantity:
 def _check_int(v: Any) -> Any:
     if isinstance(v, int) and v.bit_length() > MAX_INT_BITS:
         raise OpError(f"integer result too large ({v.bit_length()} bits)", "is an exponent or a product runaway?")
-    if isinstance(v, float) and math.isinf(v):
-        raise OpError("number overflow (result is infinite)")
+    if isinstance(v, float) and not math.isfinite(v):
+        raise OpError("number overflow (result is not a finite number)")
     return v
 
 
@@ -75,13 +76,15 @@ def binary(op: str, a: Any, b: Any) -> Any:
             if (isinstance(a, Quantity) or _num(a)) and (isinstance(b, Quantity) or _num(b)):
                 return _quantity(op, a, b)
             raise _bad(op, a, b)
-        if op == "+" and isinstance(a, str) and isinstance(b, str):
-            return a + b
-        if op == "+" and isinstance(a, list) and isinstance(b, list):
+        if op == "+" and isinstance(a, (str, list)) and type(a) is type(b):
+            if len(a) + len(b) > MAX_SEQUENCE:
+                raise OpError(f"{type_of(a)} too long: the result would have {len(a) + len(b):,} items "
+                              f"(limit {MAX_SEQUENCE:,})", "is a recursion doubling a string or list?")
             return a + b
         if op == "*" and isinstance(a, (str, list)) and isinstance(b, int) and not isinstance(b, bool):
-            if b * len(a) > 1_000_000:
-                raise OpError("repetition too large")
+            if b * len(a) > MAX_SEQUENCE:
+                raise OpError(f"repetition too large: the result would have {b * len(a):,} items "
+                              f"(limit {MAX_SEQUENCE:,})")
             return a * b
         raise _bad(op, a, b)
     except ZeroDivisionError:
@@ -116,6 +119,14 @@ def _numeric(op: str, a: Any, b: Any) -> Any:
 
 
 def _quantity(op: str, a: Any, b: Any) -> Any:
+    out = _quantity_op(op, a, b)
+    value = out.value if isinstance(out, Quantity) else out
+    if isinstance(value, float) and not math.isfinite(value):
+        raise OpError(f"number overflow ({_fmt(a)} {op} {_fmt(b)} is not finite)")
+    return out
+
+
+def _quantity_op(op: str, a: Any, b: Any) -> Any:
     qa, qb = _as_q(a), _as_q(b)
     if op in ("+", "-"):
         if qa.dim != qb.dim:

@@ -18,6 +18,7 @@ from . import ast as A
 from ._generated.InfraGraphLexer import InfraGraphLexer
 from ._generated.InfraGraphParser import InfraGraphParser as P
 from .diagnostics import diagnostic
+from .frontcheck import compact, limits, per_second_units, unclosed_brace, unit_typos
 
 MAX_SYNTAX_ERRORS = 10
 
@@ -60,6 +61,7 @@ class _Collector(ErrorListener):
     def __init__(self, src: A.Source):
         self.src = src
         self.diags: list[Diagnostic] = []
+        self.line_map: list[int] | None = None  # lexed line -> source line, while lexing a compacted text
 
     def syntaxError(self, recognizer, offendingSymbol, line, column, msg, e):  # noqa: N802 (ANTLR API)
         if len(self.diags) >= MAX_SYNTAX_ERRORS:
@@ -79,6 +81,8 @@ class _Collector(ErrorListener):
         hint = None
         if offendingSymbol is not None and offendingSymbol.text == "//" and "comment" not in message:
             hint = "comments start with '#'; '//' is integer division"
+        if self.line_map is not None:
+            line = self.line_map[min(line, len(self.line_map)) - 1]
         self.diags.append(diagnostic(message, A.Pos(self.src, line, column + 1), hint))
 
 
@@ -97,27 +101,56 @@ def _parser(text: str, src: A.Source) -> tuple[P, _Collector, CommonTokenStream]
 def parse(text: str, filename: str = "<string>", chain: tuple[str, ...] = ()) -> A.Program:
     """Parse a whole .igl program. Raises InfraGraphError with every syntax error found."""
     src = A.Source(filename, text, chain)
-    parser, collector, stream = _parser(text, src)
+    lexed, line_map = compact(text)
+    parser, collector, stream = _parser(lexed, src)
+    collector.line_map = line_map
+    stream.fill()
+    collector.line_map = None
+    if line_map is not None:
+        for tok in stream.tokens:
+            tok.line = line_map[min(tok.line, len(line_map)) - 1]
+    too_deep = limits(stream.tokens, src)
+    if too_deep:
+        raise InfraGraphError(collector.diags + too_deep)
     try:
         tree = parser.program()
     except RecursionError:
         raise InfraGraphError(diagnostic("program is nested too deeply to parse", A.Pos(src, 1, 1))) from None
+    units = per_second_units(stream.tokens, src)
     if collector.diags:
-        raise InfraGraphError(collector.diags)
-    return _Builder(src, stream).program(tree)
+        raise InfraGraphError(units + _culprits_first(collector.diags, stream.tokens, src))
+    if units:
+        raise InfraGraphError(units)
+    return _Builder(src, stream, lexed).program(tree)
+
+
+def _culprits_first(diags: list[Diagnostic], tokens, src: A.Source) -> list[Diagnostic]:
+    """Syntax errors with their likely cause in front: unit typos and a `{` never closed. Errors
+    after the first cause are dropped as its echoes ("unexpected 'latency'", "unexpected end of file")."""
+    brace = unclosed_brace(tokens, src)
+    causes = unit_typos(tokens, src) + ([brace] if brace else [])
+    if not causes:
+        return diags
+    first = min(d.location.line or 0 for d in causes)
+    return sorted(causes, key=lambda d: (d.location.line or 0, d.location.column or 0)) + [
+        d for d in diags if (d.location.line or 0) < first]
 
 
 def parse_expr(text: str, filename: str = "<-D>") -> A.Expr:
     """Parse one expression (a -D value). Raises InfraGraphError when it is not one."""
     src = A.Source(filename, text)
     parser, collector, stream = _parser(text, src)
+    stream.fill()
+    too_deep = limits(stream.tokens, src)
+    if too_deep:
+        raise InfraGraphError(too_deep)
     try:
         tree = parser.exprOnly()
     except RecursionError:
         raise InfraGraphError(diagnostic("expression nested too deeply", A.Pos(src, 1, 1))) from None
     if collector.diags:
         raise InfraGraphError(collector.diags)
-    return _Builder(src, stream).expr(tree.expr())
+    return _Builder(src, stream, text).expr(tree.expr())
 
 
 _QTY = re.compile(r"^(\d[\d_]*(?:\.\d[\d_]*)?(?:[eE][+-]?\d+)?)[ \t]*(.+)$")
@@ -136,9 +169,10 @@ def _docstring(tok) -> str:
 class _Builder:
     """Parse tree -> AST. One method per grammar rule that matters."""
 
-    def __init__(self, src: A.Source, stream: CommonTokenStream):
+    def __init__(self, src: A.Source, stream: CommonTokenStream, lexed: str):
         self.src = src
         self.stream = stream
+        self.lexed = lexed  # the text the tokens' character offsets index (comments stripped)
 
     def pos(self, ctx) -> A.Pos:
         tok = ctx.start if hasattr(ctx, "start") else ctx.symbol
@@ -167,7 +201,7 @@ class _Builder:
         """The source text of a rule, as written."""
         if ctx is None:
             return ""
-        return self.src.text[ctx.start.start: ctx.stop.stop + 1]
+        return self.lexed[ctx.start.start: ctx.stop.stop + 1]
 
     @staticmethod
     def name(ctx) -> str:

@@ -13,12 +13,14 @@ from pathlib import Path
 
 import numpy as np
 
+from .. import blueprints
 from ..document.model import Infrastructure
 from ..errors import Diagnostic, InfraGraphError, Location
 from ..graph import FQG, expand
 from ..graph.export import is_fqg_file, read_fqg
 from ..graph.failures import FailureSpec, with_failures
-from ..sources import load_document
+from ..limits import Limits
+from ..sources import load_document, require_instances
 from . import suppress
 from .config import LintConfig
 from .facts import GraphFacts
@@ -50,15 +52,19 @@ class LintReport:
 
 
 def load_source(path: str, defines: dict[str, str] | None = None,
-                search_path: list[str] | None = None) -> tuple[FQG, Infrastructure | None, Locator]:
-    """The graph of one source file, its document (None for an FQG JSON file) and its locator."""
+                search_path: list[str] | None = None,
+                limits: Limits | None = None) -> tuple[FQG, Infrastructure | None, Locator]:
+    """The graph of one source file, its document (None for an FQG JSON file) and its locator.
+    -D values apply to programs: .igl files and blueprint names (`std.fabrics.clos`)."""
     if Path(path).suffix == ".json" and is_fqg_file(path):
         g = read_fqg(path)
         return g, None, FqgFileLocator(path, g)
-    if Path(path).suffix == ".igl":
+    program = Path(path).suffix == ".igl" or (blueprints.is_blueprint_name(path) and not Path(path).exists())
+    if program:
         _require_language(path)
-    doc = load_document(path, defines if Path(path).suffix == ".igl" else None, search_path)
-    g = expand(doc)
+    doc = load_document(path, defines if program else None, search_path)
+    require_instances(doc, path)
+    g = expand(doc, limits)
     return g, doc, DocumentLocator(path, doc, g)
 
 
@@ -103,7 +109,8 @@ def _input_errors(path: str, error: InfraGraphError) -> list[Finding]:
 
 
 def lint_files(paths: list[str], config: LintConfig, defines: dict[str, str] | None = None,
-               search_path: list[str] | None = None, failures: FailureSpec = FailureSpec()) -> LintReport:
+               search_path: list[str] | None = None, failures: FailureSpec = FailureSpec(),
+               limits: Limits | None = None) -> LintReport:
     """Lint every file; raises InfraGraphError only for a usage problem (e.g. an unavailable
     `--for` translator), never for problems in the files themselves. Each graph is linted with its
     failures applied (its own annotations plus `failures`): the fabric as it stands after them."""
@@ -114,7 +121,7 @@ def lint_files(paths: list[str], config: LintConfig, defines: dict[str, str] | N
     report = LintReport(list(paths), error_rules=frozenset(r.id for r in enabled if config.severity_of(r) == "error"))
     for path in paths:
         try:
-            g, doc, locator = load_source(path, defines, search_path)
+            g, doc, locator = load_source(path, defines, search_path, limits)
             g, locator = _failed(g, locator, failures)
         except InfraGraphError as e:
             report.failed_files.append(path)

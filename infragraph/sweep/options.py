@@ -13,7 +13,7 @@ import math
 from typing import Any, Callable
 
 from ..errors import InfraGraphError
-from ..simulate import ALGORITHMS, COLLECTIVES, MODELS, ROUTINGS, parse_dims
+from ..simulate import ALGORITHMS, COLLECTIVES, MODELS, ROUTINGS, SCHEDULINGS, parse_dims
 from ..units import UnitError, parse_quantity, parse_size_bytes, to_ns
 
 
@@ -100,7 +100,7 @@ OPTIONS: dict[str, tuple[str, str, Callable[[Any], Any]]] = {
     "dims": ("dims", "dims", _dims),
     "routing": ("routing", "routing", _choice(ROUTINGS)),
     "optimization": ("optimization", "optimization", _choice(("localBWAware", "baseline"))),
-    "scheduling": ("scheduling", "scheduling", _choice(("fifo", "lifo"))),
+    "scheduling": ("scheduling", "scheduling", _choice(SCHEDULINGS)),
     "endpoint_delay": ("endpoint_delay_ns", "endpoint_delay_ns", _delay),
     "local_mem_bw": ("local_mem_bw_gb_per_s", "local_mem_bw_gb_per_s", _mem_bw),
     "ecmp": ("ecmp", "ecmp", _bool),

@@ -18,7 +18,8 @@ from typing import Any
 
 from .. import blueprints
 from ..document import tomlio
-from ..document.io import YamlSourceMap, _parse_text
+from ..document.io import YamlSourceMap
+from ..document.reader import parse_text
 from ..errors import Diagnostic, InfraGraphError, Location, SourceMap, did_you_mean, found_line
 from ..schemas import schema_errors
 from ..units import UnitError, parse_size_bytes
@@ -88,7 +89,7 @@ def read_spec(path: str | Path) -> Spec:
     if path.suffix == ".toml":
         data, source_map = tomlio.loads(text, str(path)), tomlio.TomlSourceMap(text, str(path))
     elif path.suffix in DOCUMENT_SUFFIXES:
-        data, source_map = _parse_text(text, str(path)), YamlSourceMap(text, str(path))
+        data, source_map = parse_text(text, str(path), "a sweep spec needs 'source' and 'axes'"), YamlSourceMap(text, str(path))
     else:
         raise InfraGraphError(Diagnostic(f"unknown spec file type '{path.suffix}'; expected .yaml, .yml, "
                                          ".json or .toml", Location(str(path))))

@@ -22,23 +22,13 @@ from ..document.io import YamlSourceMap
 from ..document.model import (Annotations, Bandwidth, Component, Device, Edge, Endpoint, Infrastructure, Instance,
                               Latency, Link, LinkAnnotation)
 from ..errors import Diagnostic, InfraGraphError, Location
+from ..importers.common import name_from_path as _name
+from ..importers.common import read_text as _read
 from ..units import UnitError, parse_quantity, to_gbps, to_ns
 from .astra_analytical import DIGITS, KIND_HINT_ANNOTATION
 from .structure import FC, RING, SW
 
 IMPORTERS = ("astra-analytical", "ns3")
-
-
-def _read(path: str | Path) -> str:
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise InfraGraphError(Diagnostic(f"cannot read {path}: {e}", Location(str(path)))) from None
-
-
-def _name(path: str | Path) -> str:
-    stem = Path(path).stem
-    return "".join(c if c.isalnum() or c in "-_" else "_" for c in stem) or "imported"
 
 
 def import_file(kind: str, path: str | Path) -> Infrastructure:

@@ -92,6 +92,10 @@ pub struct Send {
 pub struct StepSpec {
     pub recv: u32,
     pub reduce_bytes: f64,
+    /// Each received message is processed on its own (endpoint delay + reduction from its
+    /// arrival), and the next step's sends go out one per processed message, in order, once all
+    /// `recv` messages have arrived (ASTRA-sim's direct all-reduce; see `astra_algorithms`).
+    pub staggered: bool,
 }
 
 /// Receiver tag of a lane's step (lanes run independently, so their steps must not collide).
@@ -123,6 +127,9 @@ impl PhaseAlgo {
             (Algo::HalvingDoubling, _) if !self.n.is_power_of_two() => {
                 unsupported("halving-doubling needs a power-of-two group size")
             }
+            (Algo::DoubleBinaryTree, Op::AllReduce) if self.integer && !self.n.is_power_of_two() => {
+                unsupported("ASTRA-sim's double binary tree covers a power-of-two number of NPUs")
+            }
             (Algo::DoubleBinaryTree, Op::ReduceScatter | Op::AllGather | Op::AllToAll) => {
                 unsupported(
                     "double binary tree implements all-reduce, broadcast and reduce (a multi-dimensional \
@@ -136,12 +143,13 @@ impl PhaseAlgo {
     pub fn lanes(&self) -> usize {
         match (self.algo, self.op) {
             (_, Op::PointToPoint) => 1,
+            (Algo::DoubleBinaryTree, Op::AllReduce) if self.integer => 1,
             (Algo::RingBidirectional | Algo::DoubleBinaryTree, _) => 2,
             _ => 1,
         }
     }
 
-    fn div(&self, x: f64, k: f64) -> f64 {
+    pub(crate) fn div(&self, x: f64, k: f64) -> f64 {
         if self.integer {
             (x / k).floor()
         } else {
@@ -150,20 +158,26 @@ impl PhaseAlgo {
     }
 
     /// Bytes one lane carries.
-    fn lane_bytes(&self) -> f64 {
+    pub(crate) fn lane_bytes(&self) -> f64 {
         self.div(self.bytes_in, self.lanes() as f64)
     }
 
     /// Step `s` of `lane` for the member at position `pos`; `None` once the lane is finished.
-    pub fn step(&self, pos: usize, lane: usize, s: usize, sends: &mut Vec<Send>) -> Option<StepSpec> {
+    /// `chunk` is the chunk's index in the collective (ASTRA-sim alternates its two trees by it).
+    pub fn step(&self, pos: usize, lane: usize, s: usize, chunk: usize, sends: &mut Vec<Send>) -> Option<StepSpec> {
         sends.clear();
+        if self.integer {
+            if let Some(program) = self.astra_step(pos, s, chunk, sends) {
+                return program;
+            }
+        }
         if self.op == Op::PointToPoint {
             return match (pos == self.root, s) {
                 (true, 0) => {
                     sends.push(Send { to: 1 - self.root, bytes: self.bytes_in, tag: tag(0, 0) });
-                    Some(StepSpec { recv: 0, reduce_bytes: 0.0 })
+                    Some(StepSpec { recv: 0, reduce_bytes: 0.0, staggered: false })
                 }
-                (false, 0) => Some(StepSpec { recv: 1, reduce_bytes: 0.0 }),
+                (false, 0) => Some(StepSpec { recv: 1, reduce_bytes: 0.0, staggered: false }),
                 _ => None,
             };
         }
@@ -182,7 +196,7 @@ impl PhaseAlgo {
         let d = self.lane_bytes();
         let next = (pos as i64 + dir).rem_euclid(n as i64) as usize;
         let mut send = |bytes: f64, rtag: usize| sends.push(Send { to: next, bytes, tag: tag(lane, rtag) });
-        let spec = |recv: u32, reduce_bytes: f64| Some(StepSpec { recv, reduce_bytes });
+        let spec = |recv: u32, reduce_bytes: f64| Some(StepSpec { recv, reduce_bytes, staggered: false });
         match self.op {
             Op::AllReduce | Op::ReduceScatter | Op::AllGather | Op::AllToAll => {
                 let steps = if self.op == Op::AllReduce { 2 * (n - 1) } else { n - 1 };
@@ -263,29 +277,29 @@ impl PhaseAlgo {
         match (self.op, s) {
             (Op::AllReduce, 0) | (Op::ReduceScatter, 0) => {
                 to_all(m, 0);
-                Some(StepSpec { recv: all, reduce_bytes: m })
+                Some(StepSpec { recv: all, reduce_bytes: m, staggered: false })
             }
             (Op::AllReduce, 1) => {
                 to_all(m, 1);
-                Some(StepSpec { recv: all, reduce_bytes: 0.0 })
+                Some(StepSpec { recv: all, reduce_bytes: 0.0, staggered: false })
             }
             (Op::AllGather, 0) => {
                 to_all(d, 0);
-                Some(StepSpec { recv: all, reduce_bytes: 0.0 })
+                Some(StepSpec { recv: all, reduce_bytes: 0.0, staggered: false })
             }
             (Op::AllToAll, 0) => {
                 to_all(m, 0);
-                Some(StepSpec { recv: all, reduce_bytes: 0.0 })
+                Some(StepSpec { recv: all, reduce_bytes: 0.0, staggered: false })
             }
             (Op::Broadcast, 0) if pos == self.root => {
                 to_all(d, 0);
-                Some(StepSpec { recv: 0, reduce_bytes: 0.0 })
+                Some(StepSpec { recv: 0, reduce_bytes: 0.0, staggered: false })
             }
-            (Op::Broadcast, 0) => Some(StepSpec { recv: 1, reduce_bytes: 0.0 }),
-            (Op::Reduce, 0) if pos == self.root => Some(StepSpec { recv: all, reduce_bytes: d }),
+            (Op::Broadcast, 0) => Some(StepSpec { recv: 1, reduce_bytes: 0.0, staggered: false }),
+            (Op::Reduce, 0) if pos == self.root => Some(StepSpec { recv: all, reduce_bytes: d, staggered: false }),
             (Op::Reduce, 0) => {
                 sends.push(Send { to: self.root, bytes: d, tag: tag(0, 0) });
-                Some(StepSpec { recv: 0, reduce_bytes: 0.0 })
+                Some(StepSpec { recv: 0, reduce_bytes: 0.0, staggered: false })
             }
             _ => None,
         }
@@ -311,13 +325,13 @@ impl PhaseAlgo {
                     let j = s + 1;
                     let m = self.div(d, pow(j));
                     exchange(sends, 1 << (j - 1), m);
-                    Some(StepSpec { recv: 1, reduce_bytes: if j >= 2 { m } else { 0.0 } })
+                    Some(StepSpec { recv: 1, reduce_bytes: if j >= 2 { m } else { 0.0 }, staggered: false })
                 } else {
                     // Doubling: back up from D/n at distance n/2 to D/2 at distance 1.
                     let t = s - k;
                     let m = self.div(d, pow(k - t));
                     exchange(sends, 1 << (k - 1 - t), m);
-                    Some(StepSpec { recv: 1, reduce_bytes: 0.0 })
+                    Some(StepSpec { recv: 1, reduce_bytes: 0.0, staggered: false })
                 }
             }
             Op::AllGather => {
@@ -325,7 +339,7 @@ impl PhaseAlgo {
                     return None;
                 }
                 exchange(sends, 1 << (k - 1 - s), d * pow(s));
-                Some(StepSpec { recv: 1, reduce_bytes: 0.0 })
+                Some(StepSpec { recv: 1, reduce_bytes: 0.0, staggered: false })
             }
             Op::Broadcast | Op::Reduce => {
                 // Binomial tree in positions relative to the root; a member's lowest set bit
@@ -335,19 +349,19 @@ impl PhaseAlgo {
                 let real = |rel: usize| rel ^ self.root;
                 if self.op == Op::Broadcast {
                     match s {
-                        0 => Some(StepSpec { recv: if v == 0 { 0 } else { 1 }, reduce_bytes: 0.0 }),
+                        0 => Some(StepSpec { recv: if v == 0 { 0 } else { 1 }, reduce_bytes: 0.0, staggered: false }),
                         i if i <= h => {
                             sends.push(Send { to: real(v + (1 << (h - i))), bytes: d, tag: tag(0, 0) });
-                            Some(StepSpec { recv: 0, reduce_bytes: 0.0 })
+                            Some(StepSpec { recv: 0, reduce_bytes: 0.0, staggered: false })
                         }
                         _ => None,
                     }
                 } else {
                     match s {
-                        0 => Some(StepSpec { recv: h as u32, reduce_bytes: if h > 0 { d } else { 0.0 } }),
+                        0 => Some(StepSpec { recv: h as u32, reduce_bytes: if h > 0 { d } else { 0.0 }, staggered: false }),
                         1 if v != 0 => {
                             sends.push(Send { to: real(v - (1 << h)), bytes: d, tag: tag(0, 0) });
-                            Some(StepSpec { recv: 0, reduce_bytes: 0.0 })
+                            Some(StepSpec { recv: 0, reduce_bytes: 0.0, staggered: false })
                         }
                         _ => None,
                     }
@@ -396,22 +410,22 @@ impl PhaseAlgo {
         let reduce = if nc > 0 { d } else { 0.0 };
         match (self.op, s) {
             // All-reduce: 0 gather+reduce children, 1 send up / wait for result, 2 send down.
-            (Op::AllReduce, 0) | (Op::Reduce, 0) => Some(StepSpec { recv: nc, reduce_bytes: reduce }),
+            (Op::AllReduce, 0) | (Op::Reduce, 0) => Some(StepSpec { recv: nc, reduce_bytes: reduce, staggered: false }),
             (Op::AllReduce, 1) | (Op::Reduce, 1) => {
                 if let Some(p) = parent {
                     sends.push(Send { to: p, bytes: d, tag: tag(lane, 0) });
                 }
                 let wait = (self.op == Op::AllReduce && parent.is_some()) as u32;
-                Some(StepSpec { recv: wait, reduce_bytes: 0.0 })
+                Some(StepSpec { recv: wait, reduce_bytes: 0.0, staggered: false })
             }
             (Op::AllReduce, 2) => {
                 to_children(sends, 1);
-                Some(StepSpec { recv: 0, reduce_bytes: 0.0 })
+                Some(StepSpec { recv: 0, reduce_bytes: 0.0, staggered: false })
             }
-            (Op::Broadcast, 0) => Some(StepSpec { recv: parent.is_some() as u32, reduce_bytes: 0.0 }),
+            (Op::Broadcast, 0) => Some(StepSpec { recv: parent.is_some() as u32, reduce_bytes: 0.0, staggered: false }),
             (Op::Broadcast, 1) => {
                 to_children(sends, 0);
-                Some(StepSpec { recv: 0, reduce_bytes: 0.0 })
+                Some(StepSpec { recv: 0, reduce_bytes: 0.0, staggered: false })
             }
             _ => None,
         }
@@ -419,12 +433,16 @@ impl PhaseAlgo {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// Runs every member's lanes to completion with instantaneous delivery, checking that every
     /// message a step sends is expected by exactly one receiving step (tags match counts).
-    fn check_matching(p: PhaseAlgo) -> f64 {
+    pub(crate) fn check_matching(p: PhaseAlgo) -> f64 {
+        check_matching_chunk(p, 0)
+    }
+
+    pub(crate) fn check_matching_chunk(p: PhaseAlgo, chunk: usize) -> f64 {
         use std::collections::HashMap;
         let mut sent: HashMap<(usize, u32), u32> = HashMap::new();
         let mut expected: HashMap<(usize, u32), u32> = HashMap::new();
@@ -433,7 +451,7 @@ mod tests {
         for pos in 0..p.n {
             for lane in 0..p.lanes() {
                 let mut s = 0;
-                while let Some(spec) = p.step(pos, lane, s, &mut buf) {
+                while let Some(spec) = p.step(pos, lane, s, chunk, &mut buf) {
                     if spec.recv > 0 {
                         *expected.entry((pos, tag(lane, s))).or_default() += spec.recv;
                     }
@@ -462,9 +480,12 @@ mod tests {
         for &n in &[2usize, 3, 4, 7, 8, 16] {
             for op in ops {
                 for algo in algos {
-                    let p = phase(op, algo, n);
-                    if p.validate().is_ok() {
-                        check_matching(p);
+                    for integer in [false, true] {
+                        let p = PhaseAlgo { integer, ..phase(op, algo, n) };
+                        if p.validate().is_ok() {
+                            check_matching_chunk(p, 0);
+                            check_matching_chunk(p, 1);
+                        }
                     }
                 }
             }

@@ -5,15 +5,16 @@
 //! (or LIFO) queue per logical dimension admitting at most `active_chunks_per_dim` chunks at once;
 //! a chunk moves to its next phase as soon as the member finishes the current one, so chunks
 //! pipeline across dimensions exactly as in ASTRA-sim's system layer.
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::time::{Duration, Instant};
 
 use crate::algorithms::{tag, Send};
 use crate::error::{SimError, SimResult};
 use crate::events::{Ev, EventQueue};
+use crate::fxhash::FxBuild;
 use crate::monitor::{Monitor, Progress, Ticker, Unwatched, CHECK_EVERY};
-use crate::network::{trunc_ns, Model, Msg, Network};
-use crate::plan::{plan, CollectiveSpec, JobPlan};
+use crate::network::{Model, Msg, Network};
+use crate::plan::{plan, CollectiveSpec, JobPlan, Scheduling};
 use crate::results::{FlowRecord, SimOutput};
 use crate::routing::{DorSpec, Metric, Router};
 use crate::topology::Topology;
@@ -27,6 +28,8 @@ pub struct SimConfig {
     pub ecmp: bool,
     /// Dimension-order routing over all NPU ranks (torus dims, dimension 0 fastest).
     pub dor_dims: Option<Vec<usize>>,
+    /// Dimensions that dimension-order routing crosses in one step (see `routing::DorSpec`).
+    pub dor_direct_dims: Vec<usize>,
     /// Record every message for a timeline.
     pub trace: bool,
     /// Stop with an error after this many events (guards against runaway runs).
@@ -35,7 +38,7 @@ pub struct SimConfig {
 
 impl Default for SimConfig {
     fn default() -> Self {
-        SimConfig { model: Model::Unaware, astra: false, metric: Metric::Hops, ecmp: true, dor_dims: None, trace: false, max_events: u64::MAX }
+        SimConfig { model: Model::Unaware, astra: false, metric: Metric::Hops, ecmp: true, dor_dims: None, dor_direct_dims: vec![], trace: false, max_events: u64::MAX }
     }
 }
 
@@ -89,10 +92,21 @@ struct Sim<'t> {
     q: EventQueue,
     net: Network,
     sends: Vec<Send>,
+    /// Staggered steps (`StepSpec::staggered`) in progress, by member-phase.
+    stagger: HashMap<u32, Stagger, FxBuild>,
     out: SimOutput,
     /// Progress: steps executed and the estimate of all steps (see `estimated_steps`).
     steps_done: u64,
     steps_total: u64,
+}
+
+/// A staggered step's arrivals, then the release times of the next step's sends.
+#[derive(Default)]
+struct Stagger {
+    /// When the staggered step started (messages that came earlier count from then).
+    start: Option<f64>,
+    arrivals: Vec<f64>,
+    release: Vec<f64>,
 }
 
 /// Runs one collective (on every process group concurrently) and returns its measurements.
@@ -128,7 +142,11 @@ pub fn simulate_watched(
             return Err(SimError::InvalidInput(format!("local memory bandwidth must be > 0 GB/s, got {bw}")));
         }
     }
-    let dor = cfg.dor_dims.as_ref().map(|dims| DorSpec { npu_nodes: npu_nodes.to_vec(), dims: dims.clone() });
+    let dor = cfg.dor_dims.as_ref().map(|dims| DorSpec {
+        npu_nodes: npu_nodes.to_vec(),
+        dims: dims.clone(),
+        direct: (0..dims.len()).map(|d| cfg.dor_direct_dims.contains(&d)).collect(),
+    });
     let router = Router::new(topo, cfg.metric, cfg.ecmp, dor)?;
     let mut jobs = Vec::new();
     let (mut base, mut queue_base) = (0usize, 0usize);
@@ -173,6 +191,7 @@ pub fn simulate_watched(
         q: EventQueue::default(),
         net: Network::new(cfg.model, cfg.astra, topo),
         sends: Vec::new(),
+        stagger: HashMap::default(),
         out: SimOutput::new(topo.num_links(), npu_nodes.len()),
         steps_done: 0,
         steps_total,
@@ -193,7 +212,7 @@ fn estimated_steps(p: &JobPlan) -> u64 {
         let mut per_member = 0u64;
         for lane in 0..ph.algo.lanes() {
             let mut s = 0;
-            while ph.algo.step(0, lane, s, &mut sends).is_some() {
+            while ph.algo.step(0, lane, s, 0, &mut sends).is_some() {
                 s += 1;
             }
             per_member += s as u64 + 1;
@@ -235,6 +254,7 @@ impl<'t> Sim<'t> {
             }
             match ev {
                 Ev::Step { mps, lane, step } => self.step(now, mps, lane as usize, step as usize)?,
+                Ev::Send { mps, lane, step, idx } => self.send_released(now, mps, lane as usize, step as usize, idx as usize)?,
                 Ev::Deliver { msg } => self.deliver(now, msg),
                 Ev::Hop { msg, pos, left } => self.net.hop(now, msg, pos, left, self.topo, &self.router, &mut self.q),
                 Ev::FairRecompute => self.net.fair_recompute(now, self.topo, &self.router, &mut self.q),
@@ -244,9 +264,9 @@ impl<'t> Sim<'t> {
         for job in &self.jobs {
             if let Some(m) = job.chunks_left.iter().position(|&c| c > 0) {
                 return Err(SimError::Deadlock(format!(
-                    "rank {} still has {} unfinished chunk(s) when no event is left: with LIFO \
-                     scheduling the members of a dimension picked different chunks and wait on each \
-                     other; FIFO scheduling cannot deadlock",
+                    "rank {} still has {} unfinished chunk(s) when no event is left: with arrival or \
+                     LIFO scheduling the members of a dimension picked different chunks and wait on \
+                     each other; FIFO scheduling cannot deadlock",
                     job.plan.ranks[m], job.chunks_left[m]
                 )));
             }
@@ -295,29 +315,32 @@ impl<'t> Sim<'t> {
 
     /// Starts waiting chunks on a member's dimension queue while it has free slots.
     ///
-    /// LIFO is ASTRA-sim's greedy ready list: the most recent arrival goes first. On asymmetric
-    /// fabrics the members of a dimension can then pick different chunks and wait on each other
-    /// forever (reported as a deadlock). FIFO admits chunks in the fixed order (phase, chunk) on
-    /// every member, which is what a FIFO ready list does on a symmetric fabric and can never
-    /// deadlock: the smallest unfinished (phase, chunk) is always next on every member it needs.
+    /// Arrival order is ASTRA-sim's (all chunks of one collective share one priority, and
+    /// `Sys::insert_stream` queues a chunk behind every waiting chunk of equal priority); Newest
+    /// takes the most recent arrival. With either, on asymmetric fabrics the members of a
+    /// dimension can pick different chunks and wait on each other forever (reported as a
+    /// deadlock). Ordered admits chunks in the fixed order (phase, chunk) on every member and can
+    /// never deadlock: the smallest unfinished (phase, chunk) is always next on every member.
     fn admit(&mut self, j: usize, member: usize, qi: usize, now: f64) {
         let limit = self.spec.active_chunks_per_dim as u32;
         let phases = self.jobs[j].plan.phases.len();
         while self.queues[qi].active < limit {
-            let next = if self.spec.lifo {
-                self.queues[qi].waiting.pop_back()
-            } else {
-                self.next_in_order(j, member, qi)
+            let next = match self.spec.scheduling {
+                Scheduling::Arrival => self.queues[qi].waiting.pop_front(),
+                Scheduling::Newest => self.queues[qi].waiting.pop_back(),
+                Scheduling::Ordered => self.next_in_order(j, member, qi),
             };
             let Some(cp) = next else { break };
             self.queues[qi].active += 1;
             let (chunk, p) = (cp as usize / phases, cp as usize % phases);
             let mps = self.mps(j, chunk, p, member);
-            let lanes = self.jobs[j].plan.phases[p].algo.lanes();
+            let algo = &self.jobs[j].plan.phases[p].algo;
+            let lanes = algo.lanes();
+            let delayed = algo.astra_start_delay(self.jobs[j].plan.position(p, member), chunk);
             let st = &mut self.states[mps];
             st.started = true;
             st.lanes_left = lanes as u8;
-            let start = now + self.spec.endpoint_delay_ns;
+            let start = now + if delayed { self.spec.endpoint_delay_ns } else { 0.0 };
             for lane in 0..lanes {
                 self.q.push(start, Ev::Step { mps: mps as u32, lane: lane as u8, step: 0 });
             }
@@ -360,8 +383,9 @@ impl<'t> Sim<'t> {
         match self.spec.local_mem_bw_gb_per_s {
             None => 0.0,
             Some(_) if bytes <= 0.0 => 0.0,
-            // Two reads and a write, each truncated separately in ASTRA-sim.
-            Some(bw) if self.cfg.astra => 3.0 * trunc_ns(bytes / bw),
+            // Two reads and a write, each truncated separately in ASTRA-sim, which computes
+            // bytes / (GB/s * 1e9 B/s) * 1e9 ns.
+            Some(bw) if self.cfg.astra => 3.0 * (bytes / (bw * 1e9) * 1e9).floor(),
             Some(bw) => 3.0 * bytes / bw,
         }
     }
@@ -373,7 +397,7 @@ impl<'t> Sim<'t> {
         let phase = &plan.phases[p];
         let pos = plan.position(p, member);
         let mut sends = std::mem::take(&mut self.sends);
-        let Some(spec) = phase.algo.step(pos, lane, s, &mut sends) else {
+        let Some(spec) = phase.algo.step(pos, lane, s, chunk, &mut sends) else {
             self.sends = sends;
             let st = &mut self.states[mps as usize];
             st.lanes_left -= 1;
@@ -383,26 +407,24 @@ impl<'t> Sim<'t> {
             }
             return Ok(());
         };
-        let stride = phase.stride;
-        for snd in &sends {
-            let peer = member + snd.to * stride - pos * stride;
-            let (src, dst) = (self.jobs[j].member_nodes[member], self.jobs[j].member_nodes[peer]);
-            let route = self.router.route(src, dst)?;
-            let msg = Msg {
-                dst_mps: self.mps(j, chunk, p, peer) as u32,
-                tag: snd.tag,
-                bytes: snd.bytes,
-                route,
-                sent_at: now,
-                src_rank: self.jobs[j].plan.ranks[member],
-                dst_rank: self.jobs[j].plan.ranks[peer],
-            };
-            self.out.bytes_sent_per_rank[msg.src_rank as usize] += msg.bytes;
-            self.out.messages += 1;
-            self.net.send(now, msg, self.topo, &self.router, &mut self.q);
+        // Sends released by a staggered previous step go out at their own times.
+        let release = match self.stagger.get(&mps) {
+            Some(st) if !st.release.is_empty() => self.stagger.remove(&mps).map(|st| st.release),
+            _ => None,
+        };
+        for (i, snd) in sends.iter().enumerate() {
+            match release.as_ref().map(|r| r[i]) {
+                Some(at) if at > now => {
+                    self.q.push(at, Ev::Send { mps, lane: lane as u8, step: s as u32, idx: i as u32 })
+                }
+                _ => self.send_one(now, j, chunk, p, member, snd)?,
+            }
         }
         self.sends = sends;
         let delay = if spec.recv > 0 { self.spec.endpoint_delay_ns } else { 0.0 } + self.reduce_ns(spec.reduce_bytes);
+        if spec.staggered {
+            self.stagger.entry(mps).or_default().start = Some(now);
+        }
         let t = tag(lane, s);
         let st = &mut self.states[mps as usize];
         let have = st.pending.iter().position(|e| e.0 == t);
@@ -411,7 +433,11 @@ impl<'t> Sim<'t> {
             if let Some(i) = have {
                 st.pending.swap_remove(i);
             }
-            self.q.push(now + delay, Ev::Step { mps, lane: lane as u8, step: s as u32 + 1 });
+            if spec.staggered {
+                self.release_staggered(mps, lane, s, delay);
+            } else {
+                self.q.push(now + delay, Ev::Step { mps, lane: lane as u8, step: s as u32 + 1 });
+            }
         } else {
             st.waiting[lane] = true;
             st.step[lane] = s as u32;
@@ -419,6 +445,65 @@ impl<'t> Sim<'t> {
             st.delay[lane] = delay;
         }
         Ok(())
+    }
+
+    /// Sends one message of a step of member `member` in phase `p` of `chunk`.
+    fn send_one(&mut self, now: f64, j: usize, chunk: usize, p: usize, member: usize, snd: &Send) -> SimResult<()> {
+        let plan = &self.jobs[j].plan;
+        let stride = plan.phases[p].stride;
+        let pos = plan.position(p, member);
+        let peer = member + snd.to * stride - pos * stride;
+        let (src, dst) = (self.jobs[j].member_nodes[member], self.jobs[j].member_nodes[peer]);
+        let route = self.router.route(src, dst)?;
+        let msg = Msg {
+            dst_mps: self.mps(j, chunk, p, peer) as u32,
+            tag: snd.tag,
+            bytes: snd.bytes,
+            route,
+            sent_at: now,
+            src_rank: self.jobs[j].plan.ranks[member],
+            dst_rank: self.jobs[j].plan.ranks[peer],
+        };
+        self.out.bytes_sent_per_rank[msg.src_rank as usize] += msg.bytes;
+        self.out.messages += 1;
+        self.net.send(now, msg, self.topo, &self.router, &mut self.q);
+        Ok(())
+    }
+
+    /// A send of step `s` whose release a staggered step put off until `now`.
+    fn send_released(&mut self, now: f64, mps: u32, lane: usize, s: usize, idx: usize) -> SimResult<()> {
+        let (j, chunk, p, member) = self.decode(mps);
+        let pos = self.jobs[j].plan.position(p, member);
+        let mut sends = std::mem::take(&mut self.sends);
+        self.jobs[j].plan.phases[p].algo.step(pos, lane, s, chunk, &mut sends);
+        let snd = sends[idx];
+        self.sends = sends;
+        self.send_one(now, j, chunk, p, member, &snd)
+    }
+
+    /// All messages of staggered step `s` have arrived. Each was processed `delay` after it
+    /// arrived (or after the step started, if earlier); the first processing that finishes once
+    /// all have arrived releases as many of the next step's sends as have finished by then, and
+    /// each later one releases one more (ASTRA-sim's direct all-reduce).
+    fn release_staggered(&mut self, mps: u32, lane: usize, s: usize, delay: f64) {
+        let st = self.stagger.entry(mps).or_default();
+        let start = st.start.unwrap_or(0.0);
+        let mut done: Vec<f64> = st.arrivals.iter().map(|&a| a.max(start) + delay).collect();
+        done.sort_by(f64::total_cmp);
+        let last_arrival = done.last().map_or(start, |&d| d - delay);
+        let first = done.iter().copied().find(|&d| d >= last_arrival).unwrap_or(start + delay);
+        st.release = done.iter().map(|&d| d.max(first)).collect();
+        st.arrivals.clear();
+        self.q.push(first, Ev::Step { mps, lane: lane as u8, step: s as u32 + 1 });
+    }
+
+    /// Whether messages with `tag` to member-phase `mps` belong to a staggered step.
+    fn staggered_tag(&self, mps: u32, tag: u32) -> bool {
+        if !self.cfg.astra {
+            return false;
+        }
+        let (j, _, p, _) = self.decode(mps);
+        self.jobs[j].plan.phases[p].algo.staggered_step((tag & 0xFF_FFFF) as usize)
     }
 
     fn deliver(&mut self, now: f64, id: u32) {
@@ -435,6 +520,9 @@ impl<'t> Sim<'t> {
                 start_ns: m.sent_at,
                 end_ns: now,
             });
+        }
+        if self.staggered_tag(m.dst_mps, m.tag) {
+            self.stagger.entry(m.dst_mps).or_default().arrivals.push(now);
         }
         let st = &mut self.states[m.dst_mps as usize];
         let count = match st.pending.iter_mut().find(|e| e.0 == m.tag) {
@@ -455,7 +543,11 @@ impl<'t> Sim<'t> {
                 st.pending.swap_remove(i);
             }
             let at = now + st.delay[lane];
-            self.q.push(at, Ev::Step { mps: m.dst_mps, lane: lane as u8, step: s + 1 });
+            if self.staggered_tag(m.dst_mps, m.tag) {
+                self.release_staggered(m.dst_mps, lane, s as usize, at - now);
+            } else {
+                self.q.push(at, Ev::Step { mps: m.dst_mps, lane: lane as u8, step: s + 1 });
+            }
         }
     }
 

@@ -34,9 +34,20 @@ pub struct CollectiveSpec {
     /// Local memory bandwidth for reductions, GB/s with GB = 1e9 B (= bytes/ns); None: free.
     pub local_mem_bw_gb_per_s: Option<f64>,
     pub optimization: Optimization,
-    /// ASTRA-sim's greedy LIFO ready list for chunks waiting on a dimension; otherwise FIFO in
-    /// (phase, chunk) order, deadlock-free on any fabric (see `engine::Sim::admit`).
-    pub lifo: bool,
+    /// Which waiting chunk a dimension admits next (see `engine::Sim::admit`).
+    pub scheduling: Scheduling,
+}
+
+/// Order in which a member's dimension queue admits waiting chunks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scheduling {
+    /// (phase, chunk) order on every member: deadlock-free on any fabric.
+    Ordered,
+    /// Arrival order per member and dimension: ASTRA-sim's (`Sys::insert_stream` puts a chunk
+    /// behind every waiting chunk of the same collective).
+    Arrival,
+    /// Newest arrival first.
+    Newest,
 }
 
 #[derive(Debug, Clone)]
@@ -79,19 +90,26 @@ impl JobPlan {
     }
 }
 
-/// ASTRA-sim chunking (design note): integer chunk of `size / splits`, at least one byte per NPU
-/// (except All-Gather), and every chunk carries the full chunk size. Otherwise: exact split.
-pub fn chunking(op: Op, size: f64, splits: usize, group_size: usize, astra: bool) -> (usize, f64) {
+/// ASTRA-sim chunking (`Sys::determine_chunk_size`): integer chunk of `size / splits`, and every
+/// chunk carries the full chunk size. Except for All-Gather, a chunk smaller than the group is
+/// raised to one byte per NPU and the collective grows to `splits` such chunks. An All-Gather
+/// chunk of 0 bytes is an error (ASTRA-sim never finishes). Otherwise: exact split.
+pub fn chunking(op: Op, size: f64, splits: usize, group_size: usize, astra: bool) -> SimResult<(usize, f64)> {
     if !astra {
-        return (splits, size / splits as f64);
+        return Ok((splits, size / splits as f64));
     }
     let size = size.floor() as u64;
-    let mut chunk = size / splits as u64;
+    let chunk = size / splits as u64;
     if op != Op::AllGather && group_size as u64 > chunk {
-        chunk = group_size as u64;
+        return Ok((splits, group_size as f64));
     }
-    let count = size.div_ceil(chunk);
-    (count as usize, chunk as f64)
+    if chunk == 0 {
+        return invalid(format!(
+            "{size} B in {splits} chunks leaves 0 bytes per chunk (ASTRA-sim never finishes such a collective); \
+             use at most {size} chunks"
+        ));
+    }
+    Ok((size.div_ceil(chunk) as usize, chunk as f64))
 }
 
 pub fn plan(spec: &CollectiveSpec, group: &[u32], astra: bool) -> SimResult<JobPlan> {
@@ -118,7 +136,7 @@ pub fn plan(spec: &CollectiveSpec, group: &[u32], astra: bool) -> SimResult<JobP
     if spec.root >= n {
         return invalid(format!("root member {} is outside the group of {n}", spec.root));
     }
-    let (chunks, chunk_bytes) = chunking(spec.op, spec.size_bytes, spec.chunks, n, astra);
+    let (chunks, chunk_bytes) = chunking(spec.op, spec.size_bytes, spec.chunks, n, astra)?;
     let algo_of = |d: usize| spec.algorithms[if spec.algorithms.len() == 1 { 0 } else { d }];
     let strides: Vec<usize> = (0..dims.len()).map(|d| dims[..d].iter().product()).collect();
     let root_coords = coords(spec.root, &dims);
@@ -202,16 +220,19 @@ mod tests {
             endpoint_delay_ns: 10.0,
             local_mem_bw_gb_per_s: Some(50.0),
             optimization: Optimization::LocalBwAware,
-            lifo: true,
+            scheduling: Scheduling::Arrival,
         }
     }
 
     #[test]
     fn astra_chunking_rules() {
-        assert_eq!(chunking(Op::AllReduce, 1_000_001.0, 4, 8, true), (5, 250_000.0));
-        assert_eq!(chunking(Op::AllReduce, 16.0, 4, 8, true), (2, 8.0));
-        assert_eq!(chunking(Op::AllGather, 16.0, 4, 8, true), (4, 4.0));
-        assert_eq!(chunking(Op::AllReduce, 10.0, 4, 8, false), (4, 2.5));
+        assert_eq!(chunking(Op::AllReduce, 1_000_001.0, 4, 8, true).unwrap(), (5, 250_000.0));
+        // Too small for one byte per NPU: `splits` chunks of one byte per NPU.
+        assert_eq!(chunking(Op::AllReduce, 16.0, 4, 8, true).unwrap(), (4, 8.0));
+        assert_eq!(chunking(Op::ReduceScatter, 2.0, 5, 8, true).unwrap(), (5, 8.0));
+        assert_eq!(chunking(Op::AllGather, 16.0, 4, 8, true).unwrap(), (4, 4.0));
+        assert!(chunking(Op::AllGather, 3.0, 4, 8, true).is_err());
+        assert_eq!(chunking(Op::AllReduce, 10.0, 4, 8, false).unwrap(), (4, 2.5));
     }
 
     #[test]

@@ -12,7 +12,7 @@ use crate::engine::{simulate_watched as run, SimConfig};
 use crate::error::SimError;
 use crate::monitor::{Monitor, Progress};
 use crate::network::Model;
-use crate::plan::{CollectiveSpec, Optimization};
+use crate::plan::{CollectiveSpec, Optimization, Scheduling};
 use crate::results::bandwidths;
 use crate::routing::Metric;
 use crate::topology::Topology;
@@ -86,7 +86,7 @@ impl Monitor for PyMonitor {
 #[pyo3(signature = (*, num_nodes, edge_src, edge_dst, edge_bandwidth_gbps, edge_latency_ns, npu_nodes,
     collective, size_bytes, groups, algorithms, dims=vec![], root=0, chunks=1, active_chunks=1,
     endpoint_delay_ns=10.0, local_mem_bw_gb_per_s=None, optimization="localBWAware", scheduling="fifo",
-    model="unaware", astra=false, routing="hops", ecmp=true, dor_dims=None, trace=false,
+    model="unaware", astra=false, routing="hops", ecmp=true, dor_dims=None, dor_direct_dims=vec![], trace=false,
     node_kind=None, no_transit_kinds=vec![], cut_through_kinds=vec![], max_events=u64::MAX, progress=None, progress_interval_s=0.2))]
 #[allow(clippy::too_many_arguments)]
 fn simulate<'py>(
@@ -114,6 +114,7 @@ fn simulate<'py>(
     routing: &str,
     ecmp: bool,
     dor_dims: Option<Vec<usize>>,
+    dor_direct_dims: Vec<usize>,
     trace: bool,
     node_kind: Option<Vec<i32>>,
     no_transit_kinds: Vec<i32>,
@@ -150,7 +151,7 @@ fn simulate<'py>(
             endpoint_delay_ns,
             local_mem_bw_gb_per_s,
             optimization: parse("collective optimization", optimization, &[("baseline", Optimization::Baseline), ("localBWAware", Optimization::LocalBwAware)])?,
-            lifo: parse("scheduling policy", scheduling, &[("lifo", true), ("fifo", false)])?,
+            scheduling: parse("scheduling policy", scheduling, &[("fifo", Scheduling::Ordered), ("arrival", Scheduling::Arrival), ("lifo", Scheduling::Newest)])?,
         };
         let cfg = SimConfig {
             model: parse("network model", model, &[("unaware", Model::Unaware), ("aware", Model::Aware), ("fair", Model::Fair)])?,
@@ -158,6 +159,7 @@ fn simulate<'py>(
             metric: parse("routing metric", routing, &[("hops", Metric::Hops), ("latency", Metric::Latency)])?,
             ecmp,
             dor_dims: dor_dims.clone(),
+            dor_direct_dims: dor_direct_dims.clone(),
             trace,
             max_events,
         };

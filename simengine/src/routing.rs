@@ -20,10 +20,14 @@ pub enum Metric {
 }
 
 /// Dimension-order routing over NPU ranks arranged as a torus (dimension 0 varies fastest).
+/// A ring dimension is walked NPU by NPU the short way round (clockwise, towards higher
+/// coordinates, on a tie, as ASTRA-sim's ring does); a `direct` dimension (fully connected or
+/// switched) is crossed in one shortest path to the target coordinate.
 #[derive(Debug, Clone)]
 pub struct DorSpec {
     pub npu_nodes: Vec<u32>,
     pub dims: Vec<usize>,
+    pub direct: Vec<bool>,
 }
 
 /// Summary of one route, what the congestion-unaware model needs without walking the links.
@@ -155,6 +159,13 @@ impl<'t> Router<'t> {
         let target = coords(rd, &spec.dims);
         let mut out = vec![spec.npu_nodes[rs]];
         for d in 0..spec.dims.len() {
+            if spec.direct.get(d).copied().unwrap_or(false) {
+                if coord[d] != target[d] {
+                    coord[d] = target[d];
+                    out.push(spec.npu_nodes[rank_of(&coord, &spec.dims)]);
+                }
+                continue;
+            }
             let k = spec.dims[d] as i64;
             let fwd = (target[d] as i64 - coord[d] as i64).rem_euclid(k);
             let step = if fwd <= k - fwd { 1 } else { -1 };
@@ -499,7 +510,7 @@ mod tests {
             }
         }
         let t = Topology::uniform(16, &e, 8.0, 1.0).unwrap();
-        let spec = DorSpec { npu_nodes: (0..16).collect(), dims: dims.to_vec() };
+        let spec = DorSpec { npu_nodes: (0..16).collect(), dims: dims.to_vec(), direct: vec![] };
         let mut r = Router::new(&t, Metric::Hops, true, Some(spec)).unwrap();
         let id = r.route(0, 5).unwrap(); // (0,0) -> (1,1): x first to node 1, then y to 5
         let nodes: Vec<u32> = r.links(id).iter().map(|&l| t.link_to[l as usize]).collect();

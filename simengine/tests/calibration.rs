@@ -97,3 +97,37 @@ fn ports_are_cut_through_in_the_aware_model() {
     topo.set_cut_through_kinds(&[7]);
     assert_eq!(ends(&topo), vec![20_031.0, 39_562.0]);
 }
+
+/// Cases of the real binaries' reference corpus (shared/backends/astra-sim, names s1-NNNN), kept
+/// here as numbers so `cargo test` checks the ASTRA-sim behaviours without the Python suite.
+fn corpus_case(topo: &Topology, n: u32, op: Op, algo: Algo, size: f64, splits: usize, active: usize, cfg: SimConfig) -> Vec<f64> {
+    let mut s = spec(op, algo, n, size);
+    s.chunks = splits;
+    s.active_chunks_per_dim = active;
+    s.endpoint_delay_ns = 10.0;
+    s.local_mem_bw_gb_per_s = Some(1600.0);
+    let out = simulate(topo, &ranks(n), &s, &cfg).unwrap();
+    out.rank_finish_ns.iter().map(|f| f.unwrap()).collect()
+}
+
+fn gib(gb: f64) -> f64 {
+    gb * 1073741824.0 * 8.0 / 1e9
+}
+
+#[test]
+fn s1_0295_direct_all_reduce_on_a_ring_reduces_each_message_on_its_own() {
+    // Ring(16) at 212.2 GiB/s, 511 ns; 128 MiB in 12 chunks, 3 active: 73,140 ns on every NPU.
+    let topo = ring(16, gib(212.2), 511.0);
+    let ends = corpus_case(&topo, 16, Op::AllReduce, Algo::Direct, 134217728.0, 12, 3, astra());
+    assert_eq!(ends, vec![73_140.0; 16]);
+}
+
+#[test]
+fn s1_0279_double_binary_tree_ends_differ_per_npu() {
+    // Aware Ring(8) at 25 GiB/s, 10 ns; 197,832 B in 5 chunks: trees alternate per chunk, inner
+    // nodes end when they send down, so NPUs finish at different times.
+    let topo = ring(8, gib(25.0), 10.0);
+    let cfg = SimConfig { model: Model::Aware, astra: true, dor_dims: Some(vec![8]), ..Default::default() };
+    let ends = corpus_case(&topo, 8, Op::AllReduce, Algo::DoubleBinaryTree, 197832.0, 5, 1, cfg);
+    assert_eq!(ends, vec![116_447.0, 127_002.0, 125_509.0, 127_002.0, 122_461.0, 127_002.0, 125_509.0, 127_002.0]);
+}

@@ -5,7 +5,7 @@
 mod common;
 use _simengine::algorithms::{Algo, Op};
 use _simengine::network::Model;
-use _simengine::plan::CollectiveSpec;
+use _simengine::plan::{CollectiveSpec, Scheduling};
 use _simengine::results::SimOutput;
 use _simengine::topology::Topology;
 use _simengine::{simulate, SimConfig};
@@ -303,10 +303,10 @@ fn fifo_never_deadlocks_on_asymmetric_fabrics_and_lifo_deadlock_is_reported() {
         s.chunks = 8;
         let model = if trial % 2 == 0 { Model::Aware } else { Model::Unaware };
         let cfg = SimConfig { model, ..Default::default() };
-        s.lifo = false;
+        s.scheduling = Scheduling::Ordered;
         let out = simulate(&t, &ranks(16), &s, &cfg).expect("FIFO must not deadlock");
         assert_eq!(out.messages, out.delivered);
-        s.lifo = true;
+        s.scheduling = Scheduling::Newest;
         match simulate(&t, &ranks(16), &s, &cfg) {
             Err(_simengine::error::SimError::Deadlock(msg)) => {
                 assert!(msg.contains("FIFO"));

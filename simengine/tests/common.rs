@@ -1,7 +1,7 @@
 //! Graph builders and defaults shared by the integration tests.
 #![allow(dead_code)]
 use _simengine::algorithms::{Algo, Op};
-use _simengine::plan::{CollectiveSpec, Optimization};
+use _simengine::plan::{CollectiveSpec, Optimization, Scheduling};
 use _simengine::topology::Topology;
 
 /// 50 GB/s in ASTRA-sim units (GB = 2^30 B) as the graph's Gbit/s.
@@ -59,7 +59,7 @@ pub fn spec(op: Op, algo: Algo, n: u32, size: f64) -> CollectiveSpec {
         endpoint_delay_ns: 0.0,
         local_mem_bw_gb_per_s: None,
         optimization: Optimization::LocalBwAware,
-        lifo: true,
+        scheduling: Scheduling::Arrival,
     }
 }
 

@@ -49,7 +49,7 @@ def test_reading_a_corrupt_fqg_is_a_located_error(tmp_path, g):
     data["edges"][-1]["dst"] = 999
     out = tmp_path / "bad.json"
     out.write_text(json.dumps(data))
-    with pytest.raises(InfraGraphError, match=r"bad.json: edges\[11\]: error: edge refers to a node or link"):
+    with pytest.raises(InfraGraphError, match=r"bad.json: edges\[11\].dst: error: edge dst 999 refers to a node that does not exist \(13 nodes\)"):
         read_fqg(out)
     data = to_json_dict(g)
     del data["nodes"][0]["type"]
