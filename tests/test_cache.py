@@ -102,3 +102,12 @@ def test_the_cli_uses_it_and_no_cache_skips_it(program, compiles):
     assert len(compiles) == 1
     assert main(["validate", str(program / "main.igl"), "--no-cache"]) == 0
     assert len(compiles) == 2
+
+
+def test_a_cached_graph_still_obeys_the_size_limits(program, compiles):
+    from infragraph.errors import InfraGraphError
+    from infragraph.limits import Limits
+
+    assert load_graph(program / "main.igl", cache=True).num_nodes == 4
+    with pytest.raises(InfraGraphError, match="node"):
+        load_graph(program / "main.igl", cache=True, limits=Limits(max_nodes=3))
