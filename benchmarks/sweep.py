@@ -9,6 +9,9 @@ Runs, each into a fresh directory (no resume):
 - local: `sweep()` on the local process pool (default: every core).
 - dask: `sweep()` on a dask.distributed LocalCluster of as many single-threaded worker processes
   (cluster start-up reported apart: a real cluster is already running).
+- local, one graph: 220 points that all need the same graph (SW(16): 2 collectives x 11 sizes x
+  chunks 1..10) on the local pool: compiling is paid once per worker, so what is left is the
+  per-point cost of the machinery itself.
 
 Columns: wall s = the sweep call end to end (spec read, expansion, pool start, run, table write);
 compile s = worker time compiling graphs (sum over workers); engine s = the Rust engine's own time
@@ -54,12 +57,22 @@ def serial() -> dict:
             "points": 220, "compiles": len(graphs)}
 
 
-def measure(out: Path, scheduler=None, workers: int | None = None) -> tuple[dict, list[dict]]:
+ONE_GRAPH = """
+source: std.fabrics.stack
+axes:
+  shape: "SW(16)"
+  collective: [all-reduce, all-gather]
+  size: {from: 1KiB, to: 1GiB, factor: 4}
+  chunks: {from: 1, to: 10}
+"""
+
+
+def measure(out: Path, scheduler=None, workers: int | None = None, spec: Path = SPEC) -> tuple[dict, list[dict]]:
     import pyarrow.parquet as pq
 
     from infragraph.sweep import sweep
 
-    r = sweep(SPEC, out, scheduler=scheduler, workers=workers, show_progress=False)
+    r = sweep(spec, out, scheduler=scheduler, workers=workers, show_progress=False)
     rows = pq.read_table(r.table).to_pylist()
     compiled = [x for x in rows if x["compiled"]]
     assert r.failed == 0 and r.ran == len(rows) == 220, r
@@ -84,6 +97,10 @@ def main() -> None:
             up = time.perf_counter() - start
             results["dask"], dask_rows = measure(Path(tmp) / "dask", scheduler=cluster.scheduler_address)
             results["dask"]["workers"] = args.workers
+        one = Path(tmp) / "one_graph.yaml"
+        one.write_text(ONE_GRAPH)
+        results["local, one graph"], _ = measure(Path(tmp) / "one", workers=args.workers, spec=one)
+        results["local, one graph"]["workers"] = args.workers
     print(f"220-point collective-scaling grid ({SPEC.relative_to(ROOT)}), {args.workers} worker(s); "
           f"Dask LocalCluster start-up {up:.1f} s (not in its wall time)")
     print("| run | workers | wall s | compiles | compile s | engine s | overhead ms/point |")

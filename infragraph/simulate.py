@@ -13,7 +13,6 @@ convention), link bandwidth as the graph states it (Gbit/s).
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Sequence
 
@@ -25,6 +24,7 @@ from .graph.failures import with_failures
 from .graph.ranks import npu_order
 from .simengine import engine_error_type, simulate_arrays
 from .simulate_checks import injection_bound_gbps, warnings
+from .simulate_dims import Dims, algorithms, parse_dims, resolve
 from .simulate_load import LinkTiers, bottleneck_tier, link_tiers, tier_summary
 
 COLLECTIVES = ("all-reduce", "reduce-scatter", "all-gather", "all-to-all", "broadcast", "reduce",
@@ -46,7 +46,7 @@ class SimulationOptions:
 
     collective: str = "all-reduce"
     size_bytes: float = 1 << 20  # per-NPU buffer; All-Gather: each NPU's shard
-    algorithm: tuple[str, ...] = ("ring",)  # one, or one per logical dimension
+    algorithm: tuple[str, ...] = ("ring",)  # one, or one per logical dimension; "auto": see simulate_dims
     dims: tuple[int, ...] | None = None  # None: the graph's "dims" annotation if it fits, else flat
     groups: tuple[tuple[int, ...], ...] | None = None  # ranks per process group; None: all NPUs
     root: int = 0  # member index in each group (broadcast/reduce root, point-to-point source)
@@ -59,7 +59,7 @@ class SimulationOptions:
     # (arrival order per NPU and dimension), "lifo" = newest first; None: arrival for the astra
     # models, fifo otherwise.
     scheduling: str | None = None
-    model: str = "unaware"
+    model: str = "fair"  # contention-aware and pipelined: docs/simulate.md, "Which model for which question"
     # None: "dor" for the astra models on a graph that states its ASTRA-sim topology (ASTRA-sim's
     # routes: rings the short way, clockwise on a tie), else "hops".
     routing: str | None = None
@@ -111,41 +111,6 @@ def prepare(g: FQG) -> PreparedGraph:
     return p
 
 
-def parse_dims(value: Any) -> tuple[int, ...]:
-    """'16x16x16', '8,4', '8_4', [8, 4], 8 or a stack shape 'RI(8)_SW(4)' -> the sizes."""
-    blocks = re.findall(r"[A-Za-z]+\((\d+)\)", str(value))
-    if blocks:
-        parts = blocks
-    elif isinstance(value, (list, tuple)):
-        parts = list(value)
-    elif isinstance(value, (int, np.integer)) and not isinstance(value, bool):
-        parts = [value]
-    else:
-        parts = [p for p in re.split(r"[x×,_\s]+", str(value).strip()) if p]
-    try:
-        dims = tuple(int(p) for p in parts)
-    except (TypeError, ValueError):
-        raise error(f"bad dims {value!r}; expected sizes like 8,4 or 16x16x16") from None
-    if not dims or any(d < 1 for d in dims):
-        raise error(f"bad dims {value!r}; every dimension must be at least 1")
-    return dims
-
-
-def _resolve_dims(p: PreparedGraph, opts: SimulationOptions, group_size: int) -> tuple[int, ...]:
-    if opts.dims is not None:
-        return tuple(opts.dims)
-    # A stack blueprint states its logical dimensions; collectives over all of its NPUs use them.
-    stated = p.g.graph_annotations.get("dims")
-    if stated is not None:
-        dims = parse_dims(stated)
-        if math.prod(dims) == group_size:
-            return dims
-    if len(opts.algorithm) > 1:
-        raise error(f"{len(opts.algorithm)} algorithms given but no logical dimensions; give --dims "
-                    "(one size per algorithm) or a graph with a 'dims' annotation matching the group")
-    return ()
-
-
 def _astra_direct_dims(p: PreparedGraph, dims: tuple[int, ...]) -> list[int] | None:
     """The graph's stated ASTRA-sim dimension kinds (std.fabrics.stack's `astra.topology`), when
     they describe `dims` over all NPUs: the dimensions that are not rings, which dimension-order
@@ -181,7 +146,7 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
         opts = replace(opts, algorithm=(opts.algorithm,))
     _check_choice("collective", opts.collective, COLLECTIVES)
     for a in opts.algorithm:
-        _check_choice("algorithm", a, ALGORITHMS)
+        _check_choice("algorithm", a, ALGORITHMS + ("auto",))
     _check_choice("network model", opts.model, MODELS)
     if opts.routing is not None:
         _check_choice("routing", opts.routing, ROUTINGS)
@@ -194,7 +159,12 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
         bad = [r for r in gr if not 0 <= r < n_npus]
         if bad:
             raise error(f"process group names rank {bad[0]}, but the graph has ranks 0..{n_npus - 1}")
-    dims = _resolve_dims(p, opts, len(groups[0]))
+    used = resolve(p.g.graph_annotations.get("dims"), opts.dims, len(groups[0]))
+    dims = used.sizes
+    if len(opts.algorithm) > 1 and not dims:
+        raise error(f"{len(opts.algorithm)} algorithms given but no logical dimensions; give --dims "
+                    "(one size per algorithm) or a graph with a 'dims' annotation matching the group")
+    algorithm = algorithms(opts.algorithm, used, len(groups[0]), opts.collective)
     direct_dims = _astra_direct_dims(p, dims)
     if opts.routing is None:
         routing = "dor" if opts.model.startswith("astra") and direct_dims is not None else "hops"
@@ -212,7 +182,7 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
         collective=opts.collective,
         size_bytes=float(opts.size_bytes),
         groups=groups,
-        algorithms=list(opts.algorithm),
+        algorithms=list(algorithm),
         dims=list(dims),
         root=opts.root,
         chunks=opts.chunks,
@@ -241,7 +211,9 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
         raise error(f"bad simulation option: {exc}") from None
     if raw["interrupted"] and not keep_partial:
         raise KeyboardInterrupt
-    return _result(p, opts, groups, dims, raw)
+    out = _result(p, replace(opts, algorithm=algorithm), groups, used, raw)
+    out["algorithm_requested"] = list(opts.algorithm)
+    return out
 
 
 def _engine_error(g: FQG, exc: Exception) -> InfraGraphError:
@@ -255,7 +227,7 @@ def _engine_error(g: FQG, exc: Exception) -> InfraGraphError:
     return error(f"cannot simulate: {message}")
 
 
-def _result(p: PreparedGraph, opts: SimulationOptions, groups: list[list[int]], dims: tuple[int, ...],
+def _result(p: PreparedGraph, opts: SimulationOptions, groups: list[list[int]], dims: Dims,
             raw: dict[str, Any]) -> dict[str, Any]:
     g = p.g
     t = float(raw["collective_time_ns"])
@@ -295,7 +267,10 @@ def _result(p: PreparedGraph, opts: SimulationOptions, groups: list[list[int]], 
         "size_bytes": float(opts.size_bytes),
         "num_npus": len(npus),
         "groups": groups,
-        "dims": list(dims),
+        "dims": list(dims.sizes),
+        "dim_kinds": list(dims.kinds),
+        "dims_source": dims.source,
+        "dims_note": dims.note,
         "chunks": int(raw["chunks"]),
         "chunk_bytes": float(raw["chunk_bytes"]),
         "active_chunks": opts.active_chunks,

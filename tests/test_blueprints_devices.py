@@ -93,8 +93,8 @@ def check_noc(g, w, h, c, m, p):
     sel = np.isin(g.edge_src, routers) & np.isin(g.edge_dst, routers)
     assert sel.sum() == (w - 1) * h + w * (h - 1)  # 2-D mesh, no wraparound
     adj = coo_matrix((np.ones(sel.sum()), ([rid[int(x)] for x in g.edge_src[sel]],
-                                           [rid[int(x)] for x in g.edge_dst[sel]])), shape=(w * h,) * 2)
-    assert shortest_path(adj.tocsr(), unweighted=True, directed=False).max() == (w - 1) + (h - 1)
+                                           [rid[int(x)] for x in g.edge_dst[sel]])), shape=(w * h,) * 2).tocsr()
+    assert shortest_path(adj, unweighted=True, directed=False).max() == (w - 1) + (h - 1)
 
     def router_of(kind):
         out = Counter()

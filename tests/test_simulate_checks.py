@@ -76,3 +76,13 @@ def test_free_wiring_is_warned_and_has_no_injection_limit():
     r = simulate(g, Opts(collective="all-gather"))
     assert "unspecified-bandwidth" in codes(r)
     assert "1 link(s) state no bandwidth" in r["warnings"][-1]["message"]
+
+
+def test_the_default_model_charges_contention():
+    g = simgraphs.line(2, gbps=100.0)
+    one = simulate(g, Opts(collective="point-to-point", groups=((0, 1),), size_bytes=1 << 20))
+    two = simulate(g, Opts(collective="point-to-point", groups=((0, 1), (0, 1)), size_bytes=1 << 20))
+    assert Opts().model == two["model"] == "fair"
+    serialize = (1 << 20) * 8 / 100.0  # ns at 100 Gbit/s
+    assert two["collective_time_ns"] - one["collective_time_ns"] == pytest.approx(serialize, rel=1e-3)
+    assert codes(two) == [] and two["max_link_utilization"] <= 1.0

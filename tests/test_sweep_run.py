@@ -195,3 +195,17 @@ def test_cli_dry_run_and_a_bad_spec(tmp_path, capsys):
     assert "bad.yaml:4:10: axes.modle: error: 'modle' is not a simulation option" in capsys.readouterr().err
     assert main(["sweep", str(spec(tmp_path))]) == 1
     assert "give -o RESULTS" in capsys.readouterr().err
+
+
+def test_batches_share_one_graph_balance_the_workers_and_stay_small():
+    from infragraph.simulate import SimulationOptions
+    from infragraph.sweep.points import Point
+    from infragraph.sweep.run import MAX_BATCH, batch_by_graph
+
+    points = [Point(i, {}, (), SimulationOptions(), f"g{g}", f"k{i}")
+              for i, g in enumerate([0] * 30 + [1] * 2 + [2] * 300)]
+    batches = batch_by_graph(points, workers=2)
+    assert sorted(p.index for b in batches for p in b) == list(range(332))  # each point once
+    assert all(len({p.graph_key for p in b}) == 1 and len(b) <= MAX_BATCH for b in batches)
+    per_graph = {g: sum(b[0].graph_key == g for b in batches) for g in ("g0", "g1", "g2")}
+    assert per_graph == {"g0": 1, "g1": 1, "g2": 8}  # small graphs whole; the big one split for balance

@@ -105,3 +105,27 @@ def test_cli_visualize_and_errors(tmp_path, capsys):
     assert "did you mean 'npu'" in capsys.readouterr().err
     assert main(["plot", str(tmp_path / "missing.json"), "-o", str(tmp_path / "p.png")]) == 1
     assert "cannot read results" in capsys.readouterr().err
+
+
+def test_per_tier_load_goes_into_the_caption(tmp_path):
+    from infragraph.simulate import SimulationOptions, simulate
+    from infragraph.visualizer.results import tier_notes
+
+    g = vg.clos2(leaves=2, spines=1, hosts_per_leaf=2)
+    r = simulate(g, SimulationOptions(model="aware", links="cables", top_links=None))
+    res = tmp_path / "r.json"
+    res.write_text(json.dumps(r))
+    notes = tier_notes(res)
+    assert notes[0] == f"line colour = utilization; bottleneck tier: {r['bottleneck_tier']}"
+    used = [t for t in r["tiers"] if t["links_used"]]
+    assert len(notes) == 1 + len(used) and notes[1].startswith(f"load {used[0]['tier']}: p50 ")
+    svg = tmp_path / "heat.svg"
+    visualize(g, str(svg), results=str(res))
+    assert "bottleneck tier: " in svg.read_text()
+    html = tmp_path / "heat.html"
+    visualize(g, str(html), results=str(res))
+    assert notes[1] in page_json(html)["notes"]
+    r["tiers"][0] = {"tier": "x"}
+    res.write_text(json.dumps(r))
+    with pytest.raises(InfraGraphError, match=r"tiers\[0\]: error: expected a tier"):
+        tier_notes(res)

@@ -34,10 +34,11 @@ def register(sub) -> None:
     p.add_argument("--size", default="1MiB",
                    help="per-NPU buffer (all-gather: shard), e.g. 1GiB; a sweep: 1KiB..1GiB (doubling) or 1KiB,1MiB")
     p.add_argument("--algorithm", default="ring",
-                   help="ring (default), ring-bidirectional, direct, halving-doubling or double-binary-tree; "
-                        "comma-separated for one per dimension")
-    p.add_argument("--dims", help="logical dimensions, dimension 0 fastest, e.g. 8,4 (default: the graph's 'dims' "
-                                  "annotation when it covers the group, else flat; --dims N forces flat)")
+                   help="ring (default), ring-bidirectional, direct, halving-doubling or double-binary-tree, or "
+                        "auto (per dimension: ring on RI, direct on FC, halving-doubling on a power-of-two SW, "
+                        "else direct); comma-separated for one per dimension")
+    p.add_argument("--dims", help="logical dimensions, dimension 0 fastest, e.g. 8,4 or RI(8)_SW(4) (default: the "
+                                  "graph's 'dims' annotation when it covers the group, else flat; --dims N forces flat)")
     p.add_argument("--group", action="append", default=[], metavar="RANKS",
                    help="a process group: 0-7 or 0,2,4,6 (repeatable: groups run concurrently; default all NPUs)")
     p.add_argument("--root", type=int, default=0, help="root member of each group (broadcast, reduce, "
@@ -52,8 +53,9 @@ def register(sub) -> None:
                    help="order of chunks waiting on a dimension: fifo = (phase, chunk) order, never deadlocks "
                         "(default for unaware/aware/fair); arrival = ASTRA-sim's order (default for astra, "
                         "astra-aware); lifo = newest first. arrival and lifo can deadlock on asymmetric fabrics")
-    p.add_argument("--model", default="unaware", type=one_of("infragraph.simulate", "MODELS", "model"), metavar="MODEL",
-                   help="unaware (alpha-beta), aware (FIFO links), fair (max-min sharing), astra (ASTRA-sim "
+    p.add_argument("--model", default="fair", type=one_of("infragraph.simulate", "MODELS", "model"), metavar="MODEL",
+                   help="fair (max-min sharing between concurrent flows; default), unaware (alpha-beta, no "
+                        "contention: a lower bound), aware (FIFO links, store-and-forward), astra (ASTRA-sim "
                         "compatible: integer ns and its chunking), astra-aware")
     p.add_argument("--routing", default=None, type=one_of("infragraph.simulate", "ROUTINGS", "routing"),
                    metavar="ROUTING",
@@ -183,10 +185,11 @@ def _algorithms(text: str) -> tuple[str, ...]:
     from ..simulate import ALGORITHMS
 
     names = tuple(a.strip() for a in text.split(","))
+    known = (*ALGORITHMS, "auto")
     for name in names:
-        if name not in ALGORITHMS:
-            raise option_error("--algorithm", f"unknown algorithm '{name}'; expected one of: {', '.join(ALGORITHMS)}",
-                               did_you_mean(name, ALGORITHMS))
+        if name not in known:
+            raise option_error("--algorithm", f"unknown algorithm '{name}'; expected one of: {', '.join(known)}",
+                               did_you_mean(name, known))
     return names
 
 
@@ -245,8 +248,9 @@ def format_result(r: dict, top: int) -> str:
     lines += [
         f"{r['collective']} of {_size(r['size_bytes'])} on {r['num_npus']} NPUs "
         f"({len(r['groups'])} group(s) of {len(r['groups'][0])}), algorithm {','.join(r['algorithm'])}"
-        + (f" over dims {'x'.join(map(str, r['dims']))}" if r["dims"] else "")
+        + (" (auto)" if "auto" in r.get("algorithm_requested", ()) else "")
         + f", model {r['model']}, {r['chunks']} chunk(s) of {_size(r['chunk_bytes'])}",
+        f"  dimensions      {describe_dims(r)}",
         f"  time            {_time(r['collective_time_ns'])}  ({r['collective_time_ns']:.0f} ns)",
         f"  algbw / busbw   {r['algorithm_bandwidth_gb_per_s']:.3f} / {r['bus_bandwidth_gb_per_s']:.3f} GB/s",
         f"  flows           {r['flows']['count']}, completion min/avg/max "
@@ -262,6 +266,17 @@ def format_result(r: dict, top: int) -> str:
     lines += format_tiers(r["tiers"])
     lines.append(f"  engine          {r['events']} events in {r['wall_time_s']:.3f} s")
     return "\n".join(lines)
+
+
+def describe_dims(r: dict) -> str:
+    """'SW(8)_SW(16) from the graph's dims annotation', 'flat (...)': what the run used, and why."""
+    if not r["dims"]:
+        return "flat: one dimension of the whole group" + (f" ({r['dims_note']})" if r.get("dims_note") else
+                                                           " (the graph has no dims annotation)")
+    kinds = r.get("dim_kinds") or [None] * len(r["dims"])
+    shape = "_".join(f"{k}({n})" if k else str(n) for k, n in zip(kinds, r["dims"]))
+    where = {"graph": "from the graph's dims annotation", "option": "from --dims"}.get(r.get("dims_source", ""), "")
+    return f"{shape} {where}".rstrip()
 
 
 def format_tiers(tiers: list[dict]) -> list[str]:

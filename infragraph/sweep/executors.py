@@ -14,6 +14,7 @@ from __future__ import annotations
 import concurrent.futures as cf
 import multiprocessing
 import os
+import uuid
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Protocol
 
@@ -98,7 +99,9 @@ class DaskCluster:
         self.description = f"Dask cluster at {self.client.scheduler.address}, {len(info)} worker(s)"
 
     def submit(self, fn, arg, key):
-        return self.client.submit(fn, arg, key=key, pure=False)
+        # a readable key, made unique: Dask treats equal keys as the same task, and another run on
+        # this cluster may hold a different batch under the same name
+        return self.client.submit(fn, arg, key=f"{key}-{uuid.uuid4().hex[:12]}", pure=False)
 
     def as_completed(self, futures):
         return self._distributed.as_completed(list(futures))

@@ -32,6 +32,8 @@ METRICS = ("num_npus", "time_ns", "algbw_gb_per_s", "busbw_gb_per_s", "utilizati
 
 _cache: OrderedDict[str, PreparedGraph | InfraGraphError] = OrderedDict()
 _lock = threading.Lock()  # Dask workers may run several threads in one process
+_compile_lock = threading.Lock()  # one compile at a time per process: the language is not thread-safe,
+#                                   and compiling holds the GIL anyway
 
 
 @dataclass(frozen=True)
@@ -74,7 +76,8 @@ def _graph(task: Task) -> tuple[PreparedGraph, bool]:
             _cache.move_to_end(task.graph_key)
     compiled = found is None
     if found is None:
-        found = _compile(task)
+        with _compile_lock:
+            found = _cache.get(task.graph_key) or _compile(task)  # another thread may have just built it
         with _lock:
             _cache[task.graph_key] = found
             while len(_cache) > MAX_CACHED_GRAPHS:

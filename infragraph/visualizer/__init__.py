@@ -28,7 +28,8 @@ def visualize(g: FQG, output: str, level: str = "fabric", device: str | None = N
     """Write a picture (svg/png/pdf) or the interactive page (html) of `g` to `output`.
 
     results: an engine result JSON; its per-link utilization colours the lines (a result simulated
-    with failures refers to the failed graph's links, mapped back here). failures: drawn on top of
+    with failures refers to the failed graph's links, mapped back here) and its per-tier load
+    (utilization percentiles per link tier) goes into the caption. failures: drawn on top of
     the graph's own failure annotations — failed links red, degraded ones orange. `warn` hears when
     the result holds only some links (simulate --links N). Returns the scene
     drawn (pictures) so callers can report what was drawn."""
@@ -40,11 +41,12 @@ def visualize(g: FQG, output: str, level: str = "fabric", device: str | None = N
     if level == "device" and not device:
         raise error("--level device needs the device to show, e.g. --level device leaf.0 (or a device name)")
     f = resolve_failures(g, failures)
-    util = None
+    util, notes = None, []
     if results:
-        from .results import link_utilization
+        from .results import link_utilization, tier_notes
 
         _same_failures(results, f)
+        notes = tier_notes(results)
         if f.any():
             util = np.full(g.num_edges, np.nan)
             util[~f.failed_edge] = link_utilization(apply_failures(g, f), results, warn)
@@ -55,11 +57,12 @@ def visualize(g: FQG, output: str, level: str = "fabric", device: str | None = N
     if fmt == "html":
         from .page import write_page
 
-        write_page(g, output, util, device if level == "device" else None)
+        write_page(g, output, util, device if level == "device" else None, notes)
         return None
     from .picture import write_picture
 
     scene = prepare(g, level, device, util)
+    scene.drawn[0].notes.extend(notes)
     write_picture(scene, output, fmt)
     return scene
 

@@ -72,8 +72,9 @@ def _satellites(scene: Scene) -> np.ndarray | None:
     return (a >= 0) if a is not None else None
 
 
-def page_data(g: FQG, utilization: np.ndarray | None = None, start_device: str | None = None) -> dict:
-    """Everything the viewer needs, as plain JSON-able data."""
+def page_data(g: FQG, utilization: np.ndarray | None = None, start_device: str | None = None,
+              notes: list[str] | None = None) -> dict:
+    """Everything the viewer needs, as plain JSON-able data; `notes` are added to the fabric's."""
     fabric = prepare(g, "fabric", utilization=utilization, max_boxes=DETAIL_LIMIT)
     agg = None
     v = fabric.view
@@ -89,7 +90,8 @@ def page_data(g: FQG, utilization: np.ndarray | None = None, start_device: str |
     colours = kind_colours(kinds)
     starts = np.cumsum([0] + [i.count for i in g.instances]).tolist()
     data = {
-        "title": g.name, "notes": fabric.view.notes, "kinds": kinds, "colours": [colours[k] for k in kinds],
+        "title": g.name, "notes": fabric.view.notes + list(notes or []), "kinds": kinds,
+        "colours": [colours[k] for k in kinds],
         "instances": [{"name": i.name, "device": i.device, "count": i.count, "first": starts[k],
                        "first_node": i.first_node, "per_copy": i.nodes_per_copy}
                       for k, i in enumerate(g.instances)],
@@ -135,9 +137,10 @@ def prepare_aggregate(fabric: Scene):
     return aggregate(fabric.view, fabric.structure, fabric.xy, AGG_BOXES)
 
 
-def write_page(g: FQG, output: str, utilization: np.ndarray | None = None, start_device: str | None = None) -> None:
-    """Write the self-contained interactive page of `g` to `output`."""
-    data = page_data(g, utilization, start_device)
+def write_page(g: FQG, output: str, utilization: np.ndarray | None = None, start_device: str | None = None,
+               notes: list[str] | None = None) -> None:
+    """Write the self-contained interactive page of `g` to `output` (`notes`: extra caption lines)."""
+    data = page_data(g, utilization, start_device, notes)
     text = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
     html = _env.get_template("page.html.j2").render(
         title=f"{g.name} — InfraGraph", data=text, script=(_TEMPLATES / "viewer.js").read_text(encoding="utf-8"),

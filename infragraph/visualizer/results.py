@@ -43,14 +43,7 @@ def link_utilization(g: FQG, path: str | Path, warn: Callable[[Diagnostic], None
     A sweep (a list of results) uses its largest size, which loads the links most. A result that
     kept only its busiest links (`simulate --links N`, 100 by default) colours only those: `warn`
     is told so, since the picture would otherwise suggest the other links were idle."""
-    data = read_json(path)
-    where = ""
-    if isinstance(data, list):
-        if not data:
-            raise _fail(str(path), "", "the results list is empty")
-        sizes = [r.get("size_bytes", 0) if isinstance(r, dict) else 0 for r in data]
-        k = int(np.argmax(sizes))
-        data, where = data[k], f"[{k}]."
+    data, where = _largest(path)
     if not isinstance(data, dict) or "links" not in data:
         raise _fail(str(path), where, "no per-link load here: expected a simulation result with a 'links' list",
                     "write one with: infragraph simulate FILE ... --json RESULTS.json")
@@ -76,6 +69,42 @@ def link_utilization(g: FQG, path: str | Path, warn: Callable[[Diagnostic], None
                         "others are drawn as if idle", Location(str(path), path=f"{where}links"),
                         "simulate with --links all to colour every link", severity="warning"))
     return util
+
+
+def _largest(path: str | Path) -> tuple[Any, str]:
+    """The result in `path`, or a sweep's result of the largest size; with its JSON path prefix
+    ("" or "[k].", so that "links" follows it)."""
+    data = read_json(path)
+    if not isinstance(data, list):
+        return data, ""
+    if not data:
+        raise _fail(str(path), "", "the results list is empty")
+    sizes = [r.get("size_bytes", 0) if isinstance(r, dict) else 0 for r in data]
+    k = int(np.argmax(sizes))
+    return data[k], f"[{k}]."
+
+
+def tier_notes(path: str | Path) -> list[str]:
+    """Caption lines of the per-tier load (result field `tiers`): one per tier that carried
+    traffic, utilization percentiles of its used links. Empty for results written before tiers."""
+    data, where = _largest(path)
+    tiers = data.get("tiers") if isinstance(data, dict) else None
+    if tiers is None:
+        return []
+    lines = []
+    for i, t in enumerate(tiers if isinstance(tiers, list) else [None]):
+        try:
+            u = t["utilization"]
+            if not t["links_used"]:
+                continue
+            lines.append(f"load {t['tier']}: p50 {u['p50']:.0%}, p90 {u['p90']:.0%}, max {u['max']:.0%} "
+                         f"({t['links_used']}/{t['links']} directed links used)")
+        except (KeyError, TypeError, ValueError):
+            raise _fail(str(path), f"{where}tiers[{i}]", "expected a tier with links_used, links and "
+                        "utilization p50/p90/max (see schemas/simulation-result.schema.json)") from None
+    if lines and data.get("bottleneck_tier"):
+        lines.insert(0, f"line colour = utilization; bottleneck tier: {data['bottleneck_tier']}")
+    return lines
 
 
 def sweep_records(paths: list[str]) -> list[dict]:
