@@ -1,6 +1,6 @@
 """Benchmark: bisection bandwidth of a 32,768-host 3-tier Clos under 1,000 random-failure trials.
 
-    python benchmarks/analyze.py [RADIX] [K] [TRIALS]      (default: 64 100 1000)
+    python benchmarks/analyze.py [RADIX] [K] [TRIALS] [WORKERS]   (default: 64 100 1000, up to 2 workers)
 
 The fabric is benchmarks/clos_document.py at radix 64 (32,768 hosts of 4 NPUs and 2 NICs,
 594,944 nodes, 786,432 edges). Reports each phase: expansion, the series-parallel reduction
@@ -51,6 +51,7 @@ def main() -> None:
     radix = int(sys.argv[1]) if len(sys.argv) > 1 else 64
     k = int(sys.argv[2]) if len(sys.argv) > 2 else 100
     trials = int(sys.argv[3]) if len(sys.argv) > 3 else 1000
+    workers = int(sys.argv[4]) if len(sys.argv) > 4 else None
     t0 = time.perf_counter()
     d = clos3_document(radix)
     g = expand(from_dict(d, d.get("annotations")))
@@ -59,7 +60,7 @@ def main() -> None:
     t2 = time.perf_counter()
     healthy = b.healthy()
     t3 = time.perf_counter()
-    values = random_trials(b, k, trials)
+    values = random_trials(b, k, trials, workers=workers)
     t4 = time.perf_counter()
     print(f"radix {radix}: {g.num_nodes:,} nodes, {g.num_edges:,} edges, {b.cables.size:,} cables, "
           f"NPUs {b.halves[0]:,} | {b.halves[1]:,}")
@@ -67,7 +68,7 @@ def main() -> None:
     print(f"  reduction (once)            {t2 - t1:7.2f} s  -> core of {b.network.core_nodes.size:,} nodes, "
           f"{b.network.cu.size:,} edges")
     print(f"  healthy bisection           {t3 - t2:7.2f} s  = {healthy.gbps:,.0f} Gbit/s (exact: {healthy.exact})")
-    print(f"  {trials} trials of {k} failures {t4 - t3:7.2f} s  ({(t4 - t3) / trials * 1e3:.1f} ms each): worst "
+    print(f"  {trials} trials of {k} failures, {workers or 'default'} worker(s) {t4 - t3:7.2f} s  ({(t4 - t3) / trials * 1e3:.1f} ms each): worst "
           f"{values.min():,.0f}, median {np.median(values):,.0f} Gbit/s")
     print(f"  total (expand to last trial) {t4 - t0:6.2f} s")
     cap = np.nan_to_num(g.edge_bandwidth_gbps()).astype(np.int64)

@@ -72,9 +72,7 @@ def load_graph(path: str | Path, defines: dict[str, str] | None = None,
     if Path(path).suffix == ".json" and is_fqg_file(path):
         with step("reading graph"):
             g = read_fqg(path)
-        if g.num_nodes == 0:
-            raise InfraGraphError(Diagnostic("the graph has no nodes", Location(str(path), path="nodes"),
-                                             "compile it from a source that declares instances"))
+        require_nodes(g, path)
         return g
 
     def build(files_read: list[str]) -> FQG:
@@ -94,6 +92,13 @@ def load_graph(path: str | Path, defines: dict[str, str] | None = None,
             return build([])  # cached under a higher limit: the limit's own located refusal
         return g
     return build([])
+
+
+def require_nodes(g: FQG, path: str | Path) -> None:
+    """An error when a graph read back from FQG JSON has no nodes (nothing can follow from it)."""
+    if g.num_nodes == 0:
+        raise InfraGraphError(Diagnostic("the graph has no nodes", Location(str(path), path="nodes"),
+                                         "compile it from a source that declares instances"))
 
 
 def require_instances(doc: Infrastructure, path: str | Path) -> None:

@@ -87,7 +87,7 @@ BAD = [
     ("unknown key", """
         source: std.fabrics.ring
         axis: {npus: [4]}
-     """, r"spec.yaml:1:1: <document>: error: Additional properties are not allowed \('axis' was unexpected\)"),
+     """, r"spec.yaml:2:7: axis: error: Additional properties are not allowed \('axis' was unexpected\)"),
     ("typo in an axis name", """
         source: std.fabrics.ring
         axes:
@@ -191,6 +191,16 @@ def test_bad_toml_specs_are_located(tmp_path):
         model = ["unaware", "aware", "fast"]
     """, "spec.toml"))
     assert re.search(r"spec.toml:3:9: axes.model: error: model: 'fast' is not one of", message), message
+
+
+def test_an_unknown_nested_key_is_located_where_it_is_written(tmp_path):
+    message = error_of(write(tmp_path, """
+        source: std.fabrics.ring
+        axes:
+          size: {from: 1KiB, to: 1MiB, factr: 2}
+    """))
+    assert re.search(r"spec.yaml:3:39: axes.size.factr: error: .*'factr' was unexpected.*\n"
+                     r"  hint: did you mean 'factor'\?", message), message
 
 
 def test_unknown_spec_file_type(tmp_path):

@@ -1,8 +1,10 @@
 """Exact max-flow between two NPU sets, fast enough to repeat under a thousand failure draws.
 
 A fabric graph is mostly chains and bundles: NPU - PCIe switch - NIC - port - cable - port - switch
-ASIC. Three reductions shrink it without changing any max-flow value between the terminals
-(undirected, full-duplex links: each direction carries up to the link's bandwidth):
+ASIC. The NPUs of each side are merged into the source and the sink (they are joined to them by
+unlimited arcs, so no finite cut separates them), then three reductions shrink the graph without
+changing any max-flow value between the terminals (undirected, full-duplex links: each direction
+carries up to the link's bandwidth):
 
 - a dead end (a non-terminal node with one neighbour) carries nothing: dropped;
 - two edges in series through a non-terminal node of degree 2 carry min(c1, c2);
@@ -55,9 +57,13 @@ class ReducedNetwork:
         self.num_edges = int(src.size)
         terminal = np.zeros(n + 2, bool)
         terminal[[n, n + 1]] = True
-        # terminal arcs are expressions too (infinite capacity leaves after the graph's edges)
-        u = np.concatenate([src, np.full(sources.size, n), sinks]).astype(np.int64)
-        v = np.concatenate([dst, sources, np.full(sinks.size, n + 1)]).astype(np.int64)
+        # The sources are joined to the source by unlimited arcs, so they *are* the source for any
+        # cut (no finite cut separates them): merge them into it, and the sinks into the sink.
+        # Edges among the sources then become self-loops and drop out.
+        merge = np.arange(n + 2, dtype=np.int64)
+        merge[sources] = n
+        merge[sinks] = n + 1
+        u, v = merge[np.asarray(src, dtype=np.int64)], merge[np.asarray(dst, dtype=np.int64)]
         expr = np.arange(u.size, dtype=np.int64)
         self.num_leaves = int(u.size)
         self.levels: list[_Level] = []
@@ -166,7 +172,6 @@ class ReducedNetwork:
         """Every expression's value for one vector of original-edge capacities (Gbit/s; inf allowed)."""
         values = np.empty(self.num_exprs)
         values[:self.num_edges] = edge_capacity
-        values[self.num_edges:self.num_leaves] = np.inf
         for lv in self.levels:
             values[lv.out] = (np.minimum if lv.kind == _MIN else np.add).reduceat(values[lv.children], lv.starts)
         return values

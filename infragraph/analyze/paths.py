@@ -104,11 +104,38 @@ def _source_classes(p: Parts, adj: csr_matrix, seed: int = 0) -> tuple[np.ndarra
     return reps_a[pick], sizes_a[pick], False
 
 
+def _sweep_bounds(adj: csr_matrix, ends: np.ndarray) -> tuple[int, int, tuple[int, int]] | None:
+    """(lower, upper, a farthest pair) on the NPU-part diameter from four searches, or None when
+    some NPU parts cannot reach each other. Lower: a double sweep (the farthest NPU part from the
+    farthest one). Upper: 2 x the eccentricity (towards NPU parts) of a central part — the middle
+    of that longest path, or the best-connected part — since d(x, y) <= d(x, c) + d(c, y)."""
+    d0 = shortest_path(adj, unweighted=True, indices=int(ends[0]))
+    if np.isinf(d0[ends]).any():
+        return None
+    b = int(ends[np.argmax(d0[ends])])
+    db, pred = shortest_path(adj, unweighted=True, indices=b, return_predecessors=True)
+    c = int(ends[np.argmax(db[ends])])
+    lower = int(db[c])
+    mid = c
+    for _ in range(lower // 2):
+        mid = int(pred[mid])
+    degree = np.diff(adj.indptr)
+    dc = shortest_path(adj, unweighted=True, indices=[mid, int(np.argmax(degree))])[:, ends]
+    return lower, 2 * int(dc.max(axis=1).min()), (b, c)
+
+
 def diameter(p: Parts) -> dict:
-    """Largest cable-hop distance between NPU parts; `exact` false when sources were sampled."""
+    """Largest cable-hop distance between NPU parts; `exact` false when sources were sampled.
+    When a double sweep's lower bound meets a central part's upper bound (a Clos: 6 = 2 x 3 from a
+    core) four searches settle it; otherwise one search per class of identically cabled NPU parts."""
     adj = p.adjacency()
-    reps, sizes, exact = _source_classes(p, adj)
     ends = np.flatnonzero(p.npus)
+    if ends.size >= 2:
+        bounds = _sweep_bounds(adj, ends)
+        if bounds is not None and bounds[0] == bounds[1]:
+            return {"cable_hops": bounds[0], "exact": True, "sources_searched": 4, "disconnected": False,
+                    "between": bounds[2]}
+    reps, sizes, exact = _source_classes(p, adj)
     worst, pair, disconnected = 0, None, False
     for lo in range(0, reps.size, 256):
         dist = shortest_path(adj, unweighted=True, indices=reps[lo:lo + 256])[:, ends]

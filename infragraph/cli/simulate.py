@@ -334,7 +334,7 @@ def run(args) -> int:
     with progress(args).phase(label):
         try:
             if failures.any():
-                results = simulate_with_failures(g, failures, sizes, opts)
+                results = simulate_with_failures(g, failures, sizes, opts, progress=show)
             else:
                 prepared = prepare(g)
                 results = []

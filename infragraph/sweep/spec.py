@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -93,10 +94,20 @@ def read_spec(path: str | Path) -> Spec:
     else:
         raise InfraGraphError(Diagnostic(f"unknown spec file type '{path.suffix}'; expected .yaml, .yml, "
                                          ".json or .toml", Location(str(path))))
-    diags = schema_errors("sweep", data)
+    diags = [_at_unexpected_key(d) for d in schema_errors("sweep", data)]
     if diags:
         raise InfraGraphError(diags).relocated(source_map)
     return _check(data, str(path), source_map)
+
+
+def _at_unexpected_key(d: Diagnostic) -> Diagnostic:
+    """An unknown key is reported where it is written, not at the mapping that holds it."""
+    m = re.search(r"\('([^']+)' (?:was|were) unexpected\)", d.message)
+    if not m or d.location.path is None:
+        return d
+    parent = "" if d.location.path == "<document>" else d.location.path + "."
+    allowed = d.message.partition("allowed keys: ")[2].split(", ")
+    return Diagnostic(d.message, Location(path=parent + m.group(1)), d.hint or did_you_mean(m.group(1), allowed))
 
 
 def _check(data: dict, file: str, source_map: SourceMap) -> Spec:

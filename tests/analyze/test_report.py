@@ -41,6 +41,7 @@ def test_clos_one_spine_down_by_hand(clos8):
 def test_diameter_diversity_and_single_points(clos8):
     r = analyze(clos8)
     assert r["diameter"]["cable_hops"] == 4 and r["diameter"]["exact"]
+    assert r["diameter"]["sources_searched"] == 4  # settled by the sweep bounds (4 = 2 x 2 from a spine)
     assert [(x["cable_hops"], x["min_paths"], x["max_paths"]) for x in r["path_diversity"]] == [(2, 1, 1), (4, 4, 4)]
     spof = r["single_points_of_failure"]
     assert spof["parts"] == 8 and spof["cables"] == 32  # every leaf; every host's one cable
@@ -56,7 +57,7 @@ def test_torus_by_hand():
     g = load_graph("std.fabrics.torus", {"sizes": "[4,4]"})
     r = analyze(g)
     assert r["bisection"]["gbps"] == 6400
-    assert r["diameter"]["cable_hops"] == 4
+    assert r["diameter"]["cable_hops"] == 4 and r["diameter"]["sources_searched"] == 16  # one search per NPU
     assert r["single_points_of_failure"]["parts"] == 0 and r["single_points_of_failure"]["cables"] == 0
     hops = {x["cable_hops"]: (x["min_paths"], x["max_paths"]) for x in r["path_diversity"]}
     assert hops[1] == (1, 1) and hops[2] == (2, 2) and hops[3] == (6, 6) and hops[4] == (24, 24)
