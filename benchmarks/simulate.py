@@ -24,6 +24,8 @@ $OLD_ENGINE_PATH) side by side, the old one with a time limit (reported "> N s")
 - clos131k-hier-hd-aware: 131,072 GPUs (16,384 such hosts with 4 NICs, radix 64, 3 tiers), the same
   all-reduce over 8 x 16,384. Target <= 5 min and <= 8 GB.
 - clos-a2a-fair: the clos-a2a case with the fair-share model. Target <= 10 s.
+- Smaller cases that both engines finish: clos1k-ring-aware (1,024 hosts, radix 16, 3 tiers, the
+  8k case's collective), clos256-a2a-{aware,fair} (256 GPUs, radix 16, 2 tiers, DGX hosts).
 
     python benchmarks/simulate.py --scale [CASE ...]   # the scale cases, new and old engine
 
@@ -45,7 +47,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+    sys.path.append(str(ROOT))  # after PYTHONPATH, so the old engine's run imports the old package
 
 TORUS = dict(shape="RI(16)_RI(16)_RI(16)", bandwidth="[50 GiB/s, 50 GiB/s, 50 GiB/s]",
              latency="[500 ns, 500 ns, 500 ns]")
@@ -73,9 +75,15 @@ CASES = {
                                     size_bytes=1 << 20)),
 }
 HIER = dict(collective="all-reduce", model="aware", size_bytes=1 << 30)
+SMALL_CLOS = dict(radix=16, tiers=2, nics_per_host=8, planes=2, host_device="dgx.dgx()")
 SCALE = {
+    "clos1k-ring-aware": ("clos", dict(radix=16, tiers=3), dict(HIER, algorithm=("ring",))),
+    "clos256-a2a-aware": ("clos", SMALL_CLOS, dict(collective="all-to-all", algorithm=("direct",), model="aware",
+                                                   size_bytes=1 << 20, dims=(256,))),
+    "clos256-a2a-fair": ("clos", SMALL_CLOS, dict(collective="all-to-all", algorithm=("direct",), model="fair",
+                                                  size_bytes=1 << 20, dims=(256,))),
     "clos-a2a-fair": ("clos", CLOS, dict(collective="all-to-all", algorithm=("direct",), model="fair",
-                                         size_bytes=1 << 20)),
+                                         size_bytes=1 << 20, dims=(1024,))),
     "clos8k-ring-aware": ("clos", dict(radix=32, tiers=3), dict(HIER, algorithm=("ring",))),
     "clos32k-hier-hd-aware": ("clos", CLOS32K, dict(HIER, algorithm=("ring", "halving-doubling"), dims=(8, 4096))),
     "clos32k-hier-ring-aware": ("clos", CLOS32K, dict(HIER, algorithm=("ring", "ring"), dims=(8, 4096))),
@@ -94,8 +102,10 @@ def build(kind: str, params: dict | None):
 
 
 def run_case(name: str) -> dict:
+    import infragraph
     from infragraph.simulate import SimulationOptions, prepare, simulate
 
+    print(f"engine: {Path(infragraph.__file__).parent}", file=sys.stderr)
     kind, params, opts = {**CASES, **SCALE}[name]
     t0 = time.perf_counter()
     g = build(kind, params)
@@ -142,7 +152,7 @@ def run_in_subprocess(name: str, pythonpath: Path, limit_s: float | None) -> dic
 def scale(names: list[str]) -> int:
     """The scale cases, new engine then old, one table row per case."""
     cols = ("case", "npus", "nodes", "events", "build s", "new s", "new cpu s", "new peak MB", "old s",
-            "old events", "collective ns", "same answer")
+            "old cpu s", "old events", "collective ns", "same answer")
     print("| " + " | ".join(cols) + " |")
     print("|---|" + "---:|" * (len(cols) - 1), flush=True)
     for name in names or list(SCALE):
@@ -155,7 +165,7 @@ def scale(names: list[str]) -> int:
                                                  else f"no (old {old['collective_time_ns']})")
         row = (name, f"{new['npus']:,}", f"{new['nodes']:,}", f"{new['events']:,}", new["build_s"],
                new["simulate_s"], new["simulate_cpu_s"], f"{new['peak_mb']:,}",
-               old if isinstance(old, str) else old["simulate_s"],
+               old if isinstance(old, str) else old["simulate_s"], "-" if isinstance(old, str) else old["simulate_cpu_s"],
                "-" if isinstance(old, str) else f"{old['events']:,}", new["collective_time_ns"], same)
         print("| " + " | ".join(map(str, row)) + " |", flush=True)
     return 0

@@ -19,7 +19,8 @@ import jinja2
 
 from ..errors import Diagnostic, InfraGraphError, Location, did_you_mean, error
 from ..graph.fqg import FQG
-from ..output import make_output_dir, write_text
+from ..output import make_output_dir, write_bytes, write_text
+from .chakra_et import Workload
 
 TEMPLATES = jinja2.Environment(
     loader=jinja2.PackageLoader("infragraph.translators", "templates"),
@@ -49,14 +50,16 @@ class Setting:
 class Options:
     approximate: bool = False  # allow a documented approximation instead of refusing
     settings: dict[str, str] = field(default_factory=dict)  # --set KEY=VALUE, as given
+    workload: Workload = field(default_factory=Workload)  # the collective every ASTRA-sim bundle carries
 
 
 @dataclass
 class Bundle:
-    """The translator's output: files by relative path, and notes for the user (also in README.md)."""
+    """The translator's output: files by relative path (text, or bytes for binary files such as the
+    Chakra workload), and notes for the user (also in README.md)."""
 
     backend: str
-    files: dict[str, str]
+    files: dict[str, str | bytes]
     notes: list[str] = field(default_factory=list)
     rank_order: list[str] = field(default_factory=list)  # NPU node name per rank
     approximate: bool = False
@@ -64,10 +67,11 @@ class Bundle:
     def write(self, outdir: str | Path) -> list[Path]:
         outdir = make_output_dir(outdir)
         written = []
-        for rel, text in self.files.items():
+        for folder in {str(Path(rel).parent) for rel in self.files}:
+            make_output_dir(outdir / folder)
+        for rel, content in self.files.items():
             path = outdir / rel
-            make_output_dir(path.parent)
-            write_text(path, text)
+            (write_bytes if isinstance(content, bytes) else write_text)(path, content)
             if rel.endswith(".sh"):
                 path.chmod(path.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
             written.append(path)

@@ -501,7 +501,7 @@ impl<'t> Sim<'t> {
             _ => None,
         };
         for (i, snd) in sends.iter().enumerate() {
-            match release.as_ref().map(|r| r[i]) {
+            match release.as_ref().and_then(|r| r.get(i).copied()) {
                 Some(at) if at > now => {
                     self.q.push(at, Ev::Send { mps, lane: lane as u8, step: s as u32, idx: i as u32 })
                 }
