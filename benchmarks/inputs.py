@@ -31,7 +31,7 @@ def run(pythonpath: str, argv: list[str]) -> tuple[float, int, int]:
     env = {**os.environ, "PYTHONPATH": pythonpath}
     start = time.perf_counter()
     p = subprocess.run(["/usr/bin/time", "-f", "%M", sys.executable, "-m", "infragraph", *argv], env=env,
-                       capture_output=True, text=True)
+                       capture_output=True, text=True, cwd=tempfile.gettempdir())  # `-m` puts the cwd first
     wall = time.perf_counter() - start
     peak_kb = int(p.stderr.strip().splitlines()[-1])
     return wall, peak_kb // 1024, p.returncode

@@ -6,7 +6,8 @@
 ASTRA-sim rows: cases of /work/shared/backends/astra-sim/reference-cases.jsonl (times printed by
 ASTRA-sim's own analytical binaries), rebuilt as std.fabrics.stack with the case's dims, bandwidth
 (GiB/s, ASTRA-sim's GB = 2^30 B), latency, chunks, active chunks, optimization, endpoint delay,
-local memory bandwidth and LIFO scheduling. Fabric rows: blueprints with their own dimensions
+local memory bandwidth; each model's default chunk order (the astra models: ASTRA-sim's arrival
+order) and routes (the astra models: ASTRA-sim's, dimension order over the stack). Fabric rows: blueprints with their own dimensions
 (the default since issue 13). Every cell: collective time, and `!` when the result carries a
 warning (a link above 100 %, or a bus bandwidth above what an NPU can inject).
 """
@@ -45,8 +46,7 @@ def astra_case(name: str):
     opts = SimulationOptions(collective=COLL[case["coll"]], size_bytes=float(case["size"]),
                              algorithm=tuple(ALG[a] for a in alg), chunks=case["splits"],
                              active_chunks=case["active"], optimization=case["opt"],
-                             endpoint_delay_ns=float(case["E"]), local_mem_bw_gb_per_s=float(case["lmbw"]),
-                             scheduling="lifo")
+                             endpoint_delay_ns=float(case["E"]), local_mem_bw_gb_per_s=float(case["lmbw"]))
     what = (f"{name}: {case['coll']} {case['size'] / 2**20:.0f} MiB, {shape}, {'/'.join(alg)}, "
             f"{case['splits']} chunks")
     return what, g, opts, (case["backend"], case["max_ns"])

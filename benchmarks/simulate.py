@@ -14,6 +14,21 @@ Cases:
 - clos-a2a: 1,024 GPUs (128 DGX-like 8-GPU hosts, std.fabrics.clos radix 32, 2 tiers, 2 planes,
   8 NICs per host), 1 MiB all-to-all, direct, congestion-aware.
 
+Scale cases (issue 13), each run by this engine and by the old one (/work/scratch/baseline, or
+$OLD_ENGINE_PATH) side by side, the old one with a time limit (reported "> N s"):
+- clos8k-ring-aware: 8,192 hosts (std.fabrics.clos radix 32, 3 tiers, 1 NIC + 1 GPU per host),
+  1 GiB flat-ring all-reduce, congestion-aware. Target <= 60 s.
+- clos32k-hier-{ring,hd}-aware: 32,768 GPUs (4,096 hosts of 8 GPUs on one scale-up switch and 2
+  NICs, radix 32, 3 tiers), 1 GiB hierarchical all-reduce over dims 8 x 4,096, ring in the server,
+  ring / halving-doubling across servers, congestion-aware. Target <= 60 s.
+- clos131k-hier-hd-aware: 131,072 GPUs (16,384 such hosts with 4 NICs, radix 64, 3 tiers), the same
+  all-reduce over 8 x 16,384. Target <= 5 min and <= 8 GB.
+- clos-a2a-fair: the clos-a2a case with the fair-share model. Target <= 10 s.
+- Smaller cases that both engines finish: clos1k-ring-aware (1,024 hosts, radix 16, 3 tiers, the
+  8k case's collective), clos256-a2a-{aware,fair} (256 GPUs, radix 16, 2 tiers, DGX hosts).
+
+    python benchmarks/simulate.py --scale [CASE ...]   # the scale cases, new and old engine
+
 "simulate s" is the library call on a prepared graph (arrays to Rust, engine, result dict);
 "engine s" is the Rust event loop alone; building the graph (document + expansion) and preparing
 it (FQG to engine arrays, done once per graph, shared by a size sweep) are reported apart.
@@ -23,6 +38,7 @@ Peak MB is the whole process's maximum resident set (Python, numpy, the graph in
 from __future__ import annotations
 
 import json
+import os
 import resource
 import subprocess
 import sys
@@ -31,11 +47,18 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+    sys.path.append(str(ROOT))  # after PYTHONPATH, so the old engine's run imports the old package
 
 TORUS = dict(shape="RI(16)_RI(16)_RI(16)", bandwidth="[50 GiB/s, 50 GiB/s, 50 GiB/s]",
              latency="[500 ns, 500 ns, 500 ns]")
 CLOS = dict(radix=32, tiers=2, nics_per_host=8, planes=2, host_device="dgx.dgx()")
+
+SERVER = "hosts.host(cpus=1, gpus=8, nics={nics}, pcie_switches={nics}, scaleup_switches=1)"
+CLOS32K = dict(radix=32, tiers=3, nics_per_host=2, host_device=SERVER.format(nics=2))
+CLOS131K = dict(radix=64, tiers=3, nics_per_host=4, host_device=SERVER.format(nics=4))
+OLD_ENGINE = Path(os.environ.get("OLD_ENGINE_PATH", "/work/scratch/baseline"))
+OLD_LIMIT_S = float(os.environ.get("OLD_LIMIT_S", "300"))
+NEW_LIMIT_S = float(os.environ["NEW_LIMIT_S"]) if "NEW_LIMIT_S" in os.environ else None
 
 DIMS = (16, 16, 16)
 # ASTRA-sim's configuration of the issue: LIFO ready list (greedy; fine on a symmetric torus).
@@ -51,6 +74,21 @@ CASES = {
     "clos-a2a": ("clos", CLOS, dict(collective="all-to-all", algorithm=("direct",), model="aware",
                                     size_bytes=1 << 20)),
 }
+HIER = dict(collective="all-reduce", model="aware", size_bytes=1 << 30)
+SMALL_CLOS = dict(radix=16, tiers=2, nics_per_host=8, planes=2, host_device="dgx.dgx()")
+SCALE = {
+    "clos1k-ring-aware": ("clos", dict(radix=16, tiers=3), dict(HIER, algorithm=("ring",))),
+    "clos256-a2a-aware": ("clos", SMALL_CLOS, dict(collective="all-to-all", algorithm=("direct",), model="aware",
+                                                   size_bytes=1 << 20, dims=(256,))),
+    "clos256-a2a-fair": ("clos", SMALL_CLOS, dict(collective="all-to-all", algorithm=("direct",), model="fair",
+                                                  size_bytes=1 << 20, dims=(256,))),
+    "clos-a2a-fair": ("clos", CLOS, dict(collective="all-to-all", algorithm=("direct",), model="fair",
+                                         size_bytes=1 << 20, dims=(1024,))),
+    "clos8k-ring-aware": ("clos", dict(radix=32, tiers=3), dict(HIER, algorithm=("ring",))),
+    "clos32k-hier-hd-aware": ("clos", CLOS32K, dict(HIER, algorithm=("ring", "halving-doubling"), dims=(8, 4096))),
+    "clos32k-hier-ring-aware": ("clos", CLOS32K, dict(HIER, algorithm=("ring", "ring"), dims=(8, 4096))),
+    "clos131k-hier-hd-aware": ("clos", CLOS131K, dict(HIER, algorithm=("ring", "halving-doubling"), dims=(8, 16384))),
+}
 
 
 def build(kind: str, params: dict | None):
@@ -64,9 +102,11 @@ def build(kind: str, params: dict | None):
 
 
 def run_case(name: str) -> dict:
+    import infragraph
     from infragraph.simulate import SimulationOptions, prepare, simulate
 
-    kind, params, opts = CASES[name]
+    print(f"engine: {Path(infragraph.__file__).parent}", file=sys.stderr)
+    kind, params, opts = {**CASES, **SCALE}[name]
     t0 = time.perf_counter()
     g = build(kind, params)
     build_s = time.perf_counter() - t0
@@ -74,8 +114,10 @@ def run_case(name: str) -> dict:
     prepared = prepare(g)
     prepare_s = time.perf_counter() - t1
     t1 = time.perf_counter()
+    cpu0 = time.process_time()
     r = simulate(prepared, SimulationOptions(**opts))
     sim_s = time.perf_counter() - t1
+    cpu_s = time.process_time() - cpu0
     return {
         "case": name,
         "npus": r["num_npus"],
@@ -84,6 +126,7 @@ def run_case(name: str) -> dict:
         "build_s": round(build_s, 2),
         "prepare_s": round(prepare_s, 3),
         "simulate_s": round(sim_s, 3),
+        "simulate_cpu_s": round(cpu_s, 3),
         "engine_s": round(r["wall_time_s"], 3),
         "events": r["events"],
         "events_per_s": round(r["events_per_second"]),
@@ -93,7 +136,44 @@ def run_case(name: str) -> dict:
     }
 
 
+def run_in_subprocess(name: str, pythonpath: Path, limit_s: float | None) -> dict | str:
+    """One case in a fresh process on the engine at `pythonpath`: its row, or why there is none."""
+    env = dict(os.environ, PYTHONPATH=str(pythonpath))
+    try:
+        out = subprocess.run([sys.executable, __file__, name], capture_output=True, text=True, cwd=ROOT, env=env,
+                             timeout=limit_s)
+    except subprocess.TimeoutExpired:
+        return f"> {limit_s:.0f} s"
+    if out.returncode != 0:
+        return "failed: " + (out.stderr.strip().splitlines() or ["?"])[-1][:80]
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def scale(names: list[str]) -> int:
+    """The scale cases, new engine then old, one table row per case."""
+    cols = ("case", "npus", "nodes", "events", "build s", "new s", "new cpu s", "new peak MB", "old s",
+            "old cpu s", "old events", "collective ns", "same answer")
+    print("| " + " | ".join(cols) + " |")
+    print("|---|" + "---:|" * (len(cols) - 1), flush=True)
+    for name in names or list(SCALE):
+        new = run_in_subprocess(name, ROOT, NEW_LIMIT_S)
+        old = run_in_subprocess(name, OLD_ENGINE, OLD_LIMIT_S)
+        if isinstance(new, str):
+            print(f"| {name} | {new} |", flush=True)
+            continue
+        same = "-" if isinstance(old, str) else ("yes" if old["collective_time_ns"] == new["collective_time_ns"]
+                                                 else f"no (old {old['collective_time_ns']})")
+        row = (name, f"{new['npus']:,}", f"{new['nodes']:,}", f"{new['events']:,}", new["build_s"],
+               new["simulate_s"], new["simulate_cpu_s"], f"{new['peak_mb']:,}",
+               old if isinstance(old, str) else old["simulate_s"], "-" if isinstance(old, str) else old["simulate_cpu_s"],
+               "-" if isinstance(old, str) else f"{old['events']:,}", new["collective_time_ns"], same)
+        print("| " + " | ".join(map(str, row)) + " |", flush=True)
+    return 0
+
+
 def main(argv: list[str]) -> int:
+    if argv[:1] == ["--scale"]:
+        return scale(argv[1:])
     if argv:
         for name in argv:
             print(json.dumps(run_case(name)), flush=True)

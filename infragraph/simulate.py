@@ -238,7 +238,8 @@ def _result(p: PreparedGraph, opts: SimulationOptions, groups: list[list[int]], 
         p.tiers = link_tiers(g)
     listed = (link_bytes > 0) & np.repeat(p.tiers.is_cable, 2) if opts.links == "cables" else link_bytes > 0
     used = np.flatnonzero(listed)
-    busiest = used[np.argsort(-util[used], kind="stable")]
+    # most utilized first; on a tie a cable before the device-internal hop (NIC/switch port) feeding it
+    busiest = used[np.lexsort((~np.repeat(p.tiers.is_cable, 2)[used], -util[used]))]
     if opts.top_links is not None:
         busiest = busiest[:opts.top_links]
     names = g.node_names

@@ -63,15 +63,20 @@ def load_graph(path: str | Path, defines: dict[str, str] | None = None,
     if Path(path).suffix == ".json" and is_fqg_file(path):
         with step("reading graph"):
             g = read_fqg(path)
-        if g.num_nodes == 0:
-            raise InfraGraphError(Diagnostic("the graph has no nodes", Location(str(path), path="nodes"),
-                                             "compile it from a source that declares instances"))
+        require_nodes(g, path)
         return g
     with step("loading"):
         doc = load_document(path, defines, search_path)
     require_instances(doc, path)
     with step("expanding"):
         return expand(doc, limits)
+
+
+def require_nodes(g: FQG, path: str | Path) -> None:
+    """An error when a graph read back from FQG JSON has no nodes (nothing can follow from it)."""
+    if g.num_nodes == 0:
+        raise InfraGraphError(Diagnostic("the graph has no nodes", Location(str(path), path="nodes"),
+                                         "compile it from a source that declares instances"))
 
 
 def require_instances(doc: Infrastructure, path: str | Path) -> None:

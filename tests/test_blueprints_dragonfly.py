@@ -64,8 +64,17 @@ def test_unbalanced_dragonflies_including_impossible_sizes(p, a, h, groups, arra
     info = check(bc.build("std.fabrics.dragonfly", **params), p, a, h, groups)
     # every group pair is linked, so local + global + local always suffices
     assert info["diameter"] <= 3
-    if groups == a * h + 1 and a >= 2 and groups >= 3:
+    # maximal size: local + global + local is needed, except that a circulant arrangement can
+    # reach a group two offsets away through the group in between (see the test below)
+    if groups == a * h + 1 and a >= 2 and groups >= 3 and arrangement != "circulant":
         assert info["diameter"] == 3
+
+
+def test_maximal_circulant_dragonfly_can_be_shorter_than_three_hops():
+    """a=2, h=2, g=5 circulant: router 0 of every group links to groups +1 and -1, so
+    G.r0 -> (G+1).r0 -> (G+2).r0 takes 2 global hops and no local one: diameter 2, not 3."""
+    info = check(bc.build("std.fabrics.dragonfly", p=1, a=2, h=2, g=5, arrangement="circulant"), 1, 2, 2, 5)
+    assert info["diameter"] == 2
 
 
 def test_unknown_arrangement_is_rejected():

@@ -222,3 +222,16 @@ def test_astra_ring_ties_go_clockwise_like_astra_sim():
 def test_astra_inputs_astra_sim_cannot_run_are_errors(opts, message):
     with pytest.raises(InfraGraphError, match=message):
         simulate(simgraphs.ring(6), opts)
+
+
+def test_dimension_order_routing_crosses_fully_connected_and_switch_dims_in_one_step():
+    # On a stack, dor walks ring dimensions NPU by NPU but crosses FC / SW dimensions directly
+    # (not through the NPUs in between), so it takes the same paths as shortest-path routing.
+    from infragraph import blueprints
+
+    g = blueprints.graph("std.fabrics.stack", shape="FC(4)_SW(4)")
+    o = Opts(model="astra", collective="all-to-all", algorithm=("direct",), dims=(4, 4))
+    dor, hops = simulate(g, replace(o, routing="dor")), simulate(g, replace(o, routing="hops"))
+    assert dor["routing"] == "dor" and hops["routing"] == "hops"
+    assert dor["collective_time_ns"] == hops["collective_time_ns"]
+    assert dor["link_bytes_total"] == hops["link_bytes_total"]

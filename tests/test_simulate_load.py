@@ -77,3 +77,9 @@ def test_unknown_link_filter_is_a_located_error():
 
     with pytest.raises(InfraGraphError, match="(?s)unknown link filter 'cable'.*did you mean 'cables'"):
         simulate(simgraphs.ring(4), Opts(links="cable"))
+
+
+def test_busiest_links_list_a_cable_before_the_port_hop_that_feeds_it():
+    r = simulate(blueprints.graph("std.fabrics.ring", npus=4), Opts(model="aware"))
+    top = r["links"][0]
+    assert top["tier"] == "npu–npu" and top["utilization"] == r["max_link_utilization"]

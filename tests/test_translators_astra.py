@@ -81,10 +81,31 @@ def test_refuses_a_clos_with_the_reason_and_approximates_on_request():
         t.translate(g)
     b = t.translate(g, T.Options(approximate=True))
     net = yaml.safe_load(b.files["network.yml"])
-    assert net["topology"] == ["Switch"] and net["npus_count"] == [16]
-    assert net["latency"] == [1500.0]  # 6 links of 500 ns between far hosts, as 2 hops
-    assert b.approximate and any(n.startswith("APPROXIMATION") for n in b.notes)
-    assert "APPROXIMATION" in b.files["README.md"]
+    # one Switch per tier: 2 hosts per ToR, 2 ToRs per pod, 4 pods; per-hop latency = the links up to that
+    # tier (500 ns each), so a Switch's 2 hops equal the real path (e.g. 6 links between pods)
+    assert net["topology"] == ["Switch"] * 3 and net["npus_count"] == [2, 2, 4]
+    assert net["latency"] == [500.0, 1000.0, 1500.0]
+    assert net["bandwidth"] == [round(400e9 / 8 / GIB, 6)] * 3  # non-blocking: the full host rate per tier
+    assert b.approximate and any(n.startswith("APPROXIMATION: the 3-tier Clos") for n in b.notes)
+    error = next(n for n in b.notes if n.startswith("error of this approximation"))
+    assert "from our engine on the real graph" in error and "%" in error
+    assert "APPROXIMATION" in b.files["README.md"] and error in b.files["README.md"]
+
+
+def test_an_oversubscribed_clos_gets_each_npus_share_of_the_uplinks():
+    from infragraph import blueprints
+    g = blueprints.graph("std.fabrics.clos", oversubscription=[3])  # radix 8: 6 down, 2 up per leaf
+    b = T.get("astra-analytical").translate(g, T.Options(approximate=True))
+    net = yaml.safe_load(b.files["network.yml"])
+    assert net["npus_count"] == [6, 8]
+    assert net["bandwidth"][1] == round(400 / 3 * 1e9 / 8 / GIB, 6)  # 2 x 400 G shared by 6 NPUs
+
+
+def test_a_graph_that_is_no_fat_tree_still_gets_the_one_switch_model():
+    from infragraph import blueprints
+    g = blueprints.graph("std.fabrics.dragonfly")
+    b = T.get("astra-analytical").translate(g, T.Options(approximate=True))
+    assert len(yaml.safe_load(b.files["network.yml"])["topology"]) == 1
 
 
 def test_refuses_wrong_rank_order_naming_the_npus():
@@ -150,8 +171,26 @@ def test_no_npus_refused():
 
 def test_direct_ring_is_fine_for_astra_and_bundle_files(tmp_path):
     b = T.get("astra-analytical").translate(expand(ring_direct(8)))
-    paths = {p.name for p in b.write(tmp_path)}
-    assert paths == {"network.yml", "system.json", "remote_memory.json", "ranks.txt", "run.sh", "README.md"}
+    paths = {str(p.relative_to(tmp_path)) for p in b.write(tmp_path)}
+    assert paths == {"network.yml", "system.json", "remote_memory.json", "ranks.txt", "run.sh", "README.md",
+                     *(f"workload/all_reduce.{i}.et" for i in range(8))}
     run = (tmp_path / "run.sh").read_text()
     assert "--network-configuration=\"$here/network.yml\"" in run and "--system-configuration" in run
     assert (tmp_path / "run.sh").stat().st_mode & 0o100
+
+
+def test_an_all_reduce_too_small_for_halving_doubling_defaults_to_ring_and_a_chosen_one_is_refused():
+    from infragraph.translators.chakra_et import Workload
+    g, t = expand(stack("SW(16)")), T.get("astra-analytical")
+    tiny = Workload("all-reduce", 100)  # 100 B / 4 chunks < 2 bytes x 16 NPUs: ASTRA-sim aborts
+    assert json.loads(t.translate(g, T.Options(workload=tiny)).files["system.json"])["all-reduce-implementation"] == ["ring"]
+    d = t.check(g, T.Options(settings={"all-reduce-implementation": "halvingDoubling"}, workload=tiny))
+    assert d and "chunk_size > 0" in d[0].message and d[0].hint
+
+
+def test_known_aborts_are_refused_with_a_fix():
+    g, t = expand(stack("RI(4)_SW(2)")), T.get("astra-analytical")
+    for settings, text in (({"network-model": "aware"}, "1-D networks only"), ({"endpoint-delay": "0"}, "aborts with 0"),
+                           ({"all-to-all-implementation": "halvingDoubling,direct"}, "expected one of: ring, direct")):
+        d = t.check(g, T.Options(settings=settings))
+        assert d and text in d[0].message + str(d[0].hint) and d[0].hint, (settings, d)

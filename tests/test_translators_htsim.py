@@ -95,9 +95,23 @@ def test_refuses_direct_wiring():
     assert "joins two NPUs" in d[0].message
 
 
-def test_refuses_shared_nics():
+def test_refuses_shared_nics_that_do_not_pair_with_gpus():
     d = T.get("htsim").check(expand(clos(4, 2, npus=4, nics=2)))
-    assert "shared devices (e.g. 'host.0.nic.0')" in d[0].message
+    assert "'host.0.nic.0' joins 2 NPU(s) (2 link(s)) to 1 cable(s)" in d[0].message
+    assert "one host per GPU-NIC pair" in d[0].message and d[0].hint
+
+
+def test_a_server_with_a_nic_per_gpu_becomes_one_host_per_pair_in_htsim_order():
+    from infragraph import blueprints
+    g = blueprints.graph("std.fabrics.clos", nics_per_host=8, rail_optimized=True)
+    b = T.get("htsim").translate(g)
+    # rail-optimized: NIC i of every host on leaf i, so HTSim's ToR 0 holds GPU 0 of hosts 0..3
+    assert b.rank_order[:5] == ["host.0.gpu.0", "host.1.gpu.0", "host.2.gpu.0", "host.3.gpu.0", "host.0.gpu.1"]
+    assert "Radix_Down 4" in b.files["fat_tree.topo"] and "Downlink_Latency_ns 650" in b.files["fat_tree.topo"]
+    assert any("one host per GPU-NIC pair" in n for n in b.notes)
+    # a plain Clos keeps the graph's order
+    plain = T.get("htsim").translate(expand(clos(4, 2)))
+    assert not any("different rank" in n for n in plain.notes)
 
 
 def test_refuses_mixed_speeds_and_rule_failures():

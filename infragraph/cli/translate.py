@@ -6,6 +6,8 @@ import sys
 
 from ..errors import Diagnostic, InfraGraphError, Location, error
 from ..translators import NAMES, Options, get
+from ..translators.chakra_et import COLLECTIVES, DEFAULT_COLLECTIVE, DEFAULT_SIZE, Workload
+from ..units import UnitError, parse_size_bytes
 from .common import add_failure_arguments, add_source_arguments, failure_spec, load_graph_with_progress, progress
 
 
@@ -16,6 +18,15 @@ def register(sub) -> None:
     p.add_argument("-o", "--output", required=True, metavar="DIR", help="output directory for the bundle")
     p.add_argument("--approximate", action="store_true",
                    help="model a graph the backend cannot express exactly as closely as possible (printed)")
+    p.add_argument("--collective", default=DEFAULT_COLLECTIVE, choices=tuple(COLLECTIVES),
+                   help=f"the collective of the Chakra workload written into ASTRA-sim bundles (one .et per NPU) "
+                        f"and of the engine bundle's run.sh (default {DEFAULT_COLLECTIVE})")
+    p.add_argument("--size", default=DEFAULT_SIZE,
+                   help=f"bytes per NPU of that collective (all-gather: each NPU's shard), e.g. 1GiB "
+                        f"(default {DEFAULT_SIZE})")
+    p.add_argument("--no-workload", action="store_true",
+                   help="write no Chakra files (one per NPU: 262,144 for a 262,144-NPU fabric); run.sh then needs "
+                        "WORKLOAD=<prefix of your own .et files>")
     p.add_argument("--set", dest="settings", action="append", default=[], metavar="KEY=VALUE",
                    help="override a backend setting (repeatable; the bundle README lists them)")
     add_failure_arguments(p)
@@ -32,11 +43,20 @@ def parse_settings(items: list[str]) -> dict[str, str]:
     return out
 
 
+def workload(collective: str, size: str, files: bool = True) -> Workload:
+    try:
+        nbytes = parse_size_bytes(size)
+    except UnitError as e:
+        raise error(f"bad --size '{size}': {e}", hint="a whole number of bytes with a unit, e.g. 1MiB, 64KB, 4096") from None
+    return Workload(collective, nbytes, files)
+
+
 def run(args) -> int:
     translator = get(args.to)
     from ..translators.failures import translate_with_failures
 
-    options = Options(args.approximate, parse_settings(args.settings))
+    options = Options(args.approximate, parse_settings(args.settings), workload(args.collective, args.size,
+                                                                                      not args.no_workload))
     spec = failure_spec(args)
     g = load_graph_with_progress(args)
     with progress(args).phase(f"translating for {args.to}"):

@@ -20,7 +20,7 @@ from ..graph import FQG, expand
 from ..graph.export import is_fqg_file, read_fqg
 from ..graph.failures import FailureSpec, with_failures
 from ..limits import Limits
-from ..sources import load_document, require_instances
+from ..sources import load_document, require_instances, require_nodes
 from . import suppress
 from .config import LintConfig
 from .facts import GraphFacts
@@ -58,6 +58,7 @@ def load_source(path: str, defines: dict[str, str] | None = None,
     -D values apply to programs: .igl files and blueprint names (`std.fabrics.clos`)."""
     if Path(path).suffix == ".json" and is_fqg_file(path):
         g = read_fqg(path)
+        require_nodes(g, path)
         return g, None, FqgFileLocator(path, g)
     program = Path(path).suffix == ".igl" or (blueprints.is_blueprint_name(path) and not Path(path).exists())
     if program:

@@ -2,7 +2,8 @@
 
 Every point carries its table inputs, the -D texts for its source, its `SimulationOptions`, and two
 keys: `graph_key` (source digest + -D texts: which compiled graph it needs, so a worker compiles
-each distinct graph once) and `key` (graph_key + options: what a resumed sweep skips).
+each distinct graph once) and `key` (graph_key + options + the toolchain's own digest: what a
+resumed sweep skips).
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ import hashlib
 import itertools
 import json
 from dataclasses import asdict, dataclass, replace
+from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from .. import blueprints
@@ -18,6 +21,8 @@ from ..simulate import SimulationOptions
 from . import expr
 from .options import ALWAYS, OPTIONS, column_value
 from .spec import OPTION, PARAM, Spec
+
+PACKAGE = Path(__file__).resolve().parent.parent
 
 
 @dataclass(frozen=True)
@@ -91,8 +96,20 @@ def _point(spec: Spec, index: int, env: dict[str, Any]) -> Point:
     table.update(inputs)
     define_items = tuple(sorted(defines.items()))
     graph_key = _digest([spec.source.digest, define_items])
-    key = _digest([graph_key, {k: v for k, v in asdict(opts).items() if k not in ("trace", "top_links", "links")}])
+    key = _digest([graph_key, toolchain_digest(),
+                   {k: v for k, v in asdict(opts).items() if k not in ("trace", "top_links", "links")}])
     return Point(index, table, define_items, opts, graph_key, key)
+
+
+@lru_cache(maxsize=1)
+def toolchain_digest() -> str:
+    """A hash of the toolchain itself (every module and the compiled engine): results from another
+    version are not reused by a resumed sweep, since the same point may now give another answer."""
+    h = hashlib.sha256()
+    for f in sorted(PACKAGE.rglob("*")):
+        if f.suffix in (".py", ".so") and f.is_file():
+            h.update(f.relative_to(PACKAGE).as_posix().encode() + b"\0" + f.read_bytes())
+    return h.hexdigest()
 
 
 def _digest(parts: list[Any]) -> str:

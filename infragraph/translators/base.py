@@ -19,6 +19,7 @@ import jinja2
 
 from ..errors import Diagnostic, InfraGraphError, Location, did_you_mean, error
 from ..graph.fqg import FQG
+from .chakra_et import Workload
 
 TEMPLATES = jinja2.Environment(
     loader=jinja2.PackageLoader("infragraph.translators", "templates"),
@@ -48,14 +49,16 @@ class Setting:
 class Options:
     approximate: bool = False  # allow a documented approximation instead of refusing
     settings: dict[str, str] = field(default_factory=dict)  # --set KEY=VALUE, as given
+    workload: Workload = field(default_factory=Workload)  # the collective every ASTRA-sim bundle carries
 
 
 @dataclass
 class Bundle:
-    """The translator's output: files by relative path, and notes for the user (also in README.md)."""
+    """The translator's output: files by relative path (text, or bytes for binary files such as the
+    Chakra workload), and notes for the user (also in README.md)."""
 
     backend: str
-    files: dict[str, str]
+    files: dict[str, str | bytes]
     notes: list[str] = field(default_factory=list)
     rank_order: list[str] = field(default_factory=list)  # NPU node name per rank
     approximate: bool = False
@@ -67,10 +70,14 @@ class Bundle:
         except OSError as e:
             raise InfraGraphError(Diagnostic(f"cannot create output directory: {e.strerror}", Location(str(outdir)))) from None
         written = []
-        for rel, text in self.files.items():
+        for folder in {str(Path(rel).parent) for rel in self.files}:
+            (outdir / folder).mkdir(parents=True, exist_ok=True)
+        for rel, content in self.files.items():
             path = outdir / rel
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8")
+            if isinstance(content, bytes):
+                path.write_bytes(content)
+            else:
+                path.write_text(content, encoding="utf-8")
             if rel.endswith(".sh"):
                 path.chmod(path.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
             written.append(path)

@@ -12,37 +12,21 @@ the NPU count and logical dims from it; bandwidth/latency there are informationa
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
-from scipy.sparse import coo_matrix
-from scipy.sparse.csgraph import connected_components
 
 from ..errors import Diagnostic, InfraGraphError, Location
 from ..graph.fqg import FQG
-from .astra_analytical import REMOTE_MEMORY, rank_names, ranks_file, SYSTEM_SETTINGS, network_yaml, readme, system_config
+from .astra_analytical import (ALGORITHMS, REMOTE_MEMORY, SYSTEM_SETTINGS, network_yaml, ranks_file,
+                               readme, system_config)
 from .base import Bundle, Options, Translator, refuse, render
-from .structure import HUB, SW, Dimension, Fabric, fabric, require_rated, switch_tiers
-
-
-@dataclass
-class Tier:
-    speed: int  # Gbit/s of the links below this tier
-    radix_down: int
-    radix_up: int | None  # None on the top tier
-    latency: int  # ns of the links below this tier
-    oversubscribed: int = 1
-    bundle: int = 1  # parallel links per switch pair below this tier (1 on tier 0)
-    switches: int = 0  # how many the graph has (not written; checked against HTSim's arithmetic)
-
-
-@dataclass
-class FatTree:
-    nodes: int
-    podsize: int
-    tiers: list[Tier] = field(default_factory=list)
+from .chakra_et import Workload, workload_files
+from .launch import HTSIM, config_args, run_script
+from .fat_tree import FatTree, NotAFatTree, infer
+from .structure import SW, Dimension, Fabric, NotSplittable, fabric, host_per_gpu_nic_pair, require_rated
 
 
 def rules(ft: FatTree) -> list[tuple[str, bool, str]]:
@@ -95,80 +79,6 @@ def rules(ft: FatTree) -> list[tuple[str, bool, str]]:
     return out
 
 
-class NotAFatTree(Exception):
-    pass
-
-
-def _uniform(values: np.ndarray, what: str, integer: bool = True) -> int:
-    u = np.unique(values)
-    if u.size != 1:
-        raise NotAFatTree(f"{what} is not uniform: {', '.join(f'{x:g}' for x in u[:5])}")
-    v = float(u[0])
-    if integer and v != int(v):
-        raise NotAFatTree(f"{what} is {v:g}; HTSim needs a whole number")
-    return int(v)
-
-
-def infer(fab: Fabric) -> FatTree:
-    """The fat-tree parameters of a Clos fabric; NotAFatTree with the reason when it is not one."""
-    N, V = fab.num_npus, fab.num_vertices
-    if np.any(fab.vertex_kind == HUB):
-        h = int(np.flatnonzero(fab.vertex_kind == HUB)[0])
-        raise NotAFatTree(f"NPUs reach the fabric through shared devices (e.g. '{fab.name(h)}'); HTSim hosts have "
-                          f"one link each to a tier-0 switch")
-    tier = switch_tiers(fab)
-    if np.any(tier[N:] == -2):
-        raise NotAFatTree(f"switch '{fab.name(int(N + np.flatnonzero(tier[N:] == -2)[0]))}' is not connected to any NPU")
-    ts, td = tier[fab.src], tier[fab.dst]
-    lo, hi = np.minimum(ts, td), np.maximum(ts, td)
-    if np.any(hi - lo != 1):
-        e = int(np.flatnonzero(hi - lo != 1)[0])
-        what = "two NPUs" if hi[e] == -1 else f"tier {lo[e]} and tier {hi[e]}" if lo[e] != hi[e] else f"two tier-{lo[e]} switches"
-        raise NotAFatTree(f"link '{fab.name(int(fab.src[e]))}' - '{fab.name(int(fab.dst[e]))}' joins {what}; a fat tree "
-                          f"links each tier only to the next")
-    n_tiers = int(tier.max()) + 1
-    lower = np.where(ts < td, fab.src, fab.dst)
-    upper = np.where(ts < td, fab.dst, fab.src)
-    host_links = np.bincount(lower[lo == -1], minlength=V)[:N]
-    if np.any(host_links != 1):
-        bad = int(np.flatnonzero(host_links != 1)[0])
-        raise NotAFatTree(f"NPU '{fab.name(bad)}' has {host_links[bad]} links to tier-0 switches; HTSim hosts have one")
-    tiers: list[Tier] = []
-    for t in range(n_tiers):
-        sw = np.flatnonzero(tier == t)
-        below = lo == t - 1
-        down = np.bincount(upper[below], minlength=V)[sw]
-        up = np.bincount(lower[lo == t], minlength=V)[sw]
-        radix_down = _uniform(down, f"tier {t} Radix_Down (links below each switch)")
-        radix_up = _uniform(up, f"tier {t} Radix_Up (links above each switch)") if t < n_tiers - 1 else None
-        if t == n_tiers - 1 and np.any(up):
-            raise NotAFatTree(f"tier {t} switches have uplinks")
-        speed = _uniform(fab.bw_gbps[below], f"tier {t} Downlink_speed_Gbps")
-        lat = _uniform(fab.lat_ns[below], f"tier {t} Downlink_Latency_ns")
-        pair = lower[below] * V + upper[below]
-        bundle = _uniform(np.unique(pair, return_counts=True)[1], f"tier {t} Bundle (parallel links per switch pair)")
-        tiers.append(Tier(speed, radix_down, radix_up, lat, 1, bundle, int(sw.size)))
-    if n_tiers not in (2, 3):
-        return FatTree(N, N, tiers)
-    t0, t1 = tiers[0], tiers[1]
-    if t0.radix_down % t0.radix_up == 0:
-        t0.oversubscribed = t0.radix_down // t0.radix_up
-    else:
-        raise NotAFatTree(f"rule Radix_Down0 / Radix_Up0 == Oversubscribed0 fails: {t0.radix_down} / {t0.radix_up} "
-                          f"is not a whole number")
-    if n_tiers == 3:
-        ratio = Fraction(t1.radix_down * t1.speed, t1.radix_up * tiers[2].speed)
-        if ratio.denominator != 1:
-            raise NotAFatTree(f"tier 1 oversubscription (Radix_Down1*speed1)/(Radix_Up1*speed2) = {ratio} is not whole")
-        t1.oversubscribed = int(ratio)
-    # pods: NPU components of the tiers below the top (2 tiers: one pod of all NPUs)
-    keep = hi < n_tiers - 1 if n_tiers == 3 else np.ones(fab.num_edges, dtype=bool)
-    _, label = connected_components(coo_matrix((np.ones(int(keep.sum())), (fab.src[keep], fab.dst[keep])),
-                                               shape=(V, V)), directed=False)
-    podsizes = np.bincount(label[:N])
-    return FatTree(N, _uniform(podsizes[podsizes > 0], "Podsize (NPUs per pod)"), tiers)
-
-
 @dataclass
 class HTSimPlan:
     g: FQG
@@ -176,31 +86,53 @@ class HTSimPlan:
     tree: FatTree
     system: dict[str, Any]
     values: dict[str, Any]
+    workload: Workload
+
+
+RING_DEFAULT_NOTE = (
+    "collective algorithms default to ring on HTSim: with halvingDoubling ASTRA-sim's HTSim glue aborts when a "
+    "late packet or ACK finishes a flow twice (assertion 'notify_sender_sending_finished failed'), and direct "
+    "bursts every NPU's flows at once into HTSim's small queues and can run into HTSim's fixed simulated end "
+    "time ('Simulation timed out') on oversubscribed trees; ring completed on every fat tree tried")
+
+
+def htsim_default(dim: Dimension, key: str) -> str:
+    """HTSim's default algorithm: ring (RING_DEFAULT_NOTE says why)."""
+    return "ring"
+
+
+def halving_doubling_refusals(system: dict[str, Any]) -> list[Diagnostic]:
+    return [Diagnostic(f"{key} names halvingDoubling, with which ASTRA-sim's HTSim backend aborts (a flow's finish "
+                       f"callback fires twice: 'notify_sender_sending_finished failed')", Location(path=f"--set {key}"),
+                       f"use --set {key}=ring (the HTSim default) or direct")
+            for key in ALGORITHMS if "halvingDoubling" in system[key]]
 
 
 class HTSim(Translator):
     name = "htsim"
     description = "ASTRA-sim HTSim backend (csg-htsim, TCP): fat-tree description + analytical YAML"
     settings = SYSTEM_SETTINGS
-    default_bin = "astra-sim/build/astra_htsim/build/bin/AstraSim_HTSim"
 
     def plan(self, g: FQG, options: Options) -> HTSimPlan:
         values = self.resolve_settings(options)
         fab = fabric(g)
         refuse(require_rated(fab, "HTSim"))
         try:
+            fab = host_per_gpu_nic_pair(fab)
             tree = infer(fab)
-        except NotAFatTree as e:
+        except (NotAFatTree, NotSplittable) as e:
             raise InfraGraphError(Diagnostic(f"not a fat tree HTSim can build: {e}", Location(),
-                                             "HTSim takes 2- or 3-tier fat trees only; use ns3 for other fabrics")) from None
+                                             "HTSim builds only 2- or 3-tier fat trees whose hosts have one NIC (or one per GPU); translate "
+                                             "with --to ns3, which takes any topology")) from None
         failed = [(r, d) for r, ok, d in rules(tree) if not ok]
         if failed:
             raise InfraGraphError([Diagnostic(f"HTSim consistency rule fails: {r} ({d})", Location(),
-                                              "HTSim would reject this .topo or build a different tree")
+                                              "HTSim would reject this .topo or build a different tree; make the Clos uniform (one radix, "
+                                              "speed and latency per tier) or translate with --to ns3")
                                    for r, d in failed])
-        system, diags = system_config([self._dimension(tree)], values)
-        refuse(diags)
-        return HTSimPlan(g, fab, tree, system, values)
+        system, diags = system_config([self._dimension(tree)], values, options.workload, htsim_default)
+        refuse(diags + halving_doubling_refusals(system))
+        return HTSimPlan(g, fab, tree, system, values, options.workload)
 
     @staticmethod
     def _dimension(tree: FatTree) -> Dimension:
@@ -208,23 +140,33 @@ class HTSim(Translator):
 
     def render(self, plan: HTSimPlan) -> Bundle:
         fab, tree = plan.fab, plan.tree
-        ranks = rank_names(fab)
+        names = fab.g.node_names
+        ranks = [names[i] for i in fab.vertex_node[tree.host_order].tolist()]
         dim = self._dimension(tree)
-        notes = fab.notes + [f"network.yml gives HTSim the NPU count and one logical dimension of {tree.nodes}; its "
+        moved = int(np.count_nonzero(tree.host_order != np.arange(fab.num_npus)))
+        order_note = ([f"ranks.txt: {moved} NPU(s) take a different rank than in the graph's order, because HTSim "
+                       f"wires host h to ToR h / Radix_Down0 (hosts of one ToR, and ToRs of one pod, consecutive); "
+                       f"ASTRA-sim NPU id = HTSim host = the rank in ranks.txt"] if moved else [])
+        notes = fab.notes + order_note + [RING_DEFAULT_NOTE, f"network.yml gives HTSim the NPU count and one logical dimension of {tree.nodes}; its "
                              f"bandwidth/latency are the tier-0 link's and HTSim ignores them (it reads fat_tree.topo)"]
-        files = {
+        files: dict[str, str | bytes] = {
             "fat_tree.topo": render("htsim_fat_tree.topo.j2", source=plan.g.name, nodes=tree.nodes,
                                     podsize=tree.podsize, tiers=tree.tiers),
             "network.yml": network_yaml([dim], f"SW({tree.nodes})", plan.g.name),
             "system.json": json.dumps(plan.system, indent=2) + "\n",
             "remote_memory.json": REMOTE_MEMORY,
             "ranks.txt": ranks_file(ranks),
-            "run.sh": render("htsim_run.sh.j2", default_bin=self.default_bin, num_npus=fab.num_npus),
+            "run.sh": run_script(HTSIM, plan.workload, fab.num_npus,
+                                 config_args(system_configuration="system.json",
+                                             remote_memory_configuration="remote_memory.json",
+                                             network_configuration="network.yml")
+                                 + ['--htsim_opts -topo "$here/fat_tree.topo"']),
         }
         summary = (f"{len(tree.tiers)}-tier fat tree, Podsize {tree.podsize}, switches per tier "
                    f"{[t.switches for t in tree.tiers]}; every HTSim consistency rule checked")
         files["README.md"] = readme(self, plan.g.name, fab.num_npus, summary, files, notes, False,
-                                    self.settings_table(plan.values),
+                                    self.settings_table(plan.values), plan.workload,
                                     units=["Downlink_speed_Gbps: Gbit/s (1e9 bit/s) of the links below each tier",
                                            "Downlink_Latency_ns: ns of those links (a GPU's internal path folded in)"])
+        files.update(workload_files(plan.workload, fab.num_npus))
         return Bundle(self.name, files, notes, ranks)

@@ -14,8 +14,9 @@ forwarding switch node that carries its direct links (flagged in the notes).
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 from scipy.sparse import coo_matrix
@@ -26,6 +27,8 @@ from ..graph.fqg import FQG
 from .astra_analytical import REMOTE_MEMORY, rank_names, ranks_file, SYSTEM_SETTINGS, KIND_HINT_ANNOTATION, readme, system_config
 from .base import (Bundle, Options, Setting, Translator, list_of, parse_bool, parse_float, parse_positive_int,
                    refuse, render)
+from .chakra_et import Workload, workload_files
+from .launch import NS3, config_args, run_script
 from .structure import SW, Dimension, Fabric, NotAProduct, detect_product, fabric, require_rated
 
 SWITCH_KINDS = (1, 2)  # structure.SWITCH, structure.HUB: nodes that forward
@@ -82,8 +85,51 @@ CONFIG_DEFAULTS: tuple[tuple[str, str, str], ...] = (
     ("PMAX_MAP", "", "ECN Pmax per link rate; default 0.2 for each rate present"),
 )
 
+# How ASTRA-sim's ns-3 reads each config.txt value (`conf >> value` into these C++ types). A decimal
+# where it reads an integer leaves the stream failed and the reading loop never ends, so every value is
+# checked here. Keys not listed are one whitespace-free token (file names, rates like 50Mb/s).
+UINT_KEYS = frozenset("ENABLE_QCN USE_DYNAMIC_PFC_THRESHOLD CLAMP_TARGET_RATE PACKET_PAYLOAD_SIZE L2_CHUNK_SIZE "
+                      "L2_ACK_INTERVAL L2_BACK_TO_ZERO FAST_RECOVERY_TIMES VAR_WIN FAST_REACT RATE_BOUND CC_MODE "
+                      "HAS_WIN GLOBAL_T MI_THRESH INT_MULTI ACK_HIGH_PRIO ENABLE_TRACE BUFFER_SIZE QLEN_MON_START "
+                      "QLEN_MON_END MULTI_RATE SAMPLE_FEEDBACK NIC_TOTAL_PAUSE_TIME".split())
+FLOAT_KEYS = frozenset("PAUSE_TIME SIMULATOR_STOP_TIME ALPHA_RESUME_INTERVAL RP_TIMER EWMA_GAIN ERROR_RATE_PER_LINK "
+                       "RATE_DECREASE_INTERVAL U_TARGET PINT_LOG_BASE PINT_PROB".split())
+MAP_KEYS = {"KMAX_MAP": "integer", "KMIN_MAP": "integer", "PMAX_MAP": "number"}  # count (rate_bps value)*
+
+
+def _config_value(key: str) -> Callable[[str], str]:
+    """The parser for one config.txt key: the text as written, refused unless ns-3 can read it."""
+    def whole(t: str) -> bool:
+        return t.isdigit()
+
+    def number(t: str) -> bool:
+        try:
+            return math.isfinite(float(t))
+        except ValueError:
+            return False
+
+    def parse(text: str) -> str:
+        words = text.split()
+        if key in UINT_KEYS and not (len(words) == 1 and whole(words[0])):
+            raise ValueError("ns-3 reads it as a whole number >= 0 (a decimal makes it loop forever)")
+        if key in FLOAT_KEYS and not (len(words) == 1 and number(words[0])):
+            raise ValueError("expected one finite number")
+        if key == "LINK_DOWN" and not (len(words) == 3 and all(map(whole, words))):
+            raise ValueError("expected 'time src dst' (three whole numbers; 0 0 0 = none)")
+        if key in MAP_KEYS and words:
+            n = words[0]
+            value_ok = whole if MAP_KEYS[key] == "integer" else number
+            if not (whole(n) and len(words) == 1 + 2 * int(n)
+                    and all(whole(r) and value_ok(v) for r, v in zip(words[1::2], words[2::2]))):
+                raise ValueError(f"expected 'count' then count pairs 'rate_bps {MAP_KEYS[key]}'")
+        if key not in UINT_KEYS | FLOAT_KEYS | MAP_KEYS.keys() | {"LINK_DOWN"} and len(words) != 1:
+            raise ValueError("expected one word without spaces")
+        return text
+    return parse
+
+
 NS3_SETTINGS: tuple[Setting, ...] = (
-    *(Setting(k, v, doc) for k, v, doc in CONFIG_DEFAULTS),
+    *(Setting(k, v, doc, _config_value(k)) for k, v, doc in CONFIG_DEFAULTS),
     Setting("logical-dims", "", "logical dimensions for collectives, e.g. 8,2 (product = NPUs); "
             "empty = the detected RI/FC/SW product, else one dimension of all NPUs", list_of(parse_positive_int)),
     Setting("forwarding-nodes", "false", "give NPUs wired to each other a forwarding switch node "
@@ -99,7 +145,16 @@ def format_number(x: float) -> str:
 
 
 def rate(gbps: float) -> str:
+    """ns-3 DataRate text, always in Gbps (ns-3 rejects Tbps)."""
     return f"{format_number(gbps)}Gbps"
+
+
+def rate_key(text: str) -> int:
+    """The bit/s ns-3 derives from a rate text: it parses the number as a double and truncates
+    number * 1e9 to an integer, so '1.001Gbps' is 1000999999 (not 1001000000); the ECN maps are
+    looked up with exactly this value."""
+    assert text.endswith("Gbps")
+    return int(float(text[:-4]) * 1e9)
 
 
 def delay(ns: float) -> str:
@@ -136,6 +191,7 @@ class Ns3Plan:
     system: dict[str, Any]
     values: dict[str, Any]
     notes: list[str]
+    workload: Workload
 
 
 def _npu_link_record(fab: Fabric, npu: int) -> str | None:
@@ -155,7 +211,6 @@ class Ns3(Translator):
     name = "ns3"
     description = "ASTRA-sim ns-3 backend: packet-level topology, logical topology and configuration"
     settings = NS3_SETTINGS
-    default_bin = "astra-sim/extern/network_backend/ns-3/build/scratch/ns3.42-AstraSimNetwork-default"
 
     def plan(self, g: FQG, options: Options) -> Ns3Plan:
         values = self.resolve_settings(options)
@@ -177,9 +232,10 @@ class Ns3(Translator):
             src, dst, bw, lat, err, num_nodes, switch_ids, note = self._add_forwarding(fab, err, values)
             notes.append(note)
         dims = self._logical_dims(fab, g, values, notes)
-        system, diags = system_config(dims, values)
-        refuse(diags)
-        return Ns3Plan(g, fab, src, dst, bw, lat, err, num_nodes, switch_ids, dims, system, values, notes)
+        system, diags = system_config(dims, values, options.workload)
+        refuse(diags + _map_refusals(values, {rate(b) for b in np.unique(bw).tolist()}))
+        return Ns3Plan(g, fab, src, dst, bw, lat, err, num_nodes, switch_ids, dims, system, values, notes,
+                       options.workload)
 
     def _add_forwarding(self, fab: Fabric, err: np.ndarray, values: dict):
         """Each NPU with direct NPU links gets forwarding node F(npu); NPU-NPU links become F-F links and
@@ -238,36 +294,58 @@ class Ns3(Translator):
                           num_links=len(lines), switch_ids=" ".join(map(str, plan.switch_ids.tolist())),
                           links="\n".join(lines))
         config = [(k, plan.values[k]) for k, _, _ in CONFIG_DEFAULTS]
-        rates = sorted({float(b) for b in uniq[:, 0].tolist()})
-        maps = _ecn_maps(rates)
+        maps = _ecn_maps(sorted({rate(b) for b in uniq[:, 0].tolist()}, key=rate_key))
         config = [(k, v if v != "" else maps[k]) for k, v in config]
         ranks = rank_names(fab)
-        files = {
+        files: dict[str, str | bytes] = {
             "topology.txt": topology,
+            "flow.txt": "0\n",
+            "trace.txt": "0\n",
             "logical_topology.json": json.dumps({"logical-dims": [str(d.size) for d in plan.dims]}) + "\n",
             "config.txt": render("ns3_config.txt.j2", entries=config),
             "system.json": json.dumps(plan.system, indent=2) + "\n",
             "remote_memory.json": REMOTE_MEMORY,
             "ranks.txt": ranks_file(ranks),
-            "run.sh": render("ns3_run.sh.j2", default_bin=self.default_bin, num_npus=fab.num_npus),
+            "run.sh": run_script(NS3, plan.workload, fab.num_npus,
+                                 config_args(system_configuration="system.json",
+                                             remote_memory_configuration="remote_memory.json",
+                                             network_configuration="config.txt",
+                                             logical_topology_configuration="logical_topology.json")
+                                 + ["--comm-group-configuration='\"empty\"'"]),
         }
         summary = (f"{plan.num_nodes:,} nodes ({fab.num_npus:,} NPUs, {plan.switch_ids.size:,} switches), "
                    f"{len(lines):,} links; {fab.collapsed_links:,} links had a device-internal path folded in; "
                    f"logical dims {[d.size for d in plan.dims]}")
         files["README.md"] = readme(self, plan.g.name, fab.num_npus, summary, files, plan.notes,
                                     any("FLAGGED" in n for n in plan.notes), self.settings_table(plan.values),
-                                    units=["rate: Gbps = 1e9 bit/s (ns-3 DataRate), as stored in the graph",
+                                    plan.workload, units=["rate: Gbps = 1e9 bit/s (ns-3 DataRate), as stored in the graph",
                                            "delay: written in ms (500 ns -> 0.0005ms)",
                                            "a GPU's internal path (GPU -> NIC -> port) is folded into its link: "
                                            "bandwidth = slowest hop, delay = sum",
-                                           "BUFFER_SIZE: MB per switch"])
+                                           "BUFFER_SIZE: MB per switch; KMAX/KMIN thresholds: KB (whole numbers)"])
+        files.update(workload_files(plan.workload, fab.num_npus))
         return Bundle(self.name, files, plan.notes, ranks)
 
 
-def _ecn_maps(rates_gbps: list[float]) -> dict[str, str]:
-    """DCQCN ECN maps with one entry per link rate present (ns-3 looks thresholds up by exact rate)."""
+def _map_refusals(values: dict[str, Any], rates: set[str]) -> list[Diagnostic]:
+    """A user-given ECN map must name every link rate (ns-3 aborts: 'must set kmax for each link speed')."""
+    out = []
+    for key in MAP_KEYS:
+        words = values[key].split()
+        missing = sorted({rate_key(r) for r in rates} - {int(w) for w in words[1::2]}) if words else []
+        if missing:
+            out.append(Diagnostic(f"{key} has no entry for link rate(s) {', '.join(map(str, missing[:5]))} bit/s, which "
+                                  f"ns-3 aborts on ('must set {key[:4].lower()} for each link speed')",
+                                  Location(path=f"--set {key}"), "add an entry per rate (bit/s as ns-3 truncates it), "
+                                  "or leave the key unset for the default"))
+    return out
+
+
+def _ecn_maps(rates: list[str]) -> dict[str, str]:
+    """DCQCN ECN maps with one entry per link rate text present, keyed as ns-3 keys them (rate_key);
+    Kmax/Kmin are whole KB (ns-3 reads them as integers)."""
     def entries(value) -> str:
-        return " ".join([str(len(rates_gbps))] + [f"{int(round(r * 1e9))} {value(r)}" for r in rates_gbps])
-    return {"KMAX_MAP": entries(lambda r: format_number(16 * r)),
-            "KMIN_MAP": entries(lambda r: format_number(4 * r)),
-            "PMAX_MAP": entries(lambda r: "0.2")}
+        return " ".join([str(len(rates))] + [f"{rate_key(r)} {value(rate_key(r) / 1e9)}" for r in rates])
+    return {"KMAX_MAP": entries(lambda gbps: str(max(1, round(16 * gbps)))),
+            "KMIN_MAP": entries(lambda gbps: str(max(1, round(4 * gbps)))),
+            "PMAX_MAP": entries(lambda gbps: "0.2")}

@@ -23,7 +23,8 @@ from typing import Any
 
 from ..graph.export import to_json_dict
 from ..graph.fqg import FQG
-from .astra_analytical import KIND_HINT_ANNOTATION, SYSTEM_SETTINGS, readme, system_config
+from .astra_analytical import COLLECTIVE_KEY, KIND_HINT_ANNOTATION, SYSTEM_SETTINGS, readme, system_config
+from .chakra_et import Workload
 from .base import Bundle, Options, Translator, refuse, render
 from .structure import Dimension, NotAProduct, detect_product, fabric
 
@@ -44,6 +45,7 @@ class EnginePlan:
     system: dict[str, Any]
     values: dict[str, Any]
     notes: list[str]
+    workload: Workload
 
 
 class SimEngine(Translator):
@@ -65,7 +67,7 @@ class SimEngine(Translator):
             dims = []
             notes.append(f"no logical dimensions: the graph is not an RI/FC/SW product ({e}); the engine runs "
                          f"one flat collective over all NPUs on the real topology")
-        system, diags = system_config(dims, values) if dims else (
+        system, diags = system_config(dims, values, options.workload) if dims else (
             {k: values[k] for k in ("scheduling-policy", "endpoint-delay", "active-chunks-per-dimension",
                                     "preferred-dataset-splits", "collective-optimization", "local-mem-bw")}, [])
         refuse(diags)
@@ -73,10 +75,12 @@ class SimEngine(Translator):
         arrays["edge_bandwidth_gbps"] = _null_nan(arrays["edge_bandwidth_gbps"])
         arrays["edge_latency_ns"] = _null_nan(arrays["edge_latency_ns"])
         names = g.node_names
-        return EnginePlan(g, arrays, [names[i] for i in prepared.npu_nodes.tolist()], dims, system, values, notes)
+        return EnginePlan(g, arrays, [names[i] for i in prepared.npu_nodes.tolist()], dims, system, values, notes,
+                          options.workload)
 
     def render(self, plan: EnginePlan) -> Bundle:
-        algos = [ENGINE_ALGORITHM[a] for a in plan.system.get("all-reduce-implementation", ["ring"])] or ["ring"]
+        key = COLLECTIVE_KEY[plan.workload.collective]
+        algos = [ENGINE_ALGORITHM[a] for a in plan.system.get(key, ["ring"])] or ["ring"]
         data = {
             "format": "infragraph-engine-input/1",
             "graph": plan.g.name,
@@ -96,13 +100,17 @@ class SimEngine(Translator):
                              algorithms=",".join(algos), chunks=v["preferred-dataset-splits"],
                              active_chunks=v["active-chunks-per-dimension"], endpoint_delay=v["endpoint-delay"],
                              local_mem_bw=_num(v["local-mem-bw"]), optimization=v["collective-optimization"],
-                             scheduling=v["scheduling-policy"].lower()),
+                             scheduling=v["scheduling-policy"].lower(), collective=plan.workload.collective,
+                             size=plan.workload.size_bytes),
         }
-        summary = (f"logical dims {[d.size for d in plan.dims] or 'none (flat)'}, all-reduce algorithms {algos}; "
+        summary = (f"logical dims {[d.size for d in plan.dims] or 'none (flat)'}, {plan.workload.describe()}, "
+                   f"algorithms {algos}; "
                    f"graph.json is the fully qualified graph `infragraph simulate` reads")
         files["README.md"] = readme(self, plan.g.name, len(plan.npu_names), summary,
                                     {**files, "graph.json": ""}, plan.notes, False, self.settings_table(plan.values),
-                                    run_hint="./run.sh --size 1MiB",
+                                    None, run_hint="./run.sh  # extra flags pass through, e.g. --size 64MiB",
+                                    run_note="`run.sh` runs `infragraph simulate` (set INFRAGRAPH to use another "
+                                             "installation) with this bundle's collective, size and options.",
                                     units=["edge_bandwidth_gbps: Gbit/s (1e9 bit/s); edge_latency_ns: ns",
                                            "dimensions[].bandwidth_gbps: Gbit/s of one link of the dimension"])
         return Bundle(self.name, files, plan.notes, plan.npu_names)

@@ -261,6 +261,7 @@ class Dimension:
 class Product:
     dims: list[Dimension]
     notes: list[str] = field(default_factory=list)
+    order: np.ndarray | None = None  # NPU vertex per rank when the model renumbers NPUs (None: fabric order)
 
     @property
     def exact(self) -> bool:
@@ -537,3 +538,92 @@ def switch_tiers(fab: Fabric) -> np.ndarray:
         frontier = nxt
         t += 1
     return tier
+
+
+# --- servers as hosts -----------------------------------------------------------------------------
+
+class NotSplittable(Exception):
+    """Why a server cannot be cut into one host per GPU-NIC pair (message for the user)."""
+
+
+def _renumber(fab: Fabric, keep: np.ndarray, src: np.ndarray, dst: np.ndarray, bw: np.ndarray, lat: np.ndarray,
+              origin: np.ndarray, notes: list[str]) -> Fabric:
+    """A fabric on the kept vertices (NPUs stay 0..N-1) with the given edges (in old vertex ids)."""
+    new_id = np.full(fab.num_vertices, -1, dtype=np.int64)
+    new_id[keep] = np.arange(int(keep.sum()))
+    return Fabric(fab.g, fab.num_npus, fab.vertex_node[keep], fab.vertex_kind[keep], new_id[src], new_id[dst],
+                  bw, lat, origin, fab.collapsed_links, notes)
+
+
+def host_per_gpu_nic_pair(fab: Fabric) -> Fabric:
+    """The fabric as host-per-NIC backends (HTSim) see a server: every NPU a host with one cable.
+
+    A hub (a server's shared PCIe/CPU complex, structure.fabric) joined to k NPUs, one link each, and
+    with k cables to switches becomes k hosts: the i-th NPU in rank order takes the i-th cable in the
+    order of the hub-side node (NIC 0, NIC 1, ...: GPU i with NIC i, as on a DGX-like server), over a
+    link with the smaller bandwidth and the summed latency of the NPU's link into the hub and the
+    cable (the path inside the hub, PCIe switch to NIC, is not counted). Switches inside a server
+    (an NVSwitch-style scale-up domain: only device-internal links, only to NPUs) are dropped — a
+    host-per-NIC model has no intra-server network, so GPUs of one server talk over the fabric.
+    Raises NotSplittable with the reason when a hub is shaped otherwise."""
+    N, V = fab.num_npus, fab.num_vertices
+    kind = fab.vertex_kind
+    if not np.any(kind == HUB):
+        return fab
+    g = fab.g
+    internal = np.array([r.startswith("devices[") for r in g.edge_records], dtype=bool)
+    edge_internal = internal[g.edge_origin[fab.origin]]
+    # scale-up switches: every link device-internal and to an NPU
+    sw = kind == SWITCH
+    external_at = np.zeros(V, dtype=bool)
+    non_npu_nbr = np.zeros(V, dtype=bool)
+    for a, b in ((fab.src, fab.dst), (fab.dst, fab.src)):
+        np.logical_or.at(external_at, a, ~edge_internal)
+        np.logical_or.at(non_npu_nbr, a, b >= N)
+    scale_up = sw & ~external_at & ~non_npu_nbr & (np.bincount(np.concatenate([fab.src, fab.dst]), minlength=V) > 0)
+    drop_edge = scale_up[fab.src] | scale_up[fab.dst]
+    notes = list(fab.notes)
+    if scale_up.any():
+        notes.append(f"APPROXIMATION: {int(scale_up.sum())} switch(es) inside servers (a scale-up domain, e.g. "
+                     f"'{fab.name(int(np.flatnonzero(scale_up)[0]))}') are not modelled: each GPU is a host with one "
+                     f"NIC, so GPUs of one server communicate over the fabric")
+    hub_edge = ((kind[fab.src] == HUB) | (kind[fab.dst] == HUB)) & ~drop_edge
+    hub_end = np.where(kind[fab.src] == HUB, fab.src, fab.dst)
+    far_end = np.where(kind[fab.src] == HUB, fab.dst, fab.src)
+    new_src, new_dst, new_bw, new_lat, new_origin = [], [], [], [], []
+    for h in np.flatnonzero(kind == HUB).tolist():
+        mine = np.flatnonzero(hub_edge & (hub_end == h))
+        far = far_end[mine]
+        to_npu, to_switch = mine[far < N], mine[kind[far] == SWITCH]
+        if to_npu.size + to_switch.size != mine.size:
+            raise NotSplittable(f"'{fab.name(h)}' (shared by several NPUs) also links to another shared device; "
+                                f"only a server whose NPUs share it and whose NICs are cabled to switches is split")
+        npus = far_end[to_npu]
+        if np.unique(npus).size != npus.size or to_switch.size != npus.size:
+            raise NotSplittable(f"'{fab.name(h)}' joins {np.unique(npus).size} NPU(s) ({npus.size} link(s)) to "
+                                f"{to_switch.size} cable(s) to switches; one host per GPU-NIC pair needs one link per "
+                                f"NPU and as many cables as NPUs")
+        npu_order = to_npu[np.argsort(npus, kind="stable")]
+        s_node, d_node = g.edge_src[fab.origin[to_switch]], g.edge_dst[fab.origin[to_switch]]
+        hub_node = int(fab.vertex_node[h])
+        inst = g.instances[int(g.node_instance[hub_node])]
+        lo = inst.first_node + int(g.node_copy[hub_node]) * inst.nodes_per_copy
+        hub_side = np.where((s_node >= lo) & (s_node < lo + inst.nodes_per_copy), s_node, d_node)
+        cable_order = to_switch[np.lexsort((fab.origin[to_switch], hub_side))]
+        new_src.append(far_end[npu_order])
+        new_dst.append(far_end[cable_order])
+        new_bw.append(np.fmin(fab.bw_gbps[npu_order], fab.bw_gbps[cable_order]))
+        new_lat.append(fab.lat_ns[npu_order] + fab.lat_ns[cable_order])
+        new_origin.append(fab.origin[cable_order])
+    keep_edge = ~hub_edge & ~drop_edge
+    keep = ~scale_up & (kind != HUB)
+    split = int(np.count_nonzero(kind == HUB))
+    notes = [n for n in notes if "shared by several NPUs" not in n]
+    notes.append(f"APPROXIMATION: {split} server(s) with NICs shared through a PCIe/CPU complex (e.g. "
+                 f"'{fab.name(int(np.flatnonzero(kind == HUB)[0]))}') are split into one host per GPU-NIC pair (GPU i "
+                 f"with NIC i); each host's link has the smaller bandwidth and the summed latency of GPU-to-complex "
+                 f"and the NIC's cable; the path inside the complex is not counted")
+    return _renumber(fab, keep, np.concatenate([fab.src[keep_edge], *new_src]),
+                     np.concatenate([fab.dst[keep_edge], *new_dst]), np.concatenate([fab.bw_gbps[keep_edge], *new_bw]),
+                     np.concatenate([fab.lat_ns[keep_edge], *new_lat]),
+                     np.concatenate([fab.origin[keep_edge], *new_origin]), notes)

@@ -34,11 +34,27 @@ pub struct SimConfig {
     pub trace: bool,
     /// Stop with an error after this many events (guards against runaway runs).
     pub max_events: u64,
+    /// Turn off the exact shortcuts (aware: crossing private links without an event per hop;
+    /// fair: one constraint per run of pass-through links): the reference they are tested against.
+    pub no_shortcuts: bool,
+    /// Aware: steps per member, lane and phase whose routes are registered before the run.
+    pub primed_steps: usize,
 }
 
 impl Default for SimConfig {
     fn default() -> Self {
-        SimConfig { model: Model::Unaware, astra: false, metric: Metric::Hops, ecmp: true, dor_dims: None, dor_direct_dims: vec![], trace: false, max_events: u64::MAX }
+        SimConfig {
+            model: Model::Unaware,
+            astra: false,
+            metric: Metric::Hops,
+            ecmp: true,
+            dor_dims: None,
+            dor_direct_dims: vec![],
+            trace: false,
+            max_events: u64::MAX,
+            no_shortcuts: false,
+            primed_steps: 64,
+        }
     }
 }
 
@@ -83,6 +99,7 @@ struct Job {
 
 struct Sim<'t> {
     topo: &'t Topology,
+    npu_nodes: &'t [u32],
     router: Router<'t>,
     spec: &'t CollectiveSpec,
     cfg: &'t SimConfig,
@@ -182,23 +199,35 @@ pub fn simulate_watched(
     }
     let mut sim = Sim {
         topo,
+        npu_nodes,
         router,
         spec,
         cfg,
         states: vec![MemberPhase::default(); base],
         queues: (0..queue_base).map(|_| DimQueue::default()).collect(),
         jobs,
-        q: EventQueue::default(),
-        net: Network::new(cfg.model, cfg.astra, topo),
+        q: EventQueue::new(cfg.model == Model::Aware && !cfg.astra),
+        net: Network::new(cfg.model, cfg.astra, topo, npu_nodes, !cfg.no_shortcuts && !cfg.astra),
         sends: Vec::new(),
         stagger: HashMap::default(),
         out: SimOutput::new(topo.num_links(), npu_nodes.len()),
         steps_done: 0,
         steps_total,
     };
+    if sim.net.collapse {
+        sim.prime_routes()?;
+    }
     sim.run(monitor, interval)?;
+    if sim.net.conflict {
+        // A route showed up late and shares a link a message crossed ahead of the clock: rerun
+        // exactly, one event per hop (rare: the first steps of every phase are primed).
+        sim = sim.restarted_event_by_event();
+        sim.run(monitor, interval)?;
+        sim.out.reran_event_by_event = true;
+    }
     sim.finish(wall.elapsed().as_secs_f64())
 }
+
 
 /// Steps the whole run will take, estimated from one member per phase (members of a ring or
 /// direct phase take the same number of steps; trees and rooted ops differ a little, which only
@@ -223,6 +252,55 @@ fn estimated_steps(p: &JobPlan) -> u64 {
 }
 
 impl<'t> Sim<'t> {
+    /// Aware model: registers the routes of the first `primed_steps` steps of every member, lane
+    /// and phase before the run, so the network knows which links only one route uses.
+    fn prime_routes(&mut self) -> SimResult<()> {
+        let mut sends = Vec::new();
+        for job in &self.jobs {
+            let plan = &job.plan;
+            for (p, phase) in plan.phases.iter().enumerate() {
+                for member in (0..plan.ranks.len()).filter(|&m| plan.participates(p, m)) {
+                    let pos = plan.position(p, member);
+                    for lane in 0..phase.algo.lanes() {
+                        for s in 0..self.cfg.primed_steps {
+                            if phase.algo.step(pos, lane, s, 0, &mut sends).is_none() {
+                                break;
+                            }
+                            for snd in &sends {
+                                let peer = member + snd.to * phase.stride - pos * phase.stride;
+                                let route = self.router.route(job.member_nodes[member], job.member_nodes[peer])?;
+                                self.net.register(route, f64::NEG_INFINITY, &self.router);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The same run from the start, with every hop its own event (keeps the routes found).
+    fn restarted_event_by_event(self) -> Sim<'t> {
+        let mut jobs = self.jobs;
+        for job in &mut jobs {
+            job.chunks_left.fill(job.plan.chunks as u32);
+            job.finish_ns.fill(0.0);
+        }
+        let mut net = Network::new(self.cfg.model, self.cfg.astra, self.topo, self.npu_nodes, !self.cfg.no_shortcuts);
+        net.collapse = false;
+        Sim {
+            states: vec![MemberPhase::default(); self.states.len()],
+            queues: (0..self.queues.len()).map(|_| DimQueue::default()).collect(),
+            jobs,
+            q: EventQueue::new(self.q.ordered),
+            net,
+            sends: Vec::new(),
+            out: SimOutput::new(self.topo.num_links(), self.npu_nodes.len()),
+            steps_done: 0,
+            ..self
+        }
+    }
+
     fn run(&mut self, monitor: &mut dyn Monitor, interval: Duration) -> SimResult<()> {
         let mut ticker = Ticker::new(interval);
         for j in 0..self.jobs.len() {
@@ -253,8 +331,18 @@ impl<'t> Sim<'t> {
                 }
             }
             match ev {
-                Ev::Step { mps, lane, step } => self.step(now, mps, lane as usize, step as usize)?,
-                Ev::Send { mps, lane, step, idx } => self.send_released(now, mps, lane as usize, step as usize, idx as usize)?,
+                Ev::Step { mps, lane, step } => {
+                    self.step(now, mps, lane as usize, step as usize)?;
+                    if self.net.conflict {
+                        return Ok(()); // the caller reruns event by event
+                    }
+                }
+                Ev::Send { mps, lane, step, idx } => {
+                    self.send_released(now, mps, lane as usize, step as usize, idx as usize)?;
+                    if self.net.conflict {
+                        return Ok(());
+                    }
+                }
                 Ev::Deliver { msg } => self.deliver(now, msg),
                 Ev::Hop { msg, pos, left } => self.net.hop(now, msg, pos, left, self.topo, &self.router, &mut self.q),
                 Ev::FairRecompute => self.net.fair_recompute(now, self.topo, &self.router, &mut self.q),
@@ -413,7 +501,7 @@ impl<'t> Sim<'t> {
             _ => None,
         };
         for (i, snd) in sends.iter().enumerate() {
-            match release.as_ref().map(|r| r[i]) {
+            match release.as_ref().and_then(|r| r.get(i).copied()) {
                 Some(at) if at > now => {
                     self.q.push(at, Ev::Send { mps, lane: lane as u8, step: s as u32, idx: i as u32 })
                 }

@@ -1,5 +1,8 @@
 //! The event queue, ordered by (time, insertion sequence): events at the same instant run in the
-//! order they were scheduled, so every run is deterministic.
+//! order they were scheduled, so every run is deterministic. In `ordered` mode (the aware model)
+//! an instant's message events run first, by message slot, then its steps in scheduling order:
+//! an order that does not depend on when an event was scheduled, so a message may cross private
+//! links ahead of the clock (network::Network::hop) without changing what happens.
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, VecDeque};
 
@@ -34,13 +37,33 @@ pub struct EventQueue {
     current: VecDeque<Ev>,
     spare: Vec<VecDeque<Ev>>,
     pub processed: u64,
+    /// Same-instant order by `key` instead of scheduling order (see the module note).
+    pub ordered: bool,
+}
+
+/// Same-instant rank in ordered mode: message events by slot, then steps (stable: FIFO).
+fn rank(ev: &Ev) -> u64 {
+    match ev {
+        Ev::Hop { msg, .. } | Ev::Deliver { msg } => *msg as u64,
+        _ => u64::MAX,
+    }
 }
 
 impl EventQueue {
+    /// A queue; `ordered`: same-instant order independent of scheduling time (module note).
+    pub fn new(ordered: bool) -> Self {
+        EventQueue { ordered, ..Default::default() }
+    }
+
     pub fn push(&mut self, time: f64, ev: Ev) {
         debug_assert!(time >= self.current_time, "event scheduled in the past");
         if time == self.current_time && (!self.current.is_empty() || self.processed > 0) {
-            self.current.push_back(ev);
+            if self.ordered {
+                let at = self.current.partition_point(|e| rank(e) <= rank(&ev));
+                self.current.insert(at, ev);
+            } else {
+                self.current.push_back(ev);
+            }
             return;
         }
         // Non-negative f64 bit patterns order like the numbers (+0.0 normalises -0.0).
@@ -62,6 +85,9 @@ impl EventQueue {
             let next = self.buckets.remove(&key).expect("bucket for queued time");
             let old = std::mem::replace(&mut self.current, next);
             self.spare.push(old);
+            if self.ordered {
+                self.current.make_contiguous().sort_by_key(rank); // stable: steps stay FIFO
+            }
             self.current_time = f64::from_bits(key);
         }
         let ev = self.current.pop_front()?;

@@ -162,6 +162,7 @@ fn simulate<'py>(
             dor_direct_dims: dor_direct_dims.clone(),
             trace,
             max_events,
+            ..SimConfig::default()
         };
         Ok((topo, spec, cfg))
     };

@@ -39,6 +39,9 @@ pub struct SimOutput {
     /// Set when the run was stopped early (by its monitor) at this simulated time: the output is
     /// partial, `collective_time_ns` is a lower bound and unfinished ranks have no finish time.
     pub stopped_at_ns: Option<f64>,
+    /// The aware model's private-link shortcut met a late route and the run was repeated with one
+    /// event per hop (same answer, more time).
+    pub reran_event_by_event: bool,
 }
 
 impl SimOutput {

@@ -55,12 +55,22 @@ pub struct Router<'t> {
     // Scratch for the bounded search from a source (reset after each use via `touched`).
     level: Vec<u32>,
     touched: Vec<u32>,
+    /// Bounded searches made from each node as a source; after `LOCAL_SEARCHES_PER_SOURCE` the
+    /// source gets a full tree instead (an all-to-all asks one source for every destination).
+    local_searches: Vec<u8>,
+    /// The last two (destination, route) a source asked for: a ring member sends to the same one or
+    /// two peers every step, and this spares the hash lookup on every message.
+    recent: Vec<[(u32, u32); 2]>,
 }
 
 /// Nodes a bounded search from the source may discover before it gives up and falls back to a
 /// full (cached) search from the destination. Nearby destinations (torus neighbours through
 /// ports) cost a few dozen nodes; far ones share the per-destination tree.
 const LOCAL_SEARCH_BUDGET: usize = 2048;
+
+/// Routes from one source found by bounded searches before the source gets a full tree: rings
+/// and trees ask a source for one to three peers, all-to-all and direct for every NPU.
+const LOCAL_SEARCHES_PER_SOURCE: u8 = 4;
 
 /// Cached tree entries (sources x nodes) before the cache is dropped: 32M f64 = 256 MB.
 const TREE_CACHE_ENTRIES: usize = 32 << 20;
@@ -101,6 +111,8 @@ impl<'t> Router<'t> {
             routes: Vec::new(),
             level: vec![u32::MAX; topo.num_nodes],
             touched: Vec::new(),
+            local_searches: vec![0; topo.num_nodes],
+            recent: vec![[(u32::MAX, 0); 2]; topo.num_nodes],
         })
     }
 
@@ -126,6 +138,22 @@ impl<'t> Router<'t> {
 
     /// Route id for traffic from node `src` to node `dst` (cached per pair).
     pub fn route(&mut self, src: u32, dst: u32) -> SimResult<u32> {
+        let recent = &mut self.recent[src as usize];
+        if recent[0].0 == dst {
+            return Ok(recent[0].1);
+        }
+        if recent[1].0 == dst {
+            recent.swap(0, 1);
+            return Ok(recent[0].1);
+        }
+        let r = self.lookup(src, dst)?;
+        let recent = &mut self.recent[src as usize];
+        recent[1] = recent[0];
+        recent[0] = (dst, r);
+        Ok(r)
+    }
+
+    fn lookup(&mut self, src: u32, dst: u32) -> SimResult<u32> {
         if let Some(&r) = self.cache.get(&(src, dst)) {
             return Ok(r);
         }
@@ -196,8 +224,14 @@ impl<'t> Router<'t> {
                 return Ok(());
             }
         }
-        if self.metric == Metric::Hops && !self.dist.contains_key(&a) && self.local_hops_path(a, b, flow_hash) {
-            return Ok(());
+        if self.metric == Metric::Hops
+            && !self.dist.contains_key(&a)
+            && self.local_searches[a as usize] < LOCAL_SEARCHES_PER_SOURCE
+        {
+            self.local_searches[a as usize] += 1;
+            if self.local_hops_path(a, b, flow_hash) {
+                return Ok(());
+            }
         }
         if !self.dist.contains_key(&a) {
             if self.dist.len() * self.topo.num_nodes > TREE_CACHE_ENTRIES {

@@ -41,7 +41,8 @@ YAML_CASES = [
     ("latency-inf", swap(LAT, "ns: .inf}"), "latency must be a finite number 0 or more, got inf", ".inf", 1),
     ("latency-negative", swap(LAT, "ns: -5}"), "-5 is less than the minimum of 0", "-5", 1),
     ("gigabytes-nan", swap(BW, "gigabits_per_second: 1}").replace(
-        "choice: gigabits_per_second, gigabits_per_second: 1", "choice: gigabytes_per_second, gigabytes_per_second: .NaN"),
+        "choice: gigabits_per_second, gigabits_per_second: 1",
+        "choice: gigabytes_per_second, gigabytes_per_second: .NaN"),
      "links[0].physical.bandwidth.gigabytes_per_second: error: link 'eth': bandwidth must be a finite number",
      ".NaN", 1),
     ("device-link-nan", swap("links: [{name: pcie}]",
@@ -139,7 +140,8 @@ def test_empty_document_fails_lint_too(tmp_path, capsys):
 
 
 def test_count_written_as_float_reads_as_that_integer(tmp_path, capsys):
-    path = write(tmp_path, "d.yaml", swap("{name: host, device: host, count: 2}", "{name: host, device: host, count: 2.0}"))
+    text = swap("{name: host, device: host, count: 2}", "{name: host, device: host, count: 2.0}")
+    path = write(tmp_path, "d.yaml", text)
     code, out = cli(capsys, "validate", path)
     assert code == 0 and "valid (13 nodes, 12 edges)" in out
 

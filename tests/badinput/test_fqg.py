@@ -128,6 +128,8 @@ def test_fqg_with_no_nodes_is_an_empty_graph_error(tmp_path, capsys, fqg):
     f = write(tmp_path, "g.json", damaged(fqg, empty))
     code, out = cli(capsys, "validate", f)
     assert code == 1 and out.startswith(f"{f}: nodes: error: the graph has no nodes")
+    code, out = cli(capsys, "lint", f)
+    assert code == 2 and f"{f}: nodes: error: the graph has no nodes [IG000 invalid-input]" in out
 
 
 def test_truncated_fqg_is_invalid_json_with_position(tmp_path, capsys, fqg):

@@ -1,0 +1,195 @@
+//! The exact shortcuts (aware: private links crossed without an event per hop; fair: one
+//! constraint per run of pass-through links) against the plain event-by-event run, on seeded
+//! random fabrics: symmetric ones, asymmetric ones (random extra cables and speeds) and ones
+//! where routes show up late, so the aware shortcut must fall back and rerun.
+mod common;
+use _simengine::algorithms::{Algo, Op};
+use _simengine::network::Model;
+use _simengine::plan::{CollectiveSpec, Scheduling};
+use _simengine::results::SimOutput;
+use _simengine::topology::Topology;
+use _simengine::{simulate, SimConfig};
+use common::spec;
+
+/// A small seeded generator (xorshift*), so the fabrics are the same on every run.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    fn pick(&mut self, xs: &[f64]) -> f64 {
+        xs[self.below(xs.len())]
+    }
+}
+
+const NPU: i32 = 0;
+const PORT: i32 = 1;
+const SWITCH: i32 = 2;
+
+/// A fabric under construction: every cable runs device -- port -- port -- device, as in the
+/// graphs the Python side builds (ports are cut-through, and pass-through for the fair model).
+struct Fabric {
+    kind: Vec<i32>,
+    edges: Vec<(u32, u32, f64, f64)>,
+}
+
+impl Fabric {
+    fn node(&mut self, kind: i32) -> u32 {
+        self.kind.push(kind);
+        (self.kind.len() - 1) as u32
+    }
+    fn cable(&mut self, a: u32, b: u32, gbps: f64, ns: f64) {
+        let (pa, pb) = (self.node(PORT), self.node(PORT));
+        self.edges.push((a, pa, gbps, 0.0));
+        self.edges.push((pa, pb, gbps, ns));
+        self.edges.push((pb, b, gbps, 0.0));
+    }
+    fn topology(&self) -> Topology {
+        let col = |f: fn(&(u32, u32, f64, f64)) -> f64| self.edges.iter().map(f).collect::<Vec<f64>>();
+        let src: Vec<u32> = self.edges.iter().map(|e| e.0).collect();
+        let dst: Vec<u32> = self.edges.iter().map(|e| e.1).collect();
+        let mut t = Topology::new(self.kind.len(), &src, &dst, &col(|e| e.2), &col(|e| e.3), Some(&self.kind), &[]).unwrap();
+        t.set_cut_through_kinds(&[PORT]);
+        t
+    }
+}
+
+/// `npus` NPUs under leaves of `per_leaf`, leaves under `spines` spines; `extra` random cables
+/// between random switches and NPUs, and random link speeds when `asymmetric`.
+fn clos(rng: &mut Rng, npus: usize, per_leaf: usize, spines: usize, extra: usize, asymmetric: bool) -> (Topology, Vec<u32>) {
+    let mut f = Fabric { kind: vec![], edges: vec![] };
+    let speeds = if asymmetric { vec![100.0, 200.0, 400.0, 800.0] } else { vec![400.0] };
+    let lats = if asymmetric { vec![0.0, 100.0, 500.0, 1000.0] } else { vec![500.0] };
+    let npu: Vec<u32> = (0..npus).map(|_| f.node(NPU)).collect();
+    let leaves: Vec<u32> = (0..npus.div_ceil(per_leaf)).map(|_| f.node(SWITCH)).collect();
+    let spine: Vec<u32> = (0..spines).map(|_| f.node(SWITCH)).collect();
+    for (i, &n) in npu.iter().enumerate() {
+        let (g, l) = (rng.pick(&speeds), rng.pick(&lats));
+        f.cable(n, leaves[i / per_leaf], g, l);
+    }
+    for &l in &leaves {
+        for &s in &spine {
+            let (g, lat) = (rng.pick(&speeds), rng.pick(&lats));
+            f.cable(l, s, g, lat);
+        }
+    }
+    let switches: Vec<u32> = leaves.iter().chain(&spine).copied().collect();
+    for _ in 0..extra {
+        let a = switches[rng.below(switches.len())];
+        let b = if rng.below(2) == 0 { npu[rng.below(npus)] } else { switches[rng.below(switches.len())] };
+        if a != b {
+            let (g, l) = (rng.pick(&speeds), rng.pick(&lats));
+            f.cable(a, b, g, l);
+        }
+    }
+    (f.topology(), npu)
+}
+
+/// NPUs in a ring with a random chord or two (no switch at all: NPUs forward).
+fn chordal_ring(rng: &mut Rng, npus: usize) -> (Topology, Vec<u32>) {
+    let mut f = Fabric { kind: vec![], edges: vec![] };
+    let npu: Vec<u32> = (0..npus).map(|_| f.node(NPU)).collect();
+    for i in 0..npus {
+        f.cable(npu[i], npu[(i + 1) % npus], rng.pick(&[100.0, 400.0]), rng.pick(&[10.0, 500.0]));
+    }
+    for _ in 0..2 {
+        let (a, b) = (rng.below(npus), rng.below(npus));
+        if a != b && (a + 1) % npus != b && (b + 1) % npus != a {
+            f.cable(npu[a], npu[b], 200.0, 50.0);
+        }
+    }
+    (f.topology(), npu)
+}
+
+fn run(t: &Topology, npus: &[u32], s: &CollectiveSpec, model: Model, no_shortcuts: bool, primed_steps: usize) -> SimOutput {
+    let cfg = SimConfig { model, no_shortcuts, primed_steps, ..Default::default() };
+    simulate(t, npus, s, &cfg).unwrap()
+}
+
+fn same(a: &SimOutput, b: &SimOutput, what: &str) {
+    assert_eq!(a.collective_time_ns, b.collective_time_ns, "{what}: collective time");
+    assert_eq!(a.rank_finish_ns, b.rank_finish_ns, "{what}: rank finish times");
+    assert_eq!(a.link_bytes, b.link_bytes, "{what}: link bytes");
+    assert_eq!((a.fct_min_ns, a.fct_max_ns, a.fct_sum_ns), (b.fct_min_ns, b.fct_max_ns, b.fct_sum_ns), "{what}: flows");
+}
+
+/// Collectives that exercise different peer patterns (ring, all peers, hypercube, trees).
+fn cases(rng: &mut Rng, n: usize) -> Vec<CollectiveSpec> {
+    let mut out = vec![];
+    let mut add = |op, algo, chunks: usize| {
+        let mut s = spec(op, algo, n as u32, 1_048_576.0);
+        s.chunks = chunks;
+        s.endpoint_delay_ns = 10.0;
+        s.scheduling = Scheduling::Ordered;
+        out.push(s);
+    };
+    add(Op::AllReduce, Algo::Ring, 1 + rng.below(3));
+    add(Op::AllToAll, Algo::Direct, 1);
+    add(Op::AllGather, Algo::RingBidirectional, 2);
+    add(Op::AllReduce, Algo::DoubleBinaryTree, 2);
+    if n.is_power_of_two() {
+        add(Op::AllReduce, Algo::HalvingDoubling, 1);
+    }
+    // Two concurrent groups (even and odd ranks) sharing the fabric.
+    let mut s = spec(Op::AllReduce, Algo::Ring, 2, 65536.0);
+    s.groups = vec![(0..n as u32).step_by(2).collect(), (1..n as u32).step_by(2).collect()];
+    out.push(s);
+    out
+}
+
+#[test]
+fn shortcuts_give_the_event_by_event_answer_on_random_fabrics() {
+    let mut rng = Rng(0x5EED_1234_ABCD_0001);
+    let mut fabrics = vec![];
+    for i in 0..16 {
+        let asymmetric = i % 2 == 1;
+        let npus = [8, 12, 16][i % 3];
+        fabrics.push((format!("clos {i} asym={asymmetric}"), clos(&mut rng, npus, 4, 2 + i % 2, if asymmetric { 3 } else { 0 }, asymmetric)));
+    }
+    fabrics.push(("chordal ring".into(), chordal_ring(&mut rng, 9)));
+    for (name, (t, npus)) in &fabrics {
+        for s in cases(&mut rng, npus.len()) {
+            for model in [Model::Aware, Model::Fair] {
+                let what = format!("{name}, {:?} {:?} x{} groups, {model:?}", s.op, s.algorithms[0], s.groups.len());
+                let fast = run(t, npus, &s, model, false, 64);
+                same(&fast, &run(t, npus, &s, model, true, 64), &what);
+                assert!(!fast.reran_event_by_event, "{what}: every route was primed");
+            }
+        }
+    }
+}
+
+#[test]
+fn late_routes_fall_back_to_the_exact_run() {
+    // Without priming, routes appear as messages are sent; a late one sharing a link that an
+    // earlier message crossed ahead of the clock must trigger the rerun, with the same answer.
+    let mut rng = Rng(0x5EED_0000_0000_0042);
+    let mut reran = 0;
+    for i in 0..4 {
+        let (t, npus) = clos(&mut rng, 16, 4, 2, 2 * i, i % 2 == 1);
+        for s in cases(&mut rng, npus.len()) {
+            let fast = run(&t, &npus, &s, Model::Aware, false, 0);
+            same(&fast, &run(&t, &npus, &s, Model::Aware, true, 64), "unprimed");
+            reran += fast.reran_event_by_event as usize;
+        }
+    }
+    assert!(reran > 0, "some unprimed run met a late route");
+}
+
+#[test]
+fn private_links_save_events() {
+    let mut rng = Rng(7);
+    let (t, npus) = clos(&mut rng, 16, 4, 2, 0, false);
+    let s = spec(Op::AllReduce, Algo::Ring, 16, 1_048_576.0);
+    let fast = run(&t, &npus, &s, Model::Aware, false, 64);
+    let slow = run(&t, &npus, &s, Model::Aware, true, 64);
+    // Every route here is private except the leaf -- spine ones: a hop event saved per message.
+    assert!(fast.events * 3 < slow.events * 2, "{} vs {} events", fast.events, slow.events);
+}
