@@ -19,14 +19,23 @@ from .limits import Limits
 DOCUMENT_SUFFIXES = (".yaml", ".yml", ".json")
 
 
+def resolve_source(path: str | Path) -> Path:
+    """`path` itself, or for a blueprint name `std.x.y` (not an existing file) blueprints/x/y.igl."""
+    from . import blueprints
+
+    if blueprints.is_blueprint_name(str(path)) and not Path(path).exists():
+        return blueprints.resolve(str(path))
+    return Path(path)
+
+
 def load_document(
-    path: str | Path, defines: dict[str, str] | None = None, search_path: list[str] | None = None
+    path: str | Path, defines: dict[str, str] | None = None, search_path: list[str] | None = None,
+    files_read: list[str] | None = None,
 ) -> Infrastructure:
     """The InfraGraph document in `path` (.igl is compiled; .yaml/.yml/.json are read and validated).
     A blueprint name `std.x.y` (not an existing file) stands for blueprints/x/y.igl; a SimGrid
-    notation `simgrid:FAT_TREE:...` / `simgrid:DRAGONFLY:...` for the blueprint it names."""
-    from . import blueprints
-
+    notation `simgrid:FAT_TREE:...` / `simgrid:DRAGONFLY:...` for the blueprint it names.
+    `files_read` receives the .igl modules compiled (see lang.compile_source)."""
     if str(path).startswith("simgrid:"):
         from .importers.simgrid import import_simgrid
 
@@ -35,13 +44,11 @@ def load_document(
                                              Location(str(path))))
         return import_simgrid(str(path))
 
-    if blueprints.is_blueprint_name(str(path)) and not Path(path).exists():
-        path = blueprints.resolve(str(path))
-    path = Path(path)
+    path = resolve_source(path)
     if path.suffix == ".igl":
         from . import lang  # the language is only loaded when an .igl file is given
 
-        return lang.compile_file(str(path), defines=defines, search_path=search_path)
+        return lang.compile_file(str(path), defines=defines, search_path=search_path, files_read=files_read)
     if path.suffix not in DOCUMENT_SUFFIXES:
         raise InfraGraphError(Diagnostic(
             f"unknown file type '{path.suffix}'; expected .igl, .yaml, .yml or .json", Location(str(path))))
@@ -53,10 +60,12 @@ def load_document(
 
 def load_graph(path: str | Path, defines: dict[str, str] | None = None,
                search_path: list[str] | None = None,
-               phase: Callable[[str], ContextManager] | None = None, limits: Limits | None = None) -> FQG:
+               phase: Callable[[str], ContextManager] | None = None, limits: Limits | None = None,
+               cache: bool = False) -> FQG:
     """The fully qualified graph of a source file (an FQG .json written by `compile` is read back).
     `phase(name)`, when given, wraps each step (the CLI uses it to report progress). An empty graph
-    is an error: nothing can be checked, simulated or drawn from it."""
+    is an error: nothing can be checked, simulated or drawn from it. With `cache`, an .igl
+    program's graph comes from (and goes to) the compile cache (infragraph.cache)."""
     from .graph.export import is_fqg_file, read_fqg
 
     step = phase or (lambda _name: nullcontext())
@@ -65,11 +74,24 @@ def load_graph(path: str | Path, defines: dict[str, str] | None = None,
             g = read_fqg(path)
         require_nodes(g, path)
         return g
-    with step("loading"):
-        doc = load_document(path, defines, search_path)
-    require_instances(doc, path)
-    with step("expanding"):
-        return expand(doc, limits)
+
+    def build(files_read: list[str]) -> FQG:
+        with step("loading"):
+            doc = load_document(path, defines, search_path, files_read)
+        require_instances(doc, path)
+        with step("expanding"):
+            return expand(doc, limits)
+
+    source = resolve_source(path) if not str(path).startswith("simgrid:") else Path(str(path))
+    if cache and source.suffix == ".igl" and source.is_file():
+        from .cache import cached_graph
+
+        g = cached_graph(source, defines, search_path, build)
+        within = limits or Limits()
+        if g.num_nodes > within.max_nodes or g.num_edges > within.max_edges:
+            return build([])  # cached under a higher limit: the limit's own located refusal
+        return g
+    return build([])
 
 
 def require_nodes(g: FQG, path: str | Path) -> None:

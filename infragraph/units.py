@@ -258,6 +258,8 @@ def parse_size_bytes(text: str) -> int:
     if text.isdigit():
         return int(text)
     nbytes = to_bytes(parse_quantity(text))
+    if not math.isfinite(nbytes) or nbytes < 0:
+        raise UnitError(f"size '{text}' is not a finite, non-negative number of bytes")
     if not math.isclose(nbytes, round(nbytes)):
         raise UnitError(f"size '{text}' is not a whole number of bytes")
     return int(round(nbytes))

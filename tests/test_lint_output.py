@@ -44,7 +44,8 @@ def test_sarif_is_valid_and_located(report, sarif_validator):
     rules = run["tool"]["driver"]["rules"]
     assert [r["id"] for r in rules] == ["IG000", *RULES]
     for r in rules:
-        assert urlparse(r["helpUri"]).scheme and r["helpUri"].endswith("#" + r["id"].lower())
+        if "helpUri" in r:  # absolute (the docs on the repository's host, or docs-url), never file://
+            assert urlparse(r["helpUri"]).scheme == "https" and r["helpUri"].endswith("#" + r["id"].lower())
         assert r["help"]["markdown"] and r["defaultConfiguration"]["level"] in ("error", "warning", "note")
     by_rule = {res["ruleId"]: res for res in run["results"]}
     assert set(by_rule) == {"IG000", "IG001", "IG004", "IG011"}
@@ -95,3 +96,36 @@ def test_every_rule_is_documented():
     for rule in RULES.values():
         assert rule.id in docs and "**Severity:** " + rule.severity in docs[rule.id], rule.id
         assert "**Fix:**" in docs[rule.id]
+
+
+def test_help_links_point_at_the_repository_docs_never_a_local_file(report, monkeypatch):
+    from infragraph.lint import docs
+
+    monkeypatch.setattr(docs, "repository_docs", lambda: None)
+    assert docs.help_uri("IG004") == "docs/lint.md#ig004"
+    assert docs.absolute_help_uri("IG004") is None
+    driver = to_sarif(report)["runs"][0]["tool"]["driver"]
+    rules = driver["rules"]
+    assert "file:" not in json.dumps(driver) and "informationUri" not in driver
+    assert all("helpUri" not in r for r in rules) and all(r["help"]["markdown"] for r in rules)
+    assert docs.absolute_help_uri("IG004", "https://example.org/x/lint.md") == "https://example.org/x/lint.md#ig004"
+    monkeypatch.setattr(docs, "repository_docs", lambda: "https://github.com/o/r/blob/HEAD/docs/lint.md")
+    assert to_sarif(report)["runs"][0]["tool"]["driver"]["rules"][1]["helpUri"].startswith("https://github.com/o/r/")
+
+
+@pytest.mark.parametrize("remote, want", [
+    ("git@github.com:acme/infragraph.git", "https://github.com/acme/infragraph/blob/HEAD/docs/lint.md"),
+    ("https://gitlab.com/acme/infragraph.git", "https://gitlab.com/acme/infragraph/blob/HEAD/docs/lint.md"),
+    ("/srv/git/infragraph", None),
+])
+def test_repository_docs_from_the_origin_remote(monkeypatch, remote, want):
+    import subprocess
+
+    from infragraph.lint import docs
+
+    monkeypatch.setattr(subprocess, "run", lambda *a, **k: subprocess.CompletedProcess(a, 0, stdout=remote + "\n"))
+    docs.repository_docs.cache_clear()
+    try:
+        assert docs.repository_docs() == want
+    finally:
+        docs.repository_docs.cache_clear()

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 import time
 from contextlib import contextmanager
 
-from ..errors import InfraGraphError, error
+from ..errors import Diagnostic, InfraGraphError, Location, did_you_mean, error
 
 
 def add_source_arguments(p: argparse.ArgumentParser) -> None:
@@ -18,6 +19,9 @@ def add_source_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("-I", dest="search_path", action="append", default=[], metavar="DIR",
                    help="add a directory to the .igl import search path (repeatable)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress messages")
+    p.add_argument("--no-cache", action="store_true",
+                   help="compile the .igl program even when the compile cache holds its graph "
+                        "(also: INFRAGRAPH_NO_CACHE=1)")
     add_limit_arguments(p)
 
 
@@ -77,9 +81,52 @@ def defines(args: argparse.Namespace) -> dict[str, str]:
     for item in args.defines:
         name, eq, value = item.partition("=")
         if not eq or not name.strip():
-            raise error(f"bad -D '{item}'; expected NAME=VALUE, e.g. -D hosts=64")
+            raise option_error("-D", f"bad -D '{item}'; expected NAME=VALUE, e.g. -D hosts=64")
         out[name.strip()] = value.strip()
     return out
+
+
+class one_of:  # noqa: N801  (used like a function: type=one_of(...))
+    """An argparse `type` accepting a name in `module.attribute` (an absolute module name, e.g.
+    "infragraph.simulate"). Unlike `choices=`, which argparse lists on every `--help`, the module
+    is imported only when the option is given, so registering a command stays cheap; the option's
+    help text names the values (tests/cli/test_startup.py keeps the two in step)."""
+
+    def __init__(self, module: str, attribute: str, what: str):
+        self.module, self.attribute, self.__name__ = module, attribute, what
+
+    def names(self) -> tuple[str, ...]:
+        return tuple(getattr(importlib.import_module(self.module), self.attribute))
+
+    def __call__(self, value: str) -> str:
+        known = self.names()
+        if value not in known:
+            hint = did_you_mean(value, known)
+            raise argparse.ArgumentTypeError(f"unknown {self.__name__} '{value}'; expected one of: "
+                                             f"{', '.join(known)}" + (f" ({hint})" if hint else ""))
+        return value
+
+
+def option_error(option: str, message: str, hint: str | None = None) -> InfraGraphError:
+    """An error in a command-line option's value, located at the option ("--chunks: error: …")."""
+    return InfraGraphError(Diagnostic(message, Location(path=option), hint))
+
+
+def at_least(value: int, option: str, minimum: int) -> int:
+    """`value` when it is ≥ minimum; an option error otherwise (negative counts never reach the engine)."""
+    if value < minimum:
+        raise option_error(option, f"bad value {value}; expected a whole number ≥ {minimum}")
+    return value
+
+
+@contextmanager
+def about_option(option: str):
+    """Locate the unlocated errors raised inside the block at `option`."""
+    try:
+        yield
+    except InfraGraphError as e:
+        raise InfraGraphError([Diagnostic(d.message, Location(path=option), d.hint, d.severity, d.notes)
+                               if str(d.location) == "<input>" else d for d in e.diagnostics]) from None
 
 
 class Progress:
@@ -110,8 +157,9 @@ def load_graph_with_progress(args: argparse.Namespace):
     from ..sources import load_graph
 
     return load_graph(args.file, defines(args), args.search_path or None, phase=progress(args).phase,
-                      limits=limits(args))
+                      limits=limits(args), cache=not getattr(args, "no_cache", True))
 
 
-__all__ = ["InfraGraphError", "Progress", "add_failure_arguments", "add_limit_arguments", "add_source_arguments",
-           "defines", "failure_spec", "limits", "load_graph_with_progress", "progress"]
+__all__ = ["InfraGraphError", "Progress", "about_option", "add_failure_arguments", "add_limit_arguments",
+           "add_source_arguments", "at_least", "defines", "failure_spec", "limits", "load_graph_with_progress",
+           "one_of", "option_error", "progress"]

@@ -5,6 +5,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from ..errors import Diagnostic, InfraGraphError, Location
+from ..output import check_output, write_text
+
+DOCUMENT_SUFFIXES = (".yaml", ".yml", ".json")
+
 
 def register(sub) -> None:
     p = sub.add_parser("decompile", help="turn an InfraGraph YAML/JSON document into .igl source")
@@ -14,14 +19,26 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
+    if Path(args.file).suffix.lower() not in DOCUMENT_SUFFIXES:
+        hint = ("it is already .igl source; `infragraph fmt` formats it, `infragraph compile --emit document` "
+                "turns it into a document") if args.file.endswith(".igl") else None
+        raise InfraGraphError(Diagnostic(
+            f"decompile expects an InfraGraph document (.yaml, .yml or .json), not '{Path(args.file).suffix or args.file}'",
+            Location(args.file), hint))
+    if args.output:
+        check_output(args.output, (".igl",), "-o")
     from ..document import io
     from ..lang.decompile import decompile
     from ..lang.fmt import format_source
 
-    text, unsupported = decompile(io.load(args.file))
+    doc = io.load(args.file)
+    try:
+        text, unsupported = decompile(doc)
+    except InfraGraphError as e:
+        raise e.relocated(doc.source) from None
     text = format_source(text, args.output or "<decompiled>")
     if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
+        write_text(args.output, text)
     else:
         sys.stdout.write(text)
     for item in unsupported:

@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 from ..errors import Diagnostic, InfraGraphError, Location
+from ..output import write_text
 
 
 def register(sub) -> None:
@@ -31,7 +32,7 @@ def run(args) -> int:
         elif new != text:
             changed.append(name)
             if not args.check:
-                Path(name).write_text(new, encoding="utf-8")
+                write_text(name, new)
     for name in changed:
         print(f"{name}: {'would reformat' if args.check else 'reformatted'}", file=sys.stderr)
     return 1 if args.check and changed else 0

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from ..errors import Diagnostic, InfraGraphError, Location
+from ..output import check_output, write_text
 
 KINDS = ("astra-analytical", "ns3", "hwloc", "nccl", "graphml", "edgelist", "simgrid")  # importers.KINDS, unloaded
 
@@ -53,27 +54,22 @@ def run(args) -> int:
     from ..importers import ImportOptions, import_source
 
     suffix = Path(args.output).suffix.lower()
-    if suffix not in (".igl", ".yaml", ".yml", ".json"):
-        raise InfraGraphError(Diagnostic(f"cannot tell what to write from '{suffix or args.output}'",
-                                         Location(args.output), "use .igl, .yaml, .yml or .json"))
+    check_output(args.output, (".igl", ".yaml", ".yml", ".json"), "-o")
     options = ImportOptions(mapping=args.mapping, nic_gbps=_bandwidth("--nic-speed", args.nic_speed),
                             nvlink_gbps=_bandwidth("--nvlink-bandwidth", args.nvlink_bandwidth),
                             cpu_link_gbps=_bandwidth("--cpu-link", args.cpu_link))
     doc, assumptions = import_source(args.source, args.file, options)
-    try:
-        if suffix == ".igl":
-            from ..lang.decompile import decompile
+    if suffix == ".igl":
+        from ..lang.decompile import decompile
 
-            text, unsupported = decompile(doc)
-            for item in unsupported:
-                print(f"warning: {args.output}: {item}", file=sys.stderr)
-            Path(args.output).write_text(text, encoding="utf-8")
-        else:
-            from ..document import io
+        text, unsupported = decompile(doc)
+        for item in unsupported:
+            print(f"warning: {args.output}: {item}", file=sys.stderr)
+        write_text(args.output, text)
+    else:
+        from ..document import io
 
-            io.dump(doc, args.output)
-    except OSError as e:
-        raise InfraGraphError(Diagnostic(f"cannot write: {e.strerror}", Location(args.output))) from None
+        io.dump(doc, args.output)
     if not args.quiet:
         print(f"{args.output}: {len(doc.devices)} device(s), {sum(i.count for i in doc.instances)} instance(s), "
               f"{len(doc.edges)} edge record(s)", file=sys.stderr)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 
-from ..graph.summary import format_summary, summary
 from .common import add_source_arguments, load_graph_with_progress
 
 
@@ -16,6 +15,8 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
+    from ..graph.summary import format_summary, summary
+
     s = summary(load_graph_with_progress(args))
     print(json.dumps(s, indent=2) if args.json else format_summary(s))
     return 0

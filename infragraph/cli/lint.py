@@ -10,12 +10,8 @@ import json
 import sys
 
 from ..errors import InfraGraphError
-from ..lint.config import discover_config, load_config_file
-from ..lint.engine import lint_files
-from ..lint.report import to_json_dict, to_text
-from ..lint.rules.targets import TARGETS
-from ..lint.sarif import to_sarif
-from .common import add_failure_arguments, add_limit_arguments, defines, failure_spec, limits
+from ..output import check_output, write_text
+from .common import add_failure_arguments, add_limit_arguments, defines, failure_spec, limits, one_of
 
 
 def register(sub) -> None:
@@ -28,7 +24,9 @@ def register(sub) -> None:
     p.add_argument("--ignore", action="append", default=[], metavar="IDS", help="skip these rules (comma-separated)")
     p.add_argument("--max-oversubscription", type=float, metavar="R",
                    help="maximum down/up bandwidth ratio per switch (IG009; default: the document's, else 1)")
-    p.add_argument("--for", dest="target", choices=TARGETS, help="also report what this translator would refuse (IG013)")
+    p.add_argument("--for", dest="target", metavar="TRANSLATOR",
+                   type=one_of("infragraph.lint.rules.targets", "TARGETS", "translator"),
+                   help="also report what this translator (ns3, htsim or astra-analytical) would refuse (IG013)")
     p.add_argument("--config", metavar="TOML", help="configuration file (default: .infragraph-lint.toml or "
                    "[tool.infragraph.lint] in pyproject.toml, searched upwards from the working directory)")
     p.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME=VALUE",
@@ -41,7 +39,14 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
+    from ..lint.config import discover_config, load_config_file
+    from ..lint.engine import lint_files
+    from ..lint.report import to_json_dict, to_text
+    from ..lint.sarif import to_sarif
+
     try:
+        if args.output:
+            check_output(args.output, option="-o")
         config = load_config_file(args.config) if args.config else discover_config()
         config = config.with_overrides(args.select, args.ignore, args.max_oversubscription, args.target)
         report = lint_files(args.files, config, defines(args), args.search_path or None, failure_spec(args),
@@ -56,8 +61,11 @@ def run(args) -> int:
     else:
         text = to_text(report)
     if args.output:
-        with open(args.output, "w", encoding="utf-8") as fh:
-            fh.write(text + "\n")
+        try:
+            write_text(args.output, text + "\n", "-o")
+        except InfraGraphError as e:
+            print(str(e), file=sys.stderr)
+            return 2
     else:
         print(text)
     return report.exit_code

@@ -9,26 +9,34 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import re
 import sys
 from dataclasses import replace
 
-from ..errors import error
-from ..simulate import ALGORITHMS, COLLECTIVES, MODELS, ROUTINGS, SimulationOptions, chrome_trace, parse_dims
+from ..errors import did_you_mean
+from ..output import check_output, open_output
 from ..units import Quantity, UnitError, format_quantity, parse_quantity, parse_size_bytes, to_ns
-from .common import add_failure_arguments, add_source_arguments, failure_spec, load_graph_with_progress, progress
+from .common import (about_option, add_failure_arguments, add_source_arguments, at_least, failure_spec,
+                     load_graph_with_progress, one_of, option_error, progress)
 from .sim_progress import SimProgress
+
 
 
 def register(sub) -> None:
     p = sub.add_parser("simulate", help="simulate a collective (all-reduce, all-to-all, ...) on the graph",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_source_arguments(p)
-    p.add_argument("--collective", default="all-reduce", choices=COLLECTIVES)
+    p.add_argument("--collective", default="all-reduce", type=one_of("infragraph.simulate", "COLLECTIVES", "collective"),
+                   metavar="NAME",
+                   help="all-reduce (default), reduce-scatter, all-gather, all-to-all, broadcast, reduce "
+                        "or point-to-point")
     p.add_argument("--size", default="1MiB",
                    help="per-NPU buffer (all-gather: shard), e.g. 1GiB; a sweep: 1KiB..1GiB (doubling) or 1KiB,1MiB")
     p.add_argument("--algorithm", default="ring",
-                   help=f"one of {', '.join(ALGORITHMS)}, or auto (per dimension: ring on RI, direct on FC, "
-                        "halving-doubling on a power-of-two SW, else direct); comma-separated for one per dimension")
+                   help="ring (default), ring-bidirectional, direct, halving-doubling or double-binary-tree, or "
+                        "auto (per dimension: ring on RI, direct on FC, halving-doubling on a power-of-two SW, "
+                        "else direct); comma-separated for one per dimension")
     p.add_argument("--dims", help="logical dimensions, dimension 0 fastest, e.g. 8,4 or RI(8)_SW(4) (default: the "
                                   "graph's 'dims' annotation when it covers the group, else flat; --dims N forces flat)")
     p.add_argument("--group", action="append", default=[], metavar="RANKS",
@@ -45,13 +53,15 @@ def register(sub) -> None:
                    help="order of chunks waiting on a dimension: fifo = (phase, chunk) order, never deadlocks "
                         "(default for unaware/aware/fair); arrival = ASTRA-sim's order (default for astra, "
                         "astra-aware); lifo = newest first. arrival and lifo can deadlock on asymmetric fabrics")
-    p.add_argument("--model", default="fair", choices=MODELS,
+    p.add_argument("--model", default="fair", type=one_of("infragraph.simulate", "MODELS", "model"), metavar="MODEL",
                    help="fair (max-min sharing between concurrent flows; default), unaware (alpha-beta, no "
                         "contention: a lower bound), aware (FIFO links, store-and-forward), astra (ASTRA-sim "
                         "compatible: integer ns and its chunking), astra-aware")
-    p.add_argument("--routing", default=None, choices=ROUTINGS,
-                   help="shortest paths by hops or latency, or dimension-order over --dims (default: hops; "
-                        "dor for astra/astra-aware on a graph stating its ASTRA-sim topology, as ASTRA-sim routes)")
+    p.add_argument("--routing", default=None, type=one_of("infragraph.simulate", "ROUTINGS", "routing"),
+                   metavar="ROUTING",
+                   help="hops or latency (shortest paths by either), or dor (dimension-order over --dims) "
+                        "(default: hops; dor for astra/astra-aware on a graph stating its ASTRA-sim topology, "
+                        "as ASTRA-sim routes)")
     p.add_argument("--no-ecmp", action="store_true", help="always take the first of equal-cost paths")
     p.add_argument("--top", type=int, default=5, help="busiest links to print (default 5)")
     p.add_argument("--links", default="100", metavar="N|all[,cables]",
@@ -73,16 +83,16 @@ def parse_sizes(text: str) -> list[int]:
             lo, _, hi = text.partition("..")
             a, b = parse_size_bytes(lo), parse_size_bytes(hi)
             if a <= 0 or b < a:
-                raise error(f"bad size range '{text}'; expected LOW..HIGH with 0 < LOW <= HIGH")
+                raise option_error("--size", f"bad size range '{text}'; expected LOW..HIGH with 0 < LOW <= HIGH")
             sizes = [a]
             while sizes[-1] * 2 <= b:
                 sizes.append(sizes[-1] * 2)
             return sizes
         sizes = [parse_size_bytes(s) for s in text.split(",") if s.strip()]
     except UnitError as e:
-        raise error(f"bad --size '{text}': {e}") from None
+        raise option_error("--size", f"bad --size '{text}': {e}") from None
     if not sizes or min(sizes) <= 0:
-        raise error(f"bad --size '{text}'; sizes must be positive")
+        raise option_error("--size", f"bad --size '{text}'; sizes must be positive")
     return sizes
 
 
@@ -95,38 +105,72 @@ def parse_group(text: str) -> tuple[int, ...]:
         for part in text.split(","):
             lo, dash, hi = part.strip().partition("-")
             first, last = (int(lo), int(hi)) if dash else (int(lo), int(lo))
+            if first < 0 or last < first:
+                raise ValueError(part)
             if len(ranks) + last - first + 1 > MAX_GROUP_RANKS:
-                raise error(f"bad --group '{text}': {len(ranks) + last - first + 1:,} ranks, more than "
-                            f"{MAX_GROUP_RANKS:,}; a group names NPU ranks of the fabric")
+                raise option_error("--group", f"bad --group '{text}': {len(ranks) + last - first + 1:,} ranks, more "
+                                              f"than {MAX_GROUP_RANKS:,}; a group names NPU ranks of the fabric")
             ranks.extend(range(first, last + 1))
     except ValueError:
-        raise error(f"bad --group '{text}'; expected ranks like 0-7 or 0,2,4,6") from None
+        raise option_error("--group", f"bad --group '{text}'; expected ranks like 0-7 or 0,2,4,6 "
+                                      "(non-negative, each range LOW-HIGH with LOW <= HIGH)") from None
     return tuple(ranks)
 
 
-def _ns(text: str, what: str) -> float:
+_DIMS = re.compile(r"\s*\d+(\s*[x×,_]\s*\d+)*\s*|([A-Za-z]+\(\d+\)_?)+")
+
+
+def parse_dims_option(text: str) -> tuple[int, ...]:
+    """--dims: sizes like 8,4 or 16x16x16, or a stack shape RI(8)_SW(4); anything else is refused
+    here (the library's parser skips stray letters, which would let '8,x' mean 8)."""
+    from ..simulate import parse_dims
+
+    if not _DIMS.fullmatch(text):
+        raise option_error("--dims", f"bad --dims '{text}'; expected sizes like 8,4 or 16x16x16, or a stack shape "
+                                     "like RI(8)_SW(4)")
+    with about_option("--dims"):
+        return parse_dims(text)
+
+
+def _ns(text: str, option: str) -> float:
+    """A time option in ns: a plain number is ns, else a quantity with a time unit; finite and ≥ 0."""
     try:
-        return float(text) if text.replace(".", "", 1).isdigit() else to_ns(parse_quantity(text))
+        ns = float(text) if text.replace(".", "", 1).isdigit() else to_ns(parse_quantity(text))
     except UnitError as e:
-        raise error(f"bad {what} '{text}': {e}") from None
+        raise option_error(option, f"bad {option} '{text}': {e}") from None
+    if not math.isfinite(ns) or ns < 0:
+        raise option_error(option, f"bad {option} '{text}'; expected a finite time ≥ 0, e.g. 10ns")
+    return ns
 
 
-def options(args) -> SimulationOptions:
-    lmb = None if args.local_mem_bw.lower() == "none" else args.local_mem_bw
+def _mem_bw(text: str) -> float | None:
+    """--local-mem-bw: GB/s (1e9 B/s) as a finite positive number, or 'none'."""
+    if text.lower() == "none":
+        return None
     try:
-        lmb = None if lmb is None else float(lmb)
+        value = float(text)
     except ValueError:
-        raise error(f"bad --local-mem-bw '{args.local_mem_bw}'; give GB/s as a number, or 'none'") from None
+        value = math.nan
+    if not math.isfinite(value) or value <= 0:
+        raise option_error("--local-mem-bw", f"bad --local-mem-bw '{text}'; give GB/s as a finite number > 0, "
+                                             "or 'none'")
+    return value
+
+
+def options(args):
+    """The SimulationOptions the command line asks for, every value checked and located at its option."""
+    from ..simulate import SimulationOptions
+
     return SimulationOptions(
         collective=args.collective,
-        algorithm=tuple(a.strip() for a in args.algorithm.split(",")),
-        dims=parse_dims(args.dims) if args.dims else None,
+        algorithm=_algorithms(args.algorithm),
+        dims=parse_dims_option(args.dims) if args.dims else None,
         groups=tuple(parse_group(g) for g in args.group) or None,
-        root=args.root,
-        chunks=args.chunks,
-        active_chunks=args.active_chunks,
+        root=at_least(args.root, "--root", 0),
+        chunks=at_least(args.chunks, "--chunks", 1),
+        active_chunks=at_least(args.active_chunks, "--active-chunks", 1),
         endpoint_delay_ns=_ns(args.endpoint_delay, "--endpoint-delay"),
-        local_mem_bw_gb_per_s=lmb,
+        local_mem_bw_gb_per_s=_mem_bw(args.local_mem_bw),
         optimization=args.optimization,
         scheduling=args.scheduling,
         model=args.model,
@@ -135,6 +179,18 @@ def options(args) -> SimulationOptions:
         trace=bool(args.trace),
         **_links(args.links),
     )
+
+
+def _algorithms(text: str) -> tuple[str, ...]:
+    from ..simulate import ALGORITHMS
+
+    names = tuple(a.strip() for a in text.split(","))
+    known = (*ALGORITHMS, "auto")
+    for name in names:
+        if name not in known:
+            raise option_error("--algorithm", f"unknown algorithm '{name}'; expected one of: {', '.join(known)}",
+                               did_you_mean(name, known))
+    return names
 
 
 def _links(text: str) -> dict:
@@ -148,9 +204,26 @@ def _links(text: str) -> dict:
         elif part.isdigit():
             out["top_links"] = int(part)
         else:
-            raise error(f"bad --links '{text}'; give a number of links or 'all', and/or 'cables' "
-                        "(inter-device links only), e.g. --links cables,all")
+            raise option_error("--links", f"bad --links '{text}'; give a number of links (≥ 0) or 'all', and/or "
+                                          "'cables' (inter-device links only), e.g. --links cables,all")
     return out
+
+
+def _check_against_graph(opts, num_npus: int) -> None:
+    """Options that can only be checked once the graph is known, located at their option."""
+    for group in opts.groups or ():
+        bad = [r for r in group if r >= num_npus]
+        if bad:
+            raise option_error("--group", f"process group names rank {bad[0]}, but the graph has ranks "
+                                          f"0..{num_npus - 1}")
+    smallest = min((len(gr) for gr in opts.groups), default=num_npus) if opts.groups else num_npus
+    size = len(opts.groups[0]) if opts.groups else num_npus
+    if opts.dims is not None and math.prod(opts.dims) != size:
+        raise option_error("--dims", f"dims {'x'.join(map(str, opts.dims))} multiply to {math.prod(opts.dims)} but "
+                                     f"the group has {size} ranks")
+    if opts.root >= smallest:
+        raise option_error("--root", f"root member {opts.root} is outside the group of {smallest} "
+                                     f"(members are numbered 0..{smallest - 1})")
 
 
 def _time(ns: float) -> str:
@@ -240,16 +313,22 @@ def format_sweep(results: list[dict]) -> str:
 
 def run(args) -> int:
     from ..graph.failures import resolve_failures
-    from ..simulate import prepare, simulate
+    from ..graph.ranks import npu_order
+    from ..simulate import chrome_trace, prepare, simulate
     from ..simulate_failures import format_failures, simulate_with_failures
 
     sizes = parse_sizes(args.size)
     opts = options(args)
+    at_least(args.top, "--top", 0)
     spec = failure_spec(args)
     if args.trace and len(sizes) > 1:
-        raise error("--trace records one run; give a single --size")
+        raise option_error("--trace", "--trace records one run; give a single --size")
+    for path, option in ((args.json, "--json"), (args.trace, "--trace")):
+        if path:
+            check_output(path, option=option)
     g = load_graph_with_progress(args)
     failures = resolve_failures(g, spec)
+    _check_against_graph(opts, int(npu_order(g).size))
     label = "simulating" + (" (failed and healthy)" if failures.any() else "")
     show = SimProgress(label=label) if args.progress or (sys.stderr.isatty() and not args.quiet) else None
     with progress(args).phase(label):
@@ -268,11 +347,11 @@ def run(args) -> int:
             if show is not None:
                 show.clear()
     if args.trace:
-        with open(args.trace, "w", encoding="utf-8") as fh:
+        with open_output(args.trace, option="--trace") as fh:
             json.dump(chrome_trace(results[0]), fh)
         results[0].pop("trace", None)
     if args.json:
-        with open(args.json, "w", encoding="utf-8") as fh:
+        with open_output(args.json, option="--json") as fh:
             json.dump(results[0] if len(results) == 1 else results, fh, indent=1)
     print(format_result(results[0], args.top) if len(results) == 1 else format_sweep(results))
     if "failures" in results[0]:

@@ -5,22 +5,29 @@ from __future__ import annotations
 import sys
 
 from ..errors import Diagnostic, InfraGraphError, Location, error
-from ..translators import NAMES, Options, get
-from ..translators.chakra_et import COLLECTIVES, DEFAULT_COLLECTIVE, DEFAULT_SIZE, Workload
+from ..output import check_output_dir
 from ..units import UnitError, parse_size_bytes
-from .common import add_failure_arguments, add_source_arguments, failure_spec, load_graph_with_progress, progress
+from .common import (add_failure_arguments, add_source_arguments, failure_spec, load_graph_with_progress, one_of,
+                     progress)
+
+# The translators (numpy, Jinja2) are imported when the command runs; these mirror
+# translators.chakra_et's defaults (tests/cli/test_startup.py checks the help names every value).
+DEFAULT_COLLECTIVE, DEFAULT_SIZE = "all-reduce", "1MiB"
 
 
 def register(sub) -> None:
     p = sub.add_parser("translate", help="write ready-to-run ASTRA-sim analytical, ns-3, HTSim or engine inputs")
     add_source_arguments(p)
-    p.add_argument("--to", required=True, choices=NAMES, help="target backend")
+    p.add_argument("--to", required=True, type=one_of("infragraph.translators", "NAMES", "backend"), metavar="BACKEND",
+                   help="target backend: astra-analytical, ns3, htsim or simengine")
     p.add_argument("-o", "--output", required=True, metavar="DIR", help="output directory for the bundle")
     p.add_argument("--approximate", action="store_true",
                    help="model a graph the backend cannot express exactly as closely as possible (printed)")
-    p.add_argument("--collective", default=DEFAULT_COLLECTIVE, choices=tuple(COLLECTIVES),
+    p.add_argument("--collective", default=DEFAULT_COLLECTIVE, metavar="NAME",
+                   type=one_of("infragraph.translators.chakra_et", "COLLECTIVES", "collective"),
                    help=f"the collective of the Chakra workload written into ASTRA-sim bundles (one .et per NPU) "
-                        f"and of the engine bundle's run.sh (default {DEFAULT_COLLECTIVE})")
+                        f"and of the engine bundle's run.sh: all-reduce, all-gather, all-to-all or reduce-scatter "
+                        f"(default {DEFAULT_COLLECTIVE})")
     p.add_argument("--size", default=DEFAULT_SIZE,
                    help=f"bytes per NPU of that collective (all-gather: each NPU's shard), e.g. 1GiB "
                         f"(default {DEFAULT_SIZE})")
@@ -43,7 +50,9 @@ def parse_settings(items: list[str]) -> dict[str, str]:
     return out
 
 
-def workload(collective: str, size: str, files: bool = True) -> Workload:
+def workload(collective: str, size: str, files: bool = True):
+    from ..translators.chakra_et import Workload
+
     try:
         nbytes = parse_size_bytes(size)
     except UnitError as e:
@@ -52,11 +61,13 @@ def workload(collective: str, size: str, files: bool = True) -> Workload:
 
 
 def run(args) -> int:
-    translator = get(args.to)
+    from ..translators import Options, get
     from ..translators.failures import translate_with_failures
 
+    translator = get(args.to)
     options = Options(args.approximate, parse_settings(args.settings), workload(args.collective, args.size,
                                                                                       not args.no_workload))
+    check_output_dir(args.output, "-o")
     spec = failure_spec(args)
     g = load_graph_with_progress(args)
     with progress(args).phase(f"translating for {args.to}"):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 
 from ..errors import error
+from ..output import check_output
 from .common import add_failure_arguments, add_source_arguments, failure_spec, load_graph_with_progress, progress
 
 
@@ -22,15 +23,17 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from ..visualizer import LEVELS, visualize
+    from ..visualizer import LEVELS, OUTPUTS, visualize
 
     level, *rest = args.level
     if level not in LEVELS or (level == "device") != bool(rest) or len(rest) > 1:
         raise error(f"bad --level {' '.join(args.level)}; expected 'fabric', 'full' or 'device NAME'")
+    check_output(args.output, tuple(f".{s}" for s in OUTPUTS), "-o")
     spec = failure_spec(args)
     g = load_graph_with_progress(args)
     with progress(args).phase(f"drawing {args.output}"):
-        scene = visualize(g, args.output, level, rest[0] if rest else None, args.results, spec)
+        scene = visualize(g, args.output, level, rest[0] if rest else None, args.results, spec,
+                          lambda d: print(d.render(), file=sys.stderr))
     if not args.quiet:
         what = ""
         if scene is not None:

@@ -20,6 +20,7 @@ from typing import Any
 import yaml
 
 from ..errors import Diagnostic, InfraGraphError, Location
+from ..output import write_text
 from .model import (
     Annotations,
     Bandwidth,
@@ -315,5 +316,4 @@ def dumps(doc: Infrastructure, fmt: str = "yaml") -> str:
 
 
 def dump(doc: Infrastructure, path: str | Path) -> None:
-    path = Path(path)
-    path.write_text(dumps(doc, "json" if path.suffix == ".json" else "yaml"), encoding="utf-8")
+    write_text(path, dumps(doc, "json" if Path(path).suffix == ".json" else "yaml"))

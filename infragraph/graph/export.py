@@ -9,50 +9,41 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Callable, Iterator
 
 import numpy as np
 
 from .. import units
 from ..errors import Diagnostic, InfraGraphError, Location
+from ..output import open_output
 from .fqg import FQG, ComponentInfo, InstanceInfo, LinkInfo
 from .readback import check_fqg_data
+from .text import attribute_rows, edge_text_chunks, joined, node_text_chunks
 
 FORMAT = "infragraph-fqg"
 VERSION = 1
 
 
-def to_json_dict(g: FQG) -> dict:
-    names = g.node_names
-    comps = g.components
-    types = [comps[c].type for c in range(len(comps))]
-    inst_names = [i.name for i in g.instances]
-    inst_devices = [i.device for i in g.instances]
-    node_comp = g.node_component.tolist()
-    node_inst = g.node_instance.tolist()
-    node_copy = g.node_copy.tolist()
-    nodes = []
-    for n, name in enumerate(names):
-        c, i = node_comp[n], node_inst[n]
-        rec = {
-            "name": name,
-            "type": types[c],
-            "instance": inst_names[i],
-            "instance_index": node_copy[n],
-            "device": inst_devices[i],
-            "component": comps[c].name,
-            "component_index": int(name[name.rfind(".") + 1:]),
-            "parent_device": comps[c].device,
-        }
-        nodes.append(rec)
-    for attr, values in g.node_attrs.items():
-        for n, v in values.items():
-            nodes[n].setdefault("attributes", {})[attr] = v
-    edges = [{"src": s, "dst": d, "link": k}
-             for s, d, k in zip(g.edge_src.tolist(), g.edge_dst.tolist(), g.edge_link.tolist())]
-    for attr, values in g.edge_attrs.items():
-        for e, v in values.items():
-            edges[e].setdefault("attributes", {})[attr] = v
-    return {
+def _dumps(value) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+def _json_node_template(inst: InstanceInfo, local: int, comp: ComponentInfo) -> tuple[str, str, str]:
+    suffix = inst.suffixes[local]
+    return ('{"name":' + _dumps(inst.name + ".")[:-1],
+            _dumps("." + suffix)[1:] + ',"type":' + _dumps(comp.type) + ',"instance":' + _dumps(inst.name)
+            + ',"instance_index":',
+            ',"device":' + _dumps(inst.device) + ',"component":' + _dumps(comp.name) + ',"component_index":'
+            + str(int(suffix[suffix.rfind(".") + 1:])) + ',"parent_device":' + _dumps(comp.device))
+
+
+def _json_edges(_first: int, src: list[int], dst: list[int], link: list[int]) -> list[str]:
+    return [f'{{"src":{s},"dst":{d},"link":{k}}}' for s, d, k in zip(src, dst, link)]
+
+
+def json_chunks(g: FQG) -> Iterator[str]:
+    """The FQG's JSON text (schemas/fqg.schema.json, compact), in pieces to write one after another."""
+    head = {
         "format": FORMAT,
         "version": VERSION,
         "name": g.name,
@@ -64,15 +55,25 @@ def to_json_dict(g: FQG) -> dict:
              "description": x.description, "attributes": x.attributes}
             for x in g.links
         ],
-        "nodes": nodes,
-        "edges": edges,
-        "attributes": dict(g.graph_annotations),
     }
+    yield _dumps(head)[:-1] + ',"nodes":['
+    node_extra = {n: ',"attributes":' + _dumps(a) for n, a in attribute_rows(g.node_attrs).items()}
+    yield from joined(node_text_chunks(g, _json_node_template, "}", node_extra))
+    yield '],"edges":['
+    edge_extra = {e: ',"attributes":' + _dumps(a) for e, a in attribute_rows(g.edge_attrs).items()}
+    yield from joined(edge_text_chunks(g, _json_edges, "}", edge_extra))
+    yield '],"attributes":' + _dumps(dict(g.graph_annotations)) + "}"
+
+
+def to_json_dict(g: FQG) -> dict:
+    """The FQG's JSON form as Python data (the same text `write_json` writes, parsed)."""
+    return json.loads("".join(json_chunks(g)))
 
 
 def write_json(g: FQG, path: str | Path) -> None:
-    with open(path, "w", encoding="utf-8") as fh:
-        json.dump(to_json_dict(g), fh, separators=(",", ":"))
+    with open_output(path) as fh:
+        for chunk in json_chunks(g):
+            fh.write(chunk)
 
 
 def is_fqg_file(path: str | Path) -> bool:
@@ -184,6 +185,10 @@ def to_networkx(g: FQG):
 
 
 def write_graphml(g: FQG, path: str | Path) -> None:
-    import networkx as nx
+    """GraphML of the multigraph `to_networkx` gives (node and edge attributes alike), streamed
+    record by record instead of through networkx (which needs ~8 KB of memory per node)."""
+    from .graphml import graphml_chunks
 
-    nx.write_graphml(to_networkx(g), str(path))
+    with open_output(path) as fh:
+        for chunk in graphml_chunks(g):
+            fh.write(chunk)

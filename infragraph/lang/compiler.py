@@ -237,23 +237,29 @@ class Compiler:
 
 
 def compile_source(text: str, filename: str = "<string>", defines: dict[str, str] | None = None,
-                   search_path: list[str] | None = None) -> Infrastructure:
-    """Compile .igl text to an InfraGraph document. Raises InfraGraphError (located diagnostics)."""
+                   search_path: list[str] | None = None, files_read: list[str] | None = None) -> Infrastructure:
+    """Compile .igl text to an InfraGraph document. Raises InfraGraphError (located diagnostics).
+    `files_read`, when given, receives the path of every module compiled (the program's own and
+    each import): what a cache of the result depends on."""
     try:
         program = parse(text, filename)
     except RecursionError:
         raise InfraGraphError(Diagnostic("program nested too deeply to parse", Location(filename))) from None
-    return Compiler(defines, search_path).compile(program)
+    compiler = Compiler(defines, search_path)
+    doc = compiler.compile(program)
+    if files_read is not None:
+        files_read.extend(compiler.modules)
+    return doc
 
 
 def compile_file(path: str, defines: dict[str, str] | None = None,
-                 search_path: list[str] | None = None) -> Infrastructure:
+                 search_path: list[str] | None = None, files_read: list[str] | None = None) -> Infrastructure:
     """Compile an .igl file. Raises InfraGraphError (located diagnostics, import chains as notes)."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
         raise InfraGraphError(Diagnostic(f"cannot read '{path}': {e}", Location(str(path)))) from None
-    return compile_source(text, str(path), defines, search_path)
+    return compile_source(text, str(path), defines, search_path, files_read)
 
 
 _IMPORT_LINE = re.compile(r'^[ \t]*import[ \t]+(?:"([^"\n]+)"|([A-Za-z_][\w.]*))', re.M)

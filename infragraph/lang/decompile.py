@@ -10,10 +10,12 @@ Names that are not identifiers are written `quoted`. Gigatransfers-per-second ba
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 
 from ..document.model import Device, Edge, Endpoint, Infrastructure, Link, Value
+from ..errors import error
 from .build import clean_number
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -65,16 +67,24 @@ class _Out:
         self.lines.append("    " * depth + text)
 
 
-def _link(out: _Out, link: Link, depth: int, attrs: dict[str, Value]) -> None:
+def _number(x: float, path: str) -> float | int:
+    """A link's number as .igl text; NaN or infinity has no .igl form (and no meaning): an error
+    at the document path, not a traceback."""
+    if not math.isfinite(x):
+        raise error(f"{x} is not a finite number; the document cannot be decompiled", path)
+    return clean_number(x)
+
+
+def _link(out: _Out, link: Link, depth: int, attrs: dict[str, Value], where: str) -> None:
     body = []
     if link.bandwidth is not None:
         unit = _BW.get(link.bandwidth.unit)
         if unit is None:
             out.unsupported.append(f"link '{link.name}': bandwidth in {link.bandwidth.unit} has no .igl unit")
         else:
-            body.append(f"bandwidth = {clean_number(link.bandwidth.value)} {unit}")
+            body.append(f"bandwidth = {_number(link.bandwidth.value, where + '.physical.bandwidth')} {unit}")
     if link.latency is not None:
-        body.append(f"latency = {clean_number(link.latency.value)} {link.latency.unit}")
+        body.append(f"latency = {_number(link.latency.value, where + '.physical.latency')} {link.latency.unit}")
     if link.description:
         body.append(f"description = {literal(link.description)}")
     body += [f"{name(k)} = {literal(v)}" for k, v in attrs.items()]
@@ -93,7 +103,7 @@ def _edge(out: _Out, e: Edge, depth: int) -> None:
     out.add(depth, f"{_endpoint(e.ep1)} -- {_endpoint(e.ep2)}{scheme} via {name(e.link)}")
 
 
-def _device(out: _Out, d: Device, link_attrs: dict[str, dict]) -> None:
+def _device(out: _Out, d: Device, link_attrs: dict[str, dict], where: str) -> None:
     out.add(0, f"device {name(d.name)} {{")
     if d.description:
         out.add(1, f"description = {literal(d.description)}")
@@ -103,8 +113,8 @@ def _device(out: _Out, d: Device, link_attrs: dict[str, dict]) -> None:
         count = "" if c.count == 1 else f"[{c.count}]"
         attrs = f" {{ description = {literal(c.description)} }}" if c.description else ""
         out.add(1, f"component {name(c.name)}{count}: {kind}{attrs}")
-    for link in d.links:
-        _link(out, link, 1, link_attrs.get(f"{d.name}.{link.name}", {}))
+    for j, link in enumerate(d.links):
+        _link(out, link, 1, link_attrs.get(f"{d.name}.{link.name}", {}), f"{where}.links[{j}]")
     for e in d.edges:
         _edge(out, e, 1)
     out.add(0, "}")
@@ -127,12 +137,12 @@ def decompile(doc: Infrastructure) -> tuple[str, list[str]]:
     out.add(0, f"# Decompiled from the InfraGraph document '{doc.name}'.")
     out.add(0, "")
     link_attrs = {la.name: la.attributes for la in doc.annotations.links}
-    for link in doc.links:
-        _link(out, link, 0, link_attrs.get(link.name, {}))
+    for j, link in enumerate(doc.links):
+        _link(out, link, 0, link_attrs.get(link.name, {}), f"links[{j}]")
     if doc.links:
         out.add(0, "")
-    for d in doc.devices:
-        _device(out, d, link_attrs)
+    for i, d in enumerate(doc.devices):
+        _device(out, d, link_attrs, f"devices[{i}]")
     out.add(0, f"fabric {name(fabric)} {{")
     for k, v in doc.annotations.graph.items():
         out.add(1, f"{name(k)} = {literal(v)}")

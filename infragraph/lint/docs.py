@@ -32,7 +32,32 @@ def sections() -> dict[str, str]:
     return out
 
 
+DOCS_IN_REPOSITORY = "docs/lint.md"
+
+
 def help_uri(rule_id: str, base: str | None = None) -> str:
-    """Where a rule's documentation is: `base` (e.g. a repository URL of docs/lint.md) or the file
-    in this checkout, with the rule's anchor."""
-    return f"{base or DOCS_FILE.as_uri()}#{rule_id.lower()}"
+    """Where a rule's documentation is, with the rule's anchor: `base` (the configured docs-url),
+    else docs/lint.md on the repository's web host (from its `origin` remote), else the
+    repository-relative reference docs/lint.md — never a path on this machine."""
+    return f"{base or repository_docs() or DOCS_IN_REPOSITORY}#{rule_id.lower()}"
+
+
+def absolute_help_uri(rule_id: str, base: str | None = None) -> str | None:
+    """help_uri when it is an absolute URI (SARIF's helpUri must be), else None."""
+    uri = help_uri(rule_id, base)
+    return uri if re.match(r"^[a-z][a-z0-9+.-]*://", uri) else None
+
+
+@lru_cache(maxsize=1)
+def repository_docs() -> str | None:
+    """https://HOST/OWNER/REPO/blob/HEAD/docs/lint.md for a checkout whose `origin` remote is on a
+    web host (git@host:owner/repo.git or https://host/owner/repo.git); None otherwise."""
+    import subprocess
+
+    try:
+        url = subprocess.run(["git", "-C", str(ROOT), "config", "--get", "remote.origin.url"],
+                             capture_output=True, text=True, timeout=5).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    m = re.match(r"^(?:https://(?:[^@/]+@)?|git@|ssh://git@)([^/:]+)[/:](.+?)(?:\.git)?/?$", url)
+    return f"https://{m.group(1)}/{m.group(2)}/blob/HEAD/{DOCS_IN_REPOSITORY}" if m else None

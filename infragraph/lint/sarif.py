@@ -16,7 +16,7 @@ import hashlib
 from importlib import metadata
 from pathlib import Path
 
-from .docs import help_uri, sections
+from .docs import absolute_help_uri, sections
 from .engine import LintReport
 from .model import Finding, Rule
 from .rules import RULES
@@ -41,15 +41,16 @@ def _first_paragraph(markdown: str) -> str:
 
 def _rule_descriptor(rule: Rule, docs_url: str | None) -> dict:
     doc = sections().get(rule.id, rule.summary)
-    return {
+    out = {
         "id": rule.id,
         "name": rule.name,
         "shortDescription": {"text": rule.summary},
         "fullDescription": {"text": _first_paragraph(doc) or rule.summary},
-        "helpUri": help_uri(rule.id, docs_url),
+        "helpUri": absolute_help_uri(rule.id, docs_url),
         "help": {"text": doc, "markdown": doc},
         "defaultConfiguration": {"level": rule.severity},
     }
+    return {k: v for k, v in out.items() if v is not None}  # the help text is inline either way
 
 
 def _artifact(file: str, root: Path) -> dict:
@@ -97,7 +98,7 @@ def to_sarif(report: LintReport, docs_url: str | None = None, root: str | Path =
             "tool": {"driver": {
                 "name": "infragraph-lint",
                 "version": _version(),
-                "informationUri": help_uri("", docs_url).rstrip("#"),
+                **({"informationUri": info.rstrip("#")} if (info := absolute_help_uri("", docs_url)) else {}),
                 "rules": [_rule_descriptor(r, docs_url) for r in rules],
             }},
             "originalUriBaseIds": {SRCROOT: {"uri": root.as_uri() + "/"}},

@@ -19,6 +19,7 @@ import jinja2
 
 from ..errors import Diagnostic, InfraGraphError, Location, did_you_mean, error
 from ..graph.fqg import FQG
+from ..output import make_output_dir, write_bytes, write_text
 from .chakra_et import Workload
 
 TEMPLATES = jinja2.Environment(
@@ -64,20 +65,13 @@ class Bundle:
     approximate: bool = False
 
     def write(self, outdir: str | Path) -> list[Path]:
-        outdir = Path(outdir)
-        try:
-            outdir.mkdir(parents=True, exist_ok=True)
-        except OSError as e:
-            raise InfraGraphError(Diagnostic(f"cannot create output directory: {e.strerror}", Location(str(outdir)))) from None
+        outdir = make_output_dir(outdir)
         written = []
         for folder in {str(Path(rel).parent) for rel in self.files}:
-            (outdir / folder).mkdir(parents=True, exist_ok=True)
+            make_output_dir(outdir / folder)
         for rel, content in self.files.items():
             path = outdir / rel
-            if isinstance(content, bytes):
-                path.write_bytes(content)
-            else:
-                path.write_text(content, encoding="utf-8")
+            (write_bytes if isinstance(content, bytes) else write_text)(path, content)
             if rel.endswith(".sh"):
                 path.chmod(path.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
             written.append(path)

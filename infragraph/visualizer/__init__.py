@@ -9,10 +9,11 @@ aggregate → scene; picture (Graphviz) and page (HTML) draw a scene; results re
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 
-from ..errors import error
+from ..errors import Diagnostic, error
 from ..graph.failures import FailureSpec, apply_failures, marked, resolve_failures
 from ..graph.fqg import FQG
 from .plot import plot_sweep, plot_table
@@ -22,13 +23,15 @@ OUTPUTS = ("svg", "png", "pdf", "html")
 
 
 def visualize(g: FQG, output: str, level: str = "fabric", device: str | None = None,
-              results: str | None = None, failures: FailureSpec = FailureSpec()) -> Scene | None:
+              results: str | None = None, failures: FailureSpec = FailureSpec(),
+              warn: Callable[[Diagnostic], None] | None = None) -> Scene | None:
     """Write a picture (svg/png/pdf) or the interactive page (html) of `g` to `output`.
 
     results: an engine result JSON; its per-link utilization colours the lines (a result simulated
     with failures refers to the failed graph's links, mapped back here) and its per-tier load
     (utilization percentiles per link tier) goes into the caption. failures: drawn on top of
-    the graph's own failure annotations — failed links red, degraded ones orange. Returns the scene
+    the graph's own failure annotations — failed links red, degraded ones orange. `warn` hears when
+    the result holds only some links (simulate --links N). Returns the scene
     drawn (pictures) so callers can report what was drawn."""
     fmt = Path(output).suffix.lstrip(".").lower()
     if fmt not in OUTPUTS:
@@ -46,9 +49,9 @@ def visualize(g: FQG, output: str, level: str = "fabric", device: str | None = N
         notes = tier_notes(results)
         if f.any():
             util = np.full(g.num_edges, np.nan)
-            util[~f.failed_edge] = link_utilization(apply_failures(g, f), results)
+            util[~f.failed_edge] = link_utilization(apply_failures(g, f), results, warn)
         else:
-            util = link_utilization(g, results)
+            util = link_utilization(g, results, warn)
     if f.any():
         g = marked(g, f)
     if fmt == "html":

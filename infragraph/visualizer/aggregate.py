@@ -87,6 +87,18 @@ def _ranges(values: list[int]) -> str:
     return f"{values[0]}" if values[0] == values[-1] else f"{values[0]}–{values[-1]}"
 
 
+def _span(names: list[str]) -> str:
+    """A short caption for consecutive boxes: 'core.4' … 'core.7' -> '4–7' (the box's first line
+    already says 'core ×4'; a long caption would overlap its neighbours), else 'first … last'."""
+    if len(names) < 2:
+        return ""
+    heads = {n.rpartition(".")[0] for n in names}
+    tails = [n.rpartition(".")[2] for n in names]
+    if len(heads) == 1 and all(x.isdigit() for x in tails):
+        return f"{tails[0]}–{tails[-1]}"
+    return f"{names[0]} … {names[-1]}"
+
+
 def _tiers(v: View, s: Structure, xy: np.ndarray, max_boxes: int) -> tuple[np.ndarray, list[str], str]:
     tier, top = s.tier, int(s.tier.max())
     per_tier = max(2, min(16, max_boxes // (top + 1)))
@@ -118,8 +130,7 @@ def _tiers(v: View, s: Structure, xy: np.ndarray, max_boxes: int) -> tuple[np.nd
     base = n_chunks * (top + 1)
     key[tops] = base + np.arange(tops.size) // per_top
     for j in range(math.ceil(tops.size / per_top)):
-        names = [v.label[i] for i in tops[j * per_top:(j + 1) * per_top]]
-        captions[base + j] = f"{names[0]} … {names[-1]}" if len(names) > 1 else ""
+        captions[base + j] = _span([v.label[i] for i in tops[j * per_top:(j + 1) * per_top]])
     key, captions_list = _compact(key, captions)
     note = (f"aggregated: {count(order.size)} {unit}s in {n_chunks} boxes per tier"
             + (f" ({per_box} {unit}s each)" if per_box > 1 else "")

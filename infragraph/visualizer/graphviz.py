@@ -23,16 +23,14 @@ def available(program: str = "dot") -> bool:
     return shutil.which(program) is not None
 
 
-def run(program: str, dot_text: str, fmt: str, output: str | None = None) -> bytes:
-    """Lay out and render `dot_text` with `program` to `fmt` (svg, png, pdf, plain…).
-
-    Writes `output` when given; returns the rendered bytes otherwise.
-    """
+def run(program: str, dot_text: str, fmt: str) -> bytes:
+    """Lay out and render `dot_text` with `program` to `fmt` (svg, png, pdf, plain…); the rendered
+    bytes are returned (the caller writes them, atomically, through infragraph.output)."""
     name, *flags = program.split()
     exe = shutil.which(name)
     if exe is None:
         raise error(f"the Graphviz program '{name}' was not found on PATH", hint=INSTALL_HINT)
-    cmd = [exe, *flags, f"-T{fmt}"] + (["-o", output] if output else [])
+    cmd = [exe, *flags, f"-T{fmt}"]
     try:
         done = subprocess.run(cmd, input=dot_text.encode(), capture_output=True, timeout=TIMEOUT_S)
     except subprocess.TimeoutExpired:
@@ -48,7 +46,9 @@ def run(program: str, dot_text: str, fmt: str, output: str | None = None) -> byt
 
 def plain_positions(n: int, src: np.ndarray, dst: np.ndarray, program: str = "sfdp") -> np.ndarray | None:
     """Node positions (n, 2) from `program -Tplain` on a bare graph, y downwards; None on failure."""
-    lines = ["graph G {", "node [shape=point];"] + [f"{i};" for i in range(n)]
+    # Boxes of about the drawn size, and overlap removal, so that no two boxes land on each other.
+    lines = ["graph G {", "graph [overlap=prism, sep=\"+6\"];",
+             "node [shape=box, width=0.9, height=0.35, fixedsize=true, label=\"\"];"] + [f"{i};" for i in range(n)]
     lines += [f"{a} -- {b};" for a, b in zip(src.tolist(), dst.tolist())] + ["}"]
     try:
         out = run(program, "\n".join(lines), "plain").decode()
@@ -63,9 +63,9 @@ def plain_positions(n: int, src: np.ndarray, dst: np.ndarray, program: str = "sf
     return xy * (2.0 * np.sqrt(n) / span)
 
 
-def run_fixed(dot_text: str, fmt: str, output: str | None = None) -> bytes:
+def run_fixed(dot_text: str, fmt: str) -> bytes:
     """`neato -n2`: draw at the positions given in the DOT text (no layout of our own grids)."""
     exe = shutil.which("neato")
     if exe is None:
         raise error("the Graphviz program 'neato' was not found on PATH", hint=INSTALL_HINT)
-    return run("neato -n2", dot_text, fmt, output)
+    return run("neato -n2", dot_text, fmt)

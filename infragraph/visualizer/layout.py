@@ -113,10 +113,33 @@ def _satellites(v: View, anchor: np.ndarray, xy: np.ndarray, radius: float) -> n
 
 
 def _free(v: View) -> np.ndarray:
-    if v.num_nodes <= 3000 and graphviz.available("sfdp"):
-        xy = graphviz.plain_positions(v.num_nodes, v.src, v.dst, "sfdp" if v.num_nodes > 200 else "neato")
-        if xy is not None:
-            return xy
-    side = math.ceil(math.sqrt(max(v.num_nodes, 1)))
-    ids = np.arange(v.num_nodes)
-    return np.stack([(ids % side) * 2.0, (ids // side) * 2.0], axis=1).astype(float)
+    """Boxes with one line (ports, a NIC's port) go on a ring around the box they hang from, in
+    index order (port.0, port.1, … clockwise); the rest come from Graphviz (boxes kept apart),
+    else a square grid in id order."""
+    hub = _leaf_hubs(v)
+    rest = np.flatnonzero(hub < 0)
+    xy = np.full((v.num_nodes, 2), np.nan)
+    keep = (hub[v.src] < 0) & (hub[v.dst] < 0)
+    index = np.full(v.num_nodes, -1)
+    index[rest] = np.arange(rest.size)
+    sub = None
+    if rest.size <= 3000 and graphviz.available("sfdp"):
+        sub = graphviz.plain_positions(rest.size, index[v.src[keep]], index[v.dst[keep]],
+                                       "sfdp" if rest.size > 200 else "neato")
+    if sub is None:
+        side = math.ceil(math.sqrt(max(rest.size, 1)))
+        ids = np.arange(rest.size)
+        sub = np.stack([(ids % side) * 2.0, (ids // side) * 2.0], axis=1).astype(float)
+    xy[rest] = sub
+    return _satellites(v, hub, xy, 1.0) if (hub >= 0).any() else xy
+
+
+def _leaf_hubs(v: View) -> np.ndarray:
+    """Per box, the box it hangs from when it has exactly one line and its neighbour has more
+    (-1 otherwise): the spokes of a star, placed by `_satellites` rather than by a force layout."""
+    degree = np.bincount(np.concatenate([v.src, v.dst]), minlength=v.num_nodes)
+    hub = np.full(v.num_nodes, -1)
+    for a, b in ((v.src, v.dst), (v.dst, v.src)):
+        leaf = (degree[a] == 1) & (degree[b] > 1)
+        hub[a[leaf]] = b[leaf]
+    return hub

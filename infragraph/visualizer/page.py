@@ -16,14 +16,19 @@ import jinja2
 import numpy as np
 from scipy.spatial import cKDTree
 
+from ..document.model import Value
 from ..graph.fqg import FQG
+from ..output import write_text
 from .scene import Scene, prepare
 from .style import kind_colours, widths
 from .views import View, device_copy_nodes
 
 DEVICE_LIMIT = 5000  # components: larger devices are not offered for drill-down
 AGG_BOXES = 150  # boxes shown while zoomed out on a large fabric
-DETAIL_LIMIT = 2000  # fabrics with more boxes get an aggregated zoomed-out layer
+DETAIL_LIMIT = 2000  # boxes drawn individually at most (prepare aggregates beyond)
+# Fabrics with more boxes or lines than this get an aggregated zoomed-out layer: drawn one by one
+# at full view, 448 boxes and 3,072 lines of a 1,024-GPU Clos are a grey block.
+ZOOMED_OUT_BOXES, ZOOMED_OUT_LINES = 300, 1500
 
 _TEMPLATES = Path(__file__).parent / "templates"
 _env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(_TEMPLATES)), autoescape=False)
@@ -72,7 +77,8 @@ def page_data(g: FQG, utilization: np.ndarray | None = None, start_device: str |
     """Everything the viewer needs, as plain JSON-able data; `notes` are added to the fabric's."""
     fabric = prepare(g, "fabric", utilization=utilization, max_boxes=DETAIL_LIMIT)
     agg = None
-    if fabric.view.num_nodes > DETAIL_LIMIT or fabric.shown is not None:
+    v = fabric.view
+    if v.num_nodes > ZOOMED_OUT_BOXES or v.num_edges > ZOOMED_OUT_LINES or fabric.shown is not None:
         agg = prepare_aggregate(fabric)
     devices: dict[str, Scene] = {}
     for inst in g.instances:
@@ -84,9 +90,12 @@ def page_data(g: FQG, utilization: np.ndarray | None = None, start_device: str |
     colours = kind_colours(kinds)
     starts = np.cumsum([0] + [i.count for i in g.instances]).tolist()
     data = {
-        "title": g.name, "notes": fabric.view.notes + list(notes or []), "kinds": kinds, "colours": [colours[k] for k in kinds],
-        "instances": [{"name": i.name, "device": i.device, "count": i.count, "first": starts[k]}
+        "title": g.name, "notes": fabric.view.notes + list(notes or []), "kinds": kinds,
+        "colours": [colours[k] for k in kinds],
+        "instances": [{"name": i.name, "device": i.device, "count": i.count, "first": starts[k],
+                       "first_node": i.first_node, "per_copy": i.nodes_per_copy}
                       for k, i in enumerate(g.instances)],
+        "annotations": copy_annotations(g),
         "fabric": _layer(fabric.view, fabric.xy, kinds, labels=False, small=_satellites(fabric)),
         "agg": None, "devices": {}, "start": _start(g, start_device),
     }
@@ -95,11 +104,22 @@ def page_data(g: FQG, utilization: np.ndarray | None = None, start_device: str |
         data["notes"] = data["notes"] + agg.view.notes[-1:] + ["zoom in to see individual devices"]
     for name, s in devices.items():
         layer = _layer(s.view, s.xy, kinds, labels=True, small=_satellites(s))
-        layer["attrs"] = [{k: v for k, v in a.items() if k not in ("instance", "instance_index")}
+        layer["attrs"] = [{k: v for k, v in a.items() if k in SHARED_ATTRIBUTES}
                           for a in (s.view.attrs or [{}] * s.view.num_nodes)]
         layer["notes"] = s.view.notes
         data["devices"][name] = layer
     return data
+
+
+# Built-in attributes every copy of a device shares (the viewer shows type, instance and copy
+# itself, and each copy's own annotations from `copy_annotations`).
+SHARED_ATTRIBUTES = ("device", "component", "component_index", "parent_device")
+
+
+def copy_annotations(g: FQG) -> dict[str, dict[str, Value]]:
+    """{attribute: {node id: value}} of every node annotation (rank, tier, ...): the drill-down
+    page shows the selected copy's own values, not those of copy 0 of the device."""
+    return {attr: {str(n): v for n, v in values.items()} for attr, values in g.node_attrs.items()}
 
 
 def _start(g: FQG, name: str | None) -> dict | None:
@@ -126,4 +146,4 @@ def write_page(g: FQG, output: str, utilization: np.ndarray | None = None, start
         title=f"{g.name} — InfraGraph", data=text, script=(_TEMPLATES / "viewer.js").read_text(encoding="utf-8"),
         heat=data["fabric"]["util"] is not None, failures="failed" in data["fabric"],
     )
-    Path(output).write_text(html, encoding="utf-8")
+    write_text(output, html)

@@ -14,9 +14,10 @@ from pathlib import Path
 import jinja2
 import numpy as np
 
+from ..output import write_bytes
 from . import graphviz
 from .scene import Scene
-from .style import count, gbps, heat, kind_colours, widths
+from .style import count, gbps, heat, kind_colours, width_legend, widths
 
 FORMATS = ("svg", "png", "pdf")
 POINTS_PER_UNIT = 50.0
@@ -62,7 +63,7 @@ def dot_text(scene: Scene) -> str:
     w = widths(v.bandwidth)
     has_heat = bool((~np.isnan(v.utilization)).any())
     label_lines = v.num_edges <= MAX_LINE_LABELS
-    spacing = _typical_length(xy, v, s.anchor) if fixed else 0.0
+    spacing = _grid_step(xy, v, s.anchor) if fixed else 0.0
     edges = []
     for j in range(v.num_edges):
         a, b = int(v.src[j]), int(v.dst[j])
@@ -73,6 +74,7 @@ def dot_text(scene: Scene) -> str:
         long = fixed and s.kind == "grid" and np.hypot(*(xy[a] - xy[b])) > 1.6 * spacing
         edge = {
             "a": ids[a], "b": ids[b], "width": w[j], "tooltip": tip, "dashed": long,
+            "pos": _line_pos(xy[a], xy[b], spacing if long else 0.0) if fixed else None,
             "colour": heat(u) if not math.isnan(u) else ("#c0c4cc" if has_heat else "#6b7280"),
             "label": f"×{count(c)}\n{gbps(bw)}" if c > 1 and label_lines else "",
         }
@@ -91,7 +93,7 @@ def dot_text(scene: Scene) -> str:
     if any(n["small"] for n in nodes):
         notes.append("small dots: components attached to the box they surround (colour = type; hover for names)")
     if any(e["dashed"] for e in edges):
-        notes.append("dashed lines: links that leave the grid neighbourhood (wraparound; between planes of a 3rd dimension)")
+        notes.append("dashed arcs: links to boxes that are not grid neighbours (wraparound; other planes)")
     if not label_lines and (v.count > 1).any():
         notes.append(f"{count(v.num_edges)} lines: ×N labels omitted (hover a line for its links and bandwidth)")
     graph_attrs = {"rankdir": "BT", "ranksep": "1.0", "nodesep": "0.25"} if prog == "dot" else {}
@@ -99,9 +101,7 @@ def dot_text(scene: Scene) -> str:
         graph_attrs.update({"overlap": "prism", "splines": "false"})
     elif prog == "neato" and not fixed:
         graph_attrs.update({"overlap": "false", "splines": "false"})
-    bw_ok = v.bandwidth[v.bandwidth > 0]
-    width_note = ("bandwidth, log scale: thin " + gbps(float(bw_ok.min())) + " … thick " + gbps(float(bw_ok.max()))
-                  if bw_ok.size else "no bandwidth stated")
+    width_note = width_legend(v.bandwidth)
     legend_pos = None
     if fixed:
         legend_pos = f"{(np.nanmax(xy[:, 0]) + 4) * POINTS_PER_UNIT:.1f},{-np.nanmin(xy[:, 1]) * POINTS_PER_UNIT:.1f}!"
@@ -113,6 +113,31 @@ def dot_text(scene: Scene) -> str:
         heat=[(p, heat(p / 100)) for p in (0, 25, 50, 75, 100)] if has_heat else None,
         failures=_failure_legend(v),
     )
+
+
+CLEARANCE = 0.35  # grid steps between a bowed line and the centre of the first box it passes
+
+
+def _line_pos(a: np.ndarray, b: np.ndarray, step: float) -> str:
+    """The edge's Graphviz `pos` (a cubic Bézier from box centre to box centre, in points): straight,
+    or, for a link that leaves the grid neighbourhood (`step` > 0, the grid step), bowed sideways
+    so that it runs between rows or columns instead of through the boxes on its way. The control
+    points sit h off the line, the curve 3t(1-t)h off at fraction t of its length L (in steps);
+    h is chosen so that one step from either end the curve is CLEARANCE steps off the line.
+    Bows point up, or left for vertical lines, so parallel wraparounds stack instead of crossing."""
+    pa = np.array([a[0], -a[1]]) * POINTS_PER_UNIT
+    pb = np.array([b[0], -b[1]]) * POINTS_PER_UNIT
+    d = pb - pa
+    length = max(float(np.hypot(*d)), 1e-9)
+    off = np.zeros(2)
+    if step > 0:
+        normal = np.array([-d[1], d[0]]) / length
+        if normal[1] < -1e-9 or (abs(normal[1]) <= 1e-9 and normal[0] > 0):
+            normal = -normal
+        steps = max(length / (step * POINTS_PER_UNIT), 1.5)
+        off = normal * CLEARANCE * steps ** 2 / (3 * (steps - 1)) * step * POINTS_PER_UNIT
+    points = [pa, pa + d / 3 + off, pa + 2 * d / 3 + off, pb]
+    return " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
 
 
 def _failure_legend(v) -> list[tuple[str, str, str]]:
@@ -157,13 +182,14 @@ def _mix(a: str, b: str, t: float) -> str:
     return "#" + "".join(f"{round(x + (y - x) * t):02x}" for x, y in zip(ca, cb))
 
 
-def _typical_length(xy: np.ndarray, v, anchor: np.ndarray | None) -> float:
-    """Median length of the lines between core boxes (satellite spokes are not the grid step)."""
+def _grid_step(xy: np.ndarray, v, anchor: np.ndarray | None) -> float:
+    """The shortest line between core boxes: the grid step (satellite spokes are not). Not the
+    median: in a 4-ary torus as many lines wrap around (3 steps) as join neighbours."""
     core = np.ones(v.num_edges, bool) if anchor is None else (anchor[v.src] < 0) & (anchor[v.dst] < 0)
     if not core.any():
         return 1.0
     d = np.hypot(*(xy[v.src[core]] - xy[v.dst[core]]).T)
-    return float(np.median(d[d > 0])) if (d > 0).any() else 1.0
+    return float(d[d > 0].min()) if (d > 0).any() else 1.0
 
 
 def write_picture(scene: Scene, output: str, fmt: str | None = None) -> None:
@@ -172,7 +198,8 @@ def write_picture(scene: Scene, output: str, fmt: str | None = None) -> None:
     prog = engine(scene)
     text = dot_text(scene)
     if prog == "neato" and scene.drawn[1].kind != "free":
-        text = text.replace("graph [", "graph [splines=false, ", 1)
-        graphviz.run_fixed(text, fmt, output)
+        text = text.replace("graph [", "graph [splines=true, ", 1)  # draw the lines as given (pos)
+        drawn = graphviz.run_fixed(text, fmt)
     else:
-        graphviz.run(prog, text, fmt, output)
+        drawn = graphviz.run(prog, text, fmt)
+    write_bytes(output, drawn)

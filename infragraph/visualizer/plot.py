@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import error
+from ..output import check_output, open_output
 from .results import sweep_records
 from .table import SweepTable, label, read_table
 
@@ -65,8 +66,7 @@ def _short(column: str, v: Any) -> str:
 
 
 def _pyplot(output: str):
-    if Path(output).suffix.lower() not in SUFFIXES:
-        raise error(f"cannot write '{output}': the plot is written as {', '.join(SUFFIXES)}")
+    check_output(output, SUFFIXES)
     import matplotlib
 
     matplotlib.use("Agg")
@@ -125,8 +125,7 @@ def plot_sweep(paths: list[str], output: str, title: str | None = None) -> list[
         ax.grid(True, which="both", alpha=0.3)
     ax_b.legend(fontsize=8, loc="best")
     fig.suptitle(title or "collective sweep")
-    fig.savefig(output, dpi=120)
-    plt.close(fig)
+    _write(plt, fig, output)
     return list(series)
 
 
@@ -304,5 +303,13 @@ def _panel(ax, name: str) -> None:
 def _save(plt, fig, output: str, title: str, t: SweepTable) -> None:
     """Title (noting failed points, which are not drawn), write, free the figure."""
     fig.suptitle(title + (f"  ({t.failed} failed point(s) not shown)" if t.failed else ""))
-    fig.savefig(output, dpi=120)
-    plt.close(fig)
+    _write(plt, fig, output)
+
+
+def _write(plt, fig, output: str) -> None:
+    """Write the figure whole or not at all (infragraph.output), then free it."""
+    try:
+        with open_output(output, binary=True) as fh:
+            fig.savefig(fh, format=Path(output).suffix.lstrip(".").lower(), dpi=120)
+    finally:
+        plt.close(fig)

@@ -9,8 +9,9 @@ a JSON list of results (one per size). Problems are reported with the file and t
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -31,16 +32,25 @@ def read_json(path: str | Path) -> Any:
         raise InfraGraphError(Diagnostic(f"not valid JSON: {e.msg}", Location(str(path), e.lineno, e.colno))) from None
 
 
-def link_utilization(g: FQG, path: str | Path) -> np.ndarray:
+def _number(value: Any) -> bool:
+    """A finite JSON number (not a boolean)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def link_utilization(g: FQG, path: str | Path, warn: Callable[[Diagnostic], None] | None = None) -> np.ndarray:
     """Per FQG edge, the utilization the result in `path` reports (NaN where it carried nothing).
 
-    A sweep (a list of results) uses its largest size, which loads the links most."""
+    A sweep (a list of results) uses its largest size, which loads the links most. A result that
+    kept only its busiest links (`simulate --links N`, 100 by default) colours only those: `warn`
+    is told so, since the picture would otherwise suggest the other links were idle."""
     data, where = _largest(path)
     if not isinstance(data, dict) or "links" not in data:
         raise _fail(str(path), where, "no per-link load here: expected a simulation result with a 'links' list",
                     "write one with: infragraph simulate FILE ... --json RESULTS.json")
     if data.get("graph") not in (None, g.name):
-        raise _fail(str(path), f"{where}.graph", f"these results are for graph '{data['graph']}', not '{g.name}'")
+        raise _fail(str(path), f"{where}graph", f"these results are for graph '{data['graph']}', not '{g.name}'")
+    if not isinstance(data["links"], list):
+        raise _fail(str(path), f"{where}links", "expected a list of links")
     util = np.full(g.num_edges, np.nan)
     for i, item in enumerate(data["links"]):
         p = f"{where}links[{i}]"
@@ -50,14 +60,20 @@ def link_utilization(g: FQG, path: str | Path) -> np.ndarray:
         if not isinstance(e, int) or not 0 <= e < g.num_edges:
             raise _fail(str(path), f"{p}.edge", f"edge {e!r} is not an edge of '{g.name}' (0..{g.num_edges - 1})",
                         "the results must come from the same graph file")
-        if not isinstance(u, (int, float)) or u < 0:
+        if not _number(u) or u < 0:
             raise _fail(str(path), f"{p}.utilization", f"utilization must be a number ≥ 0, got {u!r}")
         util[e] = u if np.isnan(util[e]) else max(util[e], u)
+    used = data.get("links_used")
+    if warn is not None and _number(used) and used > len(data["links"]):
+        warn(Diagnostic(f"the result kept only the {len(data['links'])} busiest of its {used} used links; the "
+                        "others are drawn as if idle", Location(str(path), path=f"{where}links"),
+                        "simulate with --links all to colour every link", severity="warning"))
     return util
 
 
 def _largest(path: str | Path) -> tuple[Any, str]:
-    """The result in `path`, or a sweep's result of the largest size; with its JSON path."""
+    """The result in `path`, or a sweep's result of the largest size; with its JSON path prefix
+    ("" or "[k].", so that "links" follows it)."""
     data = read_json(path)
     if not isinstance(data, list):
         return data, ""
@@ -65,7 +81,7 @@ def _largest(path: str | Path) -> tuple[Any, str]:
         raise _fail(str(path), "", "the results list is empty")
     sizes = [r.get("size_bytes", 0) if isinstance(r, dict) else 0 for r in data]
     k = int(np.argmax(sizes))
-    return data[k], f"[{k}]"
+    return data[k], f"[{k}]."
 
 
 def tier_notes(path: str | Path) -> list[str]:
@@ -110,6 +126,10 @@ def sweep_records(paths: list[str]) -> list[dict]:
             series = f"{r.get('graph', Path(path).stem)} · {r.get('collective', '')} {algo}".strip()
             if r.get("model"):
                 series += f" ({r['model']})"
+            bad = [k for k in ("size_bytes", "collective_time_ns", "bus_bandwidth_gb_per_s") if not _number(r[k])]
+            if bad:
+                raise _fail(path, f"{where}.{bad[0]}" if where else bad[0], f"{bad[0]} must be a finite number, "
+                                                                           f"got {r[bad[0]]!r}")
             out.append({"series": series, "size_bytes": float(r["size_bytes"]),
                         "time_ns": float(r["collective_time_ns"]), "busbw": float(r["bus_bandwidth_gb_per_s"])})
     if not out:

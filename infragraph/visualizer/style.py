@@ -36,6 +36,18 @@ def widths(bandwidth: np.ndarray) -> np.ndarray:
     return np.where(np.isnan(w), MIN_WIDTH, w)
 
 
+def width_legend(bandwidth: np.ndarray) -> str:
+    """What line width means in this picture: a log scale from the thinnest to the thickest line,
+    or, when every line carries the same bandwidth, that one value (width then says nothing)."""
+    bw = bandwidth[bandwidth > 0]
+    if not bw.size:
+        return "no bandwidth stated"
+    lo, hi = float(bw.min()), float(bw.max())
+    if hi <= lo:
+        return f"every line {gbps(lo)}"
+    return f"bandwidth, log scale: thin {gbps(lo)} … thick {gbps(hi)}"
+
+
 def heat(u: float) -> str:
     """Hex colour for a utilization in [0, 1] (clipped): green → amber → red."""
     u = min(max(float(u), 0.0), 1.0)

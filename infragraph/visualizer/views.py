@@ -29,8 +29,8 @@ class View:
 
     Per box: `kind` (index into `kinds`, the colour class), `block` (boxes of one instance or one
     component share a block; structure detection looks for grids inside a block), `host` (the
-    box holds compute and no switch: Clos tiers are counted from hosts), `size` (how many devices
-    or components it stands for), `label`, `name` (searchable), `device` (the device to drill into,
+    box holds accelerators, or a CPU and no switch: Clos tiers are counted from hosts), `size`
+    (how many devices or components it stands for), `label`, `name` (searchable), `device` (the device to drill into,
     or ""). Per line: `src`/`dst` box indices, `count` of links, `bandwidth` (total Gbit/s),
     `utilization` (max of the merged links, NaN if unknown).
     """
@@ -137,7 +137,9 @@ def fabric_view(g: FQG, utilization: np.ndarray | None = None) -> View:
     counts = np.array([i.count for i in g.instances], dtype=np.int64)
     inst_of_box = np.repeat(np.arange(len(g.instances)), counts)
     kind = np.array([kinds.index(r) for r in roles], dtype=np.int32)[inst_of_box] if counts.sum() else np.zeros(0, np.int32)
-    is_host = np.array([("xpu" in s or "cpu" in s) and "switch" not in s for s in inst_types], dtype=bool)
+    # A device with accelerators is a host even when it holds a switch (NVSwitch, a PCIe or scale-up
+    # switch: most GPU servers); a CPU-only device is a host unless it is a switch with its own CPU.
+    is_host = np.array([("xpu" in s) or ("cpu" in s and "switch" not in s) for s in inst_types], dtype=bool)
     labels = [f"{i.name}.{c}" for i in g.instances for c in range(i.count)]
     src, dst, cnt, bw, util = quotient(g, group, utilization)
     return mark_failures(View(

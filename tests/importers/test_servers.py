@@ -131,6 +131,6 @@ def test_cli_refuses_options_that_do_not_apply_and_bad_values(tmp_path, capsys):
     assert main(["import", str(HWLOC), "--from", "hwloc", "--nic-speed", "5 parsecs", "-o", out]) == 1
     assert capsys.readouterr().err.startswith("--nic-speed: error: --nic-speed '5 parsecs'")
     assert main(["import", str(HWLOC), "--from", "hwloc", "--nic-speed", "200Gbps", "-o", str(tmp_path / "x.txt")]) == 1
-    assert "cannot tell what to write from '.txt'" in capsys.readouterr().err
+    assert "unknown output type '.txt'; expected .igl, .yaml, .yml, .json" in capsys.readouterr().err
     assert main(["import", str(HWLOC), "--from", "hwloc", "--nic-speed", "200Gbps", "-o", out]) == 0
     assert "note: assumed PCIe latency 150 ns" in capsys.readouterr().err

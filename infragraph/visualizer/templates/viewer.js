@@ -59,7 +59,8 @@
     T.x = w / 2 - T.s * (x0 + x1) / 2; T.y = h / 2 - T.s * (y0 + y1) / 2;
   }
   const sx = x => x * T.s + T.x, sy = y => y * T.s + T.y;
-  function detailed() { return !scene.agg || T.s * scene.g.unit >= 4; }  // boxes ≥ 4 px apart
+  // Individual devices once they are 14 px apart: closer, their lines merge into a grey block.
+  function detailed() { return !scene.agg || T.s * scene.g.unit >= 14; }
 
   // ---- drawing -------------------------------------------------------------------------------
   function heat(u) {
@@ -104,7 +105,7 @@
       ctx.beginPath(); ctx.moveTo(sx(g.x[a]), sy(g.y[a])); ctx.lineTo(sx(g.x[b]), sy(g.y[b])); ctx.stroke();
     }
     const r = boxes ? 0 : Math.max(2, Math.min(22, T.s * g.unit * 0.32));
-    const labels = boxes || r >= 9;
+    const labels = boxes || r >= 9, room = T.s * g.unit - 6;
     ctx.font = (boxes ? 11 : Math.min(12, r * 0.8)) + "px sans-serif";
     ctx.textAlign = "center"; ctx.textBaseline = "middle";
     for (let i = 0; i < n; i++) {
@@ -123,7 +124,10 @@
         ctx.beginPath(); ctx.arc(X, Y, r * 0.35, 0, 2 * Math.PI); ctx.fill(); ctx.stroke();
       } else {
         ctx.beginPath(); ctx.rect(X - r * 1.4, Y - r * 0.7, r * 2.8, r * 1.4); ctx.fill(); ctx.stroke();
-        if (labels) { ctx.fillStyle = "#111"; ctx.fillText(scene.g.labelOf(i), X, Y); }
+        if (labels) {  // only where it fits between this box and its nearest neighbour
+          const text = scene.g.labelOf(i);
+          if (ctx.measureText(text).width <= room) { ctx.fillStyle = "#111"; ctx.fillText(text, X, Y); }
+        }
       }
     }
     document.getElementById("mode").textContent = boxes
@@ -182,6 +186,8 @@
       t.appendChild(row("device", inst.device));
     } else {
       for (const [k, v] of Object.entries(g.attrs[i] || {})) t.appendChild(row(k, v));
+      const node = copyNode(scene.prefix, i);  // this copy's own annotations (rank, ...)
+      if (node >= 0) for (const [k, vals] of Object.entries(D.annotations || {})) if (node in vals) t.appendChild(row(k, vals[node]));
     }
     const [links, bw, peers] = lineSummary(g, i);
     t.appendChild(row("links", links)); t.appendChild(row("neighbours", peers));
@@ -194,6 +200,11 @@
         b.onclick = () => setScene(deviceScene(dev, name + ".")); info.appendChild(b);
       }
     }
+  }
+  function copyNode(prefix, i) {  // "srv.12." and local component i -> the graph's node id
+    const parts = (prefix || "").split("."), k = Number(parts[parts.length - 2]);
+    const inst = D.instances.find(x => x.name === parts.slice(0, -2).join("."));
+    return inst && Number.isInteger(k) && k < inst.count ? inst.first_node + k * inst.per_copy + i : -1;
   }
   function zoomTo(x, y, s) {
     T.s = s; T.x = canvas.width / 2 - s * x; T.y = canvas.height / 2 - s * y; draw();

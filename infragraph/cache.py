@@ -1,0 +1,143 @@
+"""A disk cache of compiled .igl programs, so that running simulate, translate or visualize again on
+the same blueprint skips the parser, the evaluator and the expansion (most of a small run's time).
+
+What is cached: the fully qualified graph of one successful compile. The key is a SHA-256 of the
+program's path and text, the -D values, the import search path, the working directory (relative
+imports) and the toolchain itself (size and modification time of every module of this package,
+so an edited compiler never serves an old graph). Imports are found while compiling, so each entry
+also records every file the compiler read with its SHA-256; an entry whose imported files changed
+is a miss. Errors are never cached.
+
+Where: $INFRAGRAPH_CACHE_DIR, else $XDG_CACHE_HOME/infragraph, else ~/.cache/infragraph. Off when
+INFRAGRAPH_NO_CACHE is set (to anything but "" or "0"), or with the commands' --no-cache flag.
+
+Safety: entries are written to a temporary file and renamed into place, so concurrent writers
+never interleave and a crash never leaves half an entry; an entry that cannot be read back (any
+error: truncated, corrupt, from another version) is deleted and treated as a miss. The cache
+holds at most MAX_ENTRIES entries (oldest removed first). Entries are Python pickles: the cache
+folder must be writable by you only (it is created 0700), as for any cache of Python objects.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import pickle
+from dataclasses import fields
+from pathlib import Path
+from typing import Callable
+
+from .graph.fqg import FQG
+from .output import open_output
+
+FORMAT = 1
+MAX_ENTRIES = 64
+_PACKAGE = Path(__file__).resolve().parent
+
+
+def enabled() -> bool:
+    return os.environ.get("INFRAGRAPH_NO_CACHE", "") in ("", "0")
+
+
+def folder() -> Path:
+    if os.environ.get("INFRAGRAPH_CACHE_DIR"):
+        return Path(os.environ["INFRAGRAPH_CACHE_DIR"])
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "infragraph"
+
+
+def _toolchain() -> list:
+    """(module path, size, mtime) of every module of the package: any edit changes the key."""
+    out = []
+    for root, dirs, files in os.walk(_PACKAGE):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        for name in sorted(files):
+            if name.endswith(".py"):
+                st = os.stat(os.path.join(root, name))
+                out.append((os.path.relpath(os.path.join(root, name), _PACKAGE), st.st_size, st.st_mtime_ns))
+    return out
+
+
+def _sha(path: str) -> str | None:
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+def key(path: str | Path, defines: dict[str, str] | None, search_path: list[str] | None) -> str:
+    main = Path(path).resolve()
+    parts = [FORMAT, str(main), _sha(str(main)), sorted((defines or {}).items()),
+             [str(Path(p).resolve()) for p in search_path or []], os.getcwd(), _toolchain()]
+    return hashlib.sha256(json.dumps(parts).encode()).hexdigest()
+
+
+def _entry(k: str) -> Path:
+    return folder() / f"{k}.fqg.pickle"
+
+
+def load(k: str) -> FQG | None:
+    """The cached graph for key `k`, or None (absent, stale imports, or unreadable: then removed)."""
+    entry = _entry(k)
+    try:
+        with open(entry, "rb") as fh:
+            data = pickle.load(fh)
+        if data["format"] != FORMAT or not isinstance(data["graph"], FQG):
+            raise ValueError("another format")
+    except FileNotFoundError:
+        return None
+    except Exception:  # noqa: BLE001 — any unreadable entry is a miss, never an error
+        _discard(entry)
+        return None
+    if any(_sha(p) != digest for p, digest in data["files"]):
+        return None
+    os.utime(entry)  # recently used: pruned last
+    return data["graph"]
+
+
+def store(k: str, g: FQG, files: list[str]) -> None:
+    """Keep `g` under key `k`, with the files it was compiled from. Failing to write is not an error
+    (a read-only home, a full disk): the cache is an optimisation only."""
+    try:
+        d = folder()
+        d.mkdir(parents=True, exist_ok=True, mode=0o700)
+        state = {f.name: getattr(g, f.name) for f in fields(g)}  # not the cached properties
+        bare = FQG(**state)
+        with open_output(_entry(k), binary=True) as fh:
+            pickle.dump({"format": FORMAT, "files": [(p, _sha(p)) for p in files], "graph": bare}, fh,
+                        protocol=pickle.HIGHEST_PROTOCOL)
+        _prune(d)
+    except Exception:  # noqa: BLE001
+        return
+
+
+def _prune(d: Path) -> None:
+    entries = sorted(d.glob("*.fqg.pickle"), key=lambda p: p.stat().st_mtime)
+    for old in entries[:max(0, len(entries) - MAX_ENTRIES)]:
+        _discard(old)
+
+
+def _discard(entry: Path) -> None:
+    try:
+        entry.unlink()
+    except OSError:
+        pass
+
+
+def cached_graph(path: str | Path, defines: dict[str, str] | None, search_path: list[str] | None,
+                 build: Callable[[list[str]], FQG]) -> FQG:
+    """The graph of the .igl program `path`: from the cache when an entry matches, else
+    `build(files)` (which appends every file it reads to `files`), then stored."""
+    if not enabled():
+        return build([])
+    k = key(path, defines, search_path)
+    g = load(k)
+    if g is None:
+        files: list[str] = []
+        g = build(files)
+        store(k, g, files)
+    return g
+
+
+__all__ = ["cached_graph", "enabled", "folder", "key", "load", "store"]

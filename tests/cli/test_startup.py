@@ -1,0 +1,60 @@
+"""Start-up stays cheap: building the parser for every command, and `--help` of any command,
+import none of the heavy modules (numpy, the engine, YAML, jsonschema, networkx, scipy, the
+ANTLR parser, matplotlib, Jinja2). Timing is measured in benchmarks/startup.py, not here."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from infragraph.cli import COMMANDS, build_parser
+from infragraph.cli.common import one_of
+
+HEAVY = ("numpy", "yaml", "jsonschema", "networkx", "scipy", "antlr4", "matplotlib", "jinja2",
+         "infragraph._simengine", "infragraph.graph", "infragraph.document", "infragraph.lang")
+
+PROBE = """
+import contextlib, io, json, sys
+from infragraph.cli import main
+for argv in json.loads(sys.argv[1]):
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        try:
+            main(argv)
+        except SystemExit:
+            pass
+print(json.dumps([m for m in {heavy!r} if m in sys.modules]))
+"""
+
+
+def test_help_of_every_command_imports_nothing_heavy():
+    argvs = [["--help"], ["--version"]] + [[c.rstrip("_"), "--help"] for c in COMMANDS]
+    done = subprocess.run([sys.executable, "-c", PROBE.format(heavy=HEAVY), json.dumps(argvs)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == []
+
+
+def _typed_options():
+    """(option string, one_of checker, help text) for every option that validates a name lazily."""
+    parser = build_parser()
+    for sub in parser._subparsers._group_actions[0].choices.values():
+        for action in sub._actions:
+            if isinstance(action.type, one_of):
+                yield action.option_strings[-1], action.type, action.help or ""
+
+
+def test_help_texts_name_every_accepted_value():
+    seen = 0
+    for option, checker, help_text in _typed_options():
+        seen += 1
+        missing = [n for n in checker.names() if n not in help_text]
+        assert not missing, f"{option}: help does not name {missing}"
+    assert seen >= 5
+
+
+def test_default_values_are_accepted():
+    for sub in build_parser()._subparsers._group_actions[0].choices.values():
+        for action in sub._actions:
+            if isinstance(action.type, one_of) and action.default is not None:
+                assert action.default in action.type.names()
