@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Iterable, Protocol
 
 
@@ -144,3 +145,12 @@ def unknown_name(kind: str, name: str, known: Iterable[str], path: str, where: s
         path,
         did_you_mean(name, known),
     )
+
+
+def read_text(path: str | Path, what: str) -> str:
+    """A UTF-8 file's text; an unreadable or undecodable file is "cannot read WHAT: reason" located
+    at the file, never a traceback (every reader of user files goes through here)."""
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise InfraGraphError(Diagnostic(f"cannot read {what}: {e}", Location(str(path)))) from None

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
-from ..errors import Diagnostic, InfraGraphError, Location
+from ..errors import read_text
 from ..output import write_text
 
 
@@ -22,10 +21,7 @@ def run(args) -> int:
 
     changed = []
     for name in args.files:
-        try:
-            text = Path(name).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as e:
-            raise InfraGraphError(Diagnostic(f"cannot read '{name}': {e}", Location(name))) from None
+        text = read_text(name, f"'{name}'")
         new = format_source(text, name)
         if args.stdout:
             sys.stdout.write(new)

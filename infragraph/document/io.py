@@ -19,7 +19,7 @@ from typing import Any
 
 import yaml
 
-from ..errors import Diagnostic, InfraGraphError, Location
+from ..errors import InfraGraphError, Location, read_text
 from ..output import write_text
 from .model import (
     Annotations,
@@ -300,12 +300,7 @@ def loads(text: str, filename: str = "<string>") -> Infrastructure:
 
 
 def load(path: str | Path) -> Infrastructure:
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise InfraGraphError(Diagnostic(f"cannot read document: {e}", Location(str(path)))) from None
-    return loads(text, str(path))
+    return loads(read_text(path, "document"), str(path))
 
 
 def dumps(doc: Infrastructure, fmt: str = "yaml") -> str:

@@ -4,15 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..errors import Diagnostic, InfraGraphError, Location
+from .. import errors
 
 
 def read_text(path: str | Path) -> str:
     """The file's text; an unreadable or non-UTF-8 file is a located error, not a traceback."""
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise InfraGraphError(Diagnostic(f"cannot read {path}: {e}", Location(str(path)))) from None
+    return errors.read_text(path, str(path))
 
 
 def name_from_path(path: str | Path) -> str:

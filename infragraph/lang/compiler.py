@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..document.model import Infrastructure
-from ..errors import Diagnostic, InfraGraphError, Location, did_you_mean
+from ..errors import Diagnostic, InfraGraphError, Location, did_you_mean, read_text
 from ..paths import BLUEPRINTS
 from . import ast as A
 from .builtins import global_names
@@ -255,11 +255,7 @@ def compile_source(text: str, filename: str = "<string>", defines: dict[str, str
 def compile_file(path: str, defines: dict[str, str] | None = None,
                  search_path: list[str] | None = None, files_read: list[str] | None = None) -> Infrastructure:
     """Compile an .igl file. Raises InfraGraphError (located diagnostics, import chains as notes)."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise InfraGraphError(Diagnostic(f"cannot read '{path}': {e}", Location(str(path)))) from None
-    return compile_source(text, str(path), defines, search_path, files_read)
+    return compile_source(read_text(path, f"'{path}'"), str(path), defines, search_path, files_read)
 
 
 _IMPORT_LINE = re.compile(r'^[ \t]*import[ \t]+(?:"([^"\n]+)"|([A-Za-z_][\w.]*))', re.M)

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..document import tomlio
-from ..errors import Diagnostic, InfraGraphError, Location, did_you_mean
+from ..errors import Diagnostic, InfraGraphError, Location, did_you_mean, read_text
 from ..schemas import schema_errors
 from .model import LintOptions, Rule
 from .rules import RULES
@@ -101,11 +101,7 @@ def from_table(table: dict[str, Any], source: str, prefix: tuple = ()) -> LintCo
 
 
 def _read_toml(path: Path) -> dict:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise InfraGraphError(Diagnostic(f"cannot read configuration: {e}", Location(str(path)))) from None
-    return tomlio.loads(text, str(path))
+    return tomlio.loads(read_text(path, "configuration"), str(path))
 
 
 def load_config_file(path: str | Path) -> LintConfig:

@@ -21,7 +21,7 @@ from .. import blueprints
 from ..document import tomlio
 from ..document.io import YamlSourceMap
 from ..document.reader import parse_text
-from ..errors import Diagnostic, InfraGraphError, Location, SourceMap, did_you_mean, found_line
+from ..errors import Diagnostic, InfraGraphError, Location, SourceMap, did_you_mean, found_line, read_text
 from ..schemas import schema_errors
 from ..units import UnitError, parse_size_bytes
 from . import expr
@@ -83,10 +83,7 @@ def located(source_map: SourceMap, path: str, message: str, hint: str | None = N
 def read_spec(path: str | Path) -> Spec:
     """Parse and check the spec file at `path` (.yaml/.yml/.json or .toml)."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise InfraGraphError(Diagnostic(f"cannot read sweep spec: {e}", Location(str(path)))) from None
+    text = read_text(path, "sweep spec")
     if path.suffix == ".toml":
         data, source_map = tomlio.loads(text, str(path)), tomlio.TomlSourceMap(text, str(path))
     elif path.suffix in DOCUMENT_SUFFIXES:
