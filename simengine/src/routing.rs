@@ -130,9 +130,25 @@ impl<'t> Router<'t> {
         self
     }
 
+    /// Keeps at most `trees` shared switch trees at once (default: 256 MB of them).
+    pub fn with_hub_tree_cache(mut self, trees: usize) -> Self {
+        if let Some(h) = self.hubs.as_mut() {
+            h.set_capacity(trees);
+        }
+        self
+    }
+
     /// Searches over the whole graph made so far: (per-source trees, shared switch trees).
     pub fn trees_built(&self) -> (usize, usize) {
         (self.trees_built, self.hubs.as_ref().map_or(0, |h| h.trees_built))
+    }
+
+    /// A hint that routes from `sources` come next: builds the shared switch trees they need in
+    /// parallel. Changes no route.
+    pub fn prefetch(&mut self, sources: &[u32]) {
+        if let Some(hubs) = self.hubs.as_mut() {
+            hubs.prefetch(self.topo, sources);
+        }
     }
 
     pub fn links(&self, route: u32) -> &[u32] {
@@ -243,21 +259,20 @@ impl<'t> Router<'t> {
                 return Ok(());
             }
         }
-        if self.metric == Metric::Hops
-            && !self.dist.contains_key(&a)
-            && self.local_searches[a as usize] < LOCAL_SEARCHES_PER_SOURCE
-        {
-            self.local_searches[a as usize] += 1;
-            if self.local_hops_path(a, b, flow_hash) {
-                return Ok(());
-            }
-        }
-        if let Some(hubs) = self.hubs.as_mut() {
-            if !self.dist.contains_key(&a) && hubs.enter(self.topo, a) {
-                let hubs = self.hubs.take().expect("checked");
-                let r = self.walk_back(a, b, flow_hash, |v| hubs.dist(v), |_| 1.0);
+        if !self.dist.contains_key(&a) {
+            // Shared switch trees first: once built they serve every source behind the switch.
+            if let Some(mut hubs) = self.hubs.take() {
+                let r = hubs.enter(self.topo, a).then(|| self.walk_back(a, b, flow_hash, |v| hubs.dist(v), |_| 1.0));
                 self.hubs = Some(hubs);
-                return r;
+                if let Some(r) = r {
+                    return r;
+                }
+            }
+            if self.metric == Metric::Hops && self.local_searches[a as usize] < LOCAL_SEARCHES_PER_SOURCE {
+                self.local_searches[a as usize] += 1;
+                if self.local_hops_path(a, b, flow_hash) {
+                    return Ok(());
+                }
             }
         }
         if !self.dist.contains_key(&a) {
