@@ -269,7 +269,7 @@ impl<'t> Sim<'t> {
                 for member in (0..plan.ranks.len()).filter(|&m| plan.participates(p, m)) {
                     if member % PREFETCH_SOURCES == 0 {
                         let batch = member..(member + PREFETCH_SOURCES).min(plan.ranks.len());
-                        self.router.prefetch(&job.member_nodes[batch]);
+                        self.router.expect_sources(&job.member_nodes[batch]);
                     }
                     let pos = plan.position(p, member);
                     for lane in 0..phase.algo.lanes() {
@@ -287,6 +287,7 @@ impl<'t> Sim<'t> {
                 }
             }
         }
+        self.router.expect_sources(&[]);
         Ok(())
     }
 

@@ -90,15 +90,27 @@ impl HubTrees {
     }
 
     /// Makes `a` the current source; false when its region is too large or has too many exits
-    /// (or a tree would not fit u16 hop counts), and the caller must use a tree of its own.
-    pub fn enter(&mut self, topo: &Topology, a: u32) -> bool {
+    /// (or a tree would not fit u16 hop counts), and the caller must use a tree of its own. With
+    /// `build` false, also false (and nothing built) unless every tree it needs is cached; a tree
+    /// that must be built is built together with those of `upcoming` sources (see `prefetch`).
+    pub fn enter(&mut self, topo: &Topology, a: u32, build: bool, upcoming: &[u32]) -> bool {
         if self.source == a {
             return self.usable;
         }
         self.exits.clear();
-        let Some(hubs) = self.region_exits(topo, a) else {
+        let Some(mut hubs) = self.region_exits(topo, a) else {
             return false;
         };
+        if hubs.iter().any(|(x, _)| !self.slot_of.contains_key(x)) {
+            if !build {
+                self.source = u32::MAX; // undecided: a later call may build
+                return false;
+            }
+            if !upcoming.is_empty() {
+                self.prefetch(topo, upcoming);
+                hubs = self.region_exits(topo, a).expect("the region was searched just before");
+            }
+        }
         self.clock += 1;
         for &(x, _) in &hubs {
             if let Some(&s) = self.slot_of.get(&x) {
@@ -124,8 +136,7 @@ impl HubTrees {
     }
 
     /// Builds, in parallel (rayon), the trees the regions of `sources` will need and the cache
-    /// lacks (up to half the cache): the router calls this before routing a batch of sources.
-    /// It changes no distance, only when trees are built.
+    /// lacks (up to half the cache). It changes no distance, only when trees are built.
     pub fn prefetch(&mut self, topo: &Topology, sources: &[u32]) {
         let mut missing: Vec<u32> = Vec::new();
         for &a in sources {

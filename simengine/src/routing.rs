@@ -53,6 +53,8 @@ pub struct Router<'t> {
     /// Hops metric: distances from a source composed from its region and shared switch trees
     /// (see `hubs`), used instead of `dist` where the source's region allows.
     hubs: Option<HubTrees>,
+    /// Sources expected next (`expect_sources`).
+    upcoming: Vec<u32>,
     cache: HashMap<(u32, u32), u32, FxBuild>,
     arena: Vec<u32>,
     routes: Vec<RouteInfo>,
@@ -112,6 +114,7 @@ impl<'t> Router<'t> {
             dor,
             dist: HashMap::default(),
             hubs: if metric == Metric::Hops { HubTrees::new(topo) } else { None },
+            upcoming: Vec::new(),
             cache: HashMap::default(),
             arena: Vec::new(),
             routes: Vec::new(),
@@ -143,12 +146,12 @@ impl<'t> Router<'t> {
         (self.trees_built, self.hubs.as_ref().map_or(0, |h| h.trees_built))
     }
 
-    /// A hint that routes from `sources` come next: builds the shared switch trees they need in
-    /// parallel. Changes no route.
-    pub fn prefetch(&mut self, sources: &[u32]) {
-        if let Some(hubs) = self.hubs.as_mut() {
-            hubs.prefetch(self.topo, sources);
-        }
+    /// A hint that routes from `sources` come next (empty: no hint): when one of them needs
+    /// shared switch trees built, those of all of them are built together, in parallel. Changes
+    /// no route.
+    pub fn expect_sources(&mut self, sources: &[u32]) {
+        self.upcoming.clear();
+        self.upcoming.extend_from_slice(sources);
     }
 
     pub fn links(&self, route: u32) -> &[u32] {
@@ -260,19 +263,19 @@ impl<'t> Router<'t> {
             }
         }
         if !self.dist.contains_key(&a) {
-            // Shared switch trees first: once built they serve every source behind the switch.
-            if let Some(mut hubs) = self.hubs.take() {
-                let r = hubs.enter(self.topo, a).then(|| self.walk_back(a, b, flow_hash, |v| hubs.dist(v), |_| 1.0));
-                self.hubs = Some(hubs);
-                if let Some(r) = r {
-                    return r;
-                }
+            // Shared switch trees when they are built already (they serve every source behind the
+            // switch), else a bounded search for a nearby destination, else build them.
+            if let Some(r) = self.walk_over_hub_trees(a, b, flow_hash, false) {
+                return r;
             }
             if self.metric == Metric::Hops && self.local_searches[a as usize] < LOCAL_SEARCHES_PER_SOURCE {
                 self.local_searches[a as usize] += 1;
                 if self.local_hops_path(a, b, flow_hash) {
                     return Ok(());
                 }
+            }
+            if let Some(r) = self.walk_over_hub_trees(a, b, flow_hash, true) {
+                return r;
             }
         }
         if !self.dist.contains_key(&a) {
@@ -288,6 +291,18 @@ impl<'t> Router<'t> {
         let cost = move |l: u32| link_cost(topo, metric, l);
         let r = self.walk_back(a, b, flow_hash, |v| dist[v as usize], cost);
         self.dist.insert(a, dist);
+        r
+    }
+
+    /// Appends the path `a -> b` walked over distances composed from shared switch trees, or
+    /// returns None (nothing appended) when `a`'s region does not allow it or, unless `build`,
+    /// its trees are not built yet.
+    fn walk_over_hub_trees(&mut self, a: u32, b: u32, flow_hash: u64, build: bool) -> Option<SimResult<()>> {
+        let mut hubs = self.hubs.take()?;
+        let r = hubs
+            .enter(self.topo, a, build, &self.upcoming)
+            .then(|| self.walk_back(a, b, flow_hash, |v| hubs.dist(v), |_| 1.0));
+        self.hubs = Some(hubs);
         r
     }
 

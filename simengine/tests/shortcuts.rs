@@ -259,12 +259,12 @@ fn shared_switch_trees_give_the_per_source_routes() {
     fabrics.push(("chordal ring".into(), chordal_ring(&mut rng, 24)));
     for (k, (name, (t, npus))) in fabrics.iter().enumerate() {
         // Half the fabrics with the smallest tree cache (trees evicted and rebuilt), half with
-        // some trees built ahead, in parallel.
+        // half the sources announced (their trees built together, in parallel).
         let mut shared = Router::new(t, Metric::Hops, true, None).unwrap();
         if k % 2 == 0 {
             shared = shared.with_hub_tree_cache(0);
         } else {
-            shared.prefetch(&npus[..npus.len() / 2]);
+            shared.expect_sources(&npus[..npus.len() / 2]);
         }
         let mut own = Router::new(t, Metric::Hops, true, None).unwrap().without_hub_trees();
         for i in 0..npus.len() {
