@@ -209,8 +209,7 @@ impl HubTrees {
                 continue;
             }
             let next = self.inside[v as usize] + 1;
-            for &l in topo.out_links(v) {
-                let w = topo.link_to[l as usize];
+            for &w in topo.out_neighbors(v) {
                 if self.inside[w as usize] == FAR {
                     self.inside[w as usize] = next;
                     self.touched.push(w);
@@ -259,11 +258,10 @@ fn full_tree(topo: &Topology, x: u32) -> Option<Vec<u16>> {
         if next == FAR {
             return None;
         }
-        for &l in topo.out_links(v) {
-            let w = topo.link_to[l as usize] as usize;
-            if dist[w] == FAR {
-                dist[w] = next;
-                queue.push(w as u32);
+        for &w in topo.out_neighbors(v) {
+            if dist[w as usize] == FAR {
+                dist[w as usize] = next;
+                queue.push(w);
             }
         }
     }

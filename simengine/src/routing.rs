@@ -362,8 +362,7 @@ impl<'t> Router<'t> {
                 continue;
             }
             let next = self.level[v as usize] + 1;
-            for &l in topo.out_links(v) {
-                let w = topo.link_to[l as usize];
+            for &w in topo.out_neighbors(v) {
                 if self.level[w as usize] == u32::MAX {
                     self.level[w as usize] = next;
                     self.touched.push(w);
@@ -410,8 +409,8 @@ impl<'t> Router<'t> {
                         continue;
                     }
                     let dv = dist[v as usize];
-                    for &l in self.topo.out_links(v) {
-                        let w = self.topo.link_to[l as usize] as usize;
+                    for &w in self.topo.out_neighbors(v) {
+                        let w = w as usize;
                         if dist[w].is_infinite() {
                             dist[w] = dv + 1.0;
                             queue.push_back(w as u32);
