@@ -15,6 +15,7 @@ pub mod error;
 pub mod events;
 pub mod fair;
 mod fxhash;
+pub mod hubs;
 pub mod monitor;
 pub mod network;
 pub mod plan;
