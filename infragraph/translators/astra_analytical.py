@@ -166,7 +166,8 @@ def one_switch_approximation(fab: Fabric, reason: str) -> Product:
     if not np.all(np.isfinite(dist)):
         far = int(np.flatnonzero(~np.isfinite(dist))[0])
         raise InfraGraphError(Diagnostic(f"NPU '{fab.name(far)}' cannot reach NPU '{fab.name(0)}'; a disconnected "
-                                         f"graph has no network model", Location()))
+                                         f"graph has no network model", Location(),
+                                         "check the wiring: ASTRA-sim needs a path between every two NPUs"))
     lat = round(float(dist.max()) / 2.0, DIGITS)
     dim = Dimension(SW, N, 1, float(inj.min()), lat, exact=False)
     note = (f"APPROXIMATION: {reason}. Modelled as one Switch({N}) with {dim.bw_gbps:g} Gbit/s per NPU (smallest "

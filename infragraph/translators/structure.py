@@ -244,6 +244,11 @@ def require_rated(fab: Fabric, what: str) -> list[Diagnostic]:
 # --- multi-dimensional product detection ---------------------------------------------------------
 
 RING, FC, SW = "Ring", "FullyConnected", "Switch"
+# A dimension of directly linked NPUs while detect_product is still finding dimensions: whether it is a
+# Ring or a FullyConnected is decided once all of them are known, so messages raised before that (a
+# broken product, e.g. a torus with a failed link) show it as linked(n).
+LINKED = "linked"
+SHORT_KIND = {RING: "RI", FC: "FC", SW: "SW", LINKED: "linked"}
 
 
 @dataclass
@@ -268,8 +273,7 @@ class Product:
         return all(d.exact for d in self.dims)
 
     def shape(self) -> str:
-        short = {RING: "RI", FC: "FC", SW: "SW"}
-        return "_".join(f"{short[d.kind]}({d.size})" for d in self.dims)
+        return "_".join(f"{SHORT_KIND[d.kind]}({d.size})" for d in self.dims)
 
 
 class NotAProduct(Exception):
@@ -335,6 +339,11 @@ def detect_product(fab: Fabric, approximate: bool = False, kind_hint: list[str] 
 
     dims: list[Dimension] = []
     stride = 1
+    chain = ""  # where the last linked dimension's chain of NPUs stopped, for the next message
+
+    def so_far() -> str:
+        return (Product(dims).shape() or "nothing") + (f" ({chain})" if chain else "")
+
     while stride < N:
         d = len(dims)
         net = next((i for i in net_of_0 if np.searchsorted(members[i], stride) < members[i].size
@@ -353,16 +362,21 @@ def detect_product(fab: Fabric, approximate: bool = False, kind_hint: list[str] 
             n = 2
             while n * stride < N and has_direct((n - 1) * stride, n * stride):
                 n += 1
-            kind = "direct"
+            kind = LINKED
+            last = (n - 1) * stride
+            chain = "" if n * stride >= N else (
+                f"the chain of directly linked NPUs {_fmt_ids(np.arange(n) * stride)[1:-1]} ends at NPU {last} "
+                f"('{fab.name(last)}'), which has no link to NPU {n * stride} ('{fab.name(n * stride)}')")
         else:
             raise NotAProduct(
                 f"dimension {d}: NPU 0 ('{fab.name(0)}') and NPU {stride} ('{fab.name(stride)}') share no link "
                 f"or switch, but in an RI/FC/SW product in this rank order they are neighbours "
-                f"(found so far: {Product(dims).shape() or 'nothing'})",
+                f"(found so far: {so_far()})",
                 hint="annotate `rank` so that dimension 0 varies fastest, or translate with --approximate")
         if (N // stride) % n:
-            raise NotAProduct(f"dimension {d} has {n} NPUs, which does not divide the {N // stride} "
-                              f"left after {Product(dims).shape()}")
+            raise NotAProduct(f"dimension {d} has {n} NPUs" + (f" ({chain})" if kind == LINKED and chain else "")
+                              + f"; {n} does not divide the {N // stride} NPUs"
+                              + (f" left after {Product(dims).shape()}" if dims else ""))
         dims.append(Dimension(kind, n, stride, math.nan, math.nan))
         stride *= n
 
@@ -382,7 +396,7 @@ def detect_product(fab: Fabric, approximate: bool = False, kind_hint: list[str] 
             e = int(np.flatnonzero(direct)[bad[0]])
             raise NotAProduct(f"link '{fab.name(int(s_[e]))}' - '{fab.name(int(d_[e]))}' joins NPUs "
                               f"{int(da[bad[0]])} and {int(db[bad[0]])}, which differ in {int(ndiff[bad[0]])} "
-                              f"coordinates of {Product(dims).shape()}; a product's links stay within one dimension",
+                              f"coordinates of {so_far()}; a product's links stay within one dimension",
                               fab.edge_where(e))
         edge_dim = np.argmax(diff, axis=1)
     direct_idx = np.flatnonzero(direct)
@@ -404,6 +418,14 @@ def detect_product(fab: Fabric, approximate: bool = False, kind_hint: list[str] 
             want = f"{blocks * n} ring links or {blocks * n * (n - 1) // 2} clique links"
             reason = (f"dimension {i} ({n} NPUs per block, stride {dim.stride}) has {uk.size} distinct NPU pairs "
                       f"linked; expected {want} (a mesh without wrap-around, or a partial clique, is neither)")
+            ids = np.arange(N)
+            c = coords(ids)[:, i]
+            nxt = ids + ((c + 1) % n - c) * dim.stride
+            gap = np.flatnonzero(~np.isin(np.minimum(ids, nxt) * N + np.maximum(ids, nxt), uk))
+            if gap.size:  # name a missing ring link (a failed cable of a torus, the wrap-around of a mesh)
+                a, b = int(gap[0]), int(nxt[gap[0]])
+                reason += (f"; e.g. NPU {a} ('{fab.name(a)}') and its ring neighbour NPU {b} ('{fab.name(b)}') "
+                           f"are not linked")
             if not approximate:
                 raise NotAProduct(reason, fab.edge_where(int(sel[0])), "translate with --approximate to model it as a ring")
             kind, dim.exact, dim.note = RING, False, reason + "; approximated as a Ring"

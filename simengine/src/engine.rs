@@ -35,7 +35,8 @@ pub struct SimConfig {
     /// Stop with an error after this many events (guards against runaway runs).
     pub max_events: u64,
     /// Turn off the exact shortcuts (aware: crossing private links without an event per hop;
-    /// fair: one constraint per run of pass-through links): the reference they are tested against.
+    /// fair: one constraint per run of pass-through links; routing: distances composed from shared
+    /// switch trees, `hubs`): the reference they are tested against.
     pub no_shortcuts: bool,
     /// Aware: steps per member, lane and phase whose routes are registered before the run.
     pub primed_steps: usize,
@@ -164,7 +165,10 @@ pub fn simulate_watched(
         dims: dims.clone(),
         direct: (0..dims.len()).map(|d| cfg.dor_direct_dims.contains(&d)).collect(),
     });
-    let router = Router::new(topo, cfg.metric, cfg.ecmp, dor)?;
+    let mut router = Router::new(topo, cfg.metric, cfg.ecmp, dor)?;
+    if cfg.no_shortcuts {
+        router = router.without_hub_trees();
+    }
     let mut jobs = Vec::new();
     let (mut base, mut queue_base) = (0usize, 0usize);
     let mut steps_total = 0u64;

@@ -14,6 +14,7 @@ pub mod engine;
 pub mod error;
 pub mod events;
 mod fxhash;
+pub mod hubs;
 pub mod monitor;
 pub mod network;
 pub mod plan;

@@ -11,6 +11,7 @@ use std::collections::HashMap;
 
 use crate::error::{SimError, SimResult};
 use crate::fxhash::FxBuild;
+use crate::hubs::HubTrees;
 use crate::topology::Topology;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,6 +50,9 @@ pub struct Router<'t> {
     dor: Option<(DorSpec, HashMap<u32, usize, FxBuild>)>,
     /// Distance from a source to every node, computed once per source on demand.
     dist: HashMap<u32, Vec<f64>, FxBuild>,
+    /// Hops metric: distances from a source composed from its region and shared switch trees
+    /// (see `hubs`), used instead of `dist` where the source's region allows.
+    hubs: Option<HubTrees>,
     cache: HashMap<(u32, u32), u32, FxBuild>,
     arena: Vec<u32>,
     routes: Vec<RouteInfo>,
@@ -61,6 +65,7 @@ pub struct Router<'t> {
     /// The last two (destination, route) a source asked for: a ring member sends to the same one or
     /// two peers every step, and this spares the hash lookup on every message.
     recent: Vec<[(u32, u32); 2]>,
+    trees_built: usize,
 }
 
 /// Nodes a bounded search from the source may discover before it gives up and falls back to a
@@ -106,6 +111,7 @@ impl<'t> Router<'t> {
             ecmp,
             dor,
             dist: HashMap::default(),
+            hubs: if metric == Metric::Hops { HubTrees::new(topo) } else { None },
             cache: HashMap::default(),
             arena: Vec::new(),
             routes: Vec::new(),
@@ -113,7 +119,20 @@ impl<'t> Router<'t> {
             touched: Vec::new(),
             local_searches: vec![0; topo.num_nodes],
             recent: vec![[(u32::MAX, 0); 2]; topo.num_nodes],
+            trees_built: 0,
         })
+    }
+
+    /// Every source gets a search over the whole graph of its own (the reference the shared
+    /// switch trees are tested against).
+    pub fn without_hub_trees(mut self) -> Self {
+        self.hubs = None;
+        self
+    }
+
+    /// Searches over the whole graph made so far: (per-source trees, shared switch trees).
+    pub fn trees_built(&self) -> (usize, usize) {
+        (self.trees_built, self.hubs.as_ref().map_or(0, |h| h.trees_built))
     }
 
     pub fn links(&self, route: u32) -> &[u32] {
@@ -233,7 +252,16 @@ impl<'t> Router<'t> {
                 return Ok(());
             }
         }
+        if let Some(hubs) = self.hubs.as_mut() {
+            if !self.dist.contains_key(&a) && hubs.enter(self.topo, a) {
+                let hubs = self.hubs.take().expect("checked");
+                let r = self.walk_back(a, b, flow_hash, |v| hubs.dist(v), |_| 1.0);
+                self.hubs = Some(hubs);
+                return r;
+            }
+        }
         if !self.dist.contains_key(&a) {
+            self.trees_built += 1;
             if self.dist.len() * self.topo.num_nodes > TREE_CACHE_ENTRIES {
                 self.dist.clear(); // bound memory on huge graphs; trees are recomputed on demand
             }

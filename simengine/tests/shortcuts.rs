@@ -7,6 +7,7 @@ use _simengine::algorithms::{Algo, Op};
 use _simengine::network::Model;
 use _simengine::plan::{CollectiveSpec, Scheduling};
 use _simengine::results::SimOutput;
+use _simengine::routing::{Metric, Router};
 use _simengine::topology::Topology;
 use _simengine::{simulate, SimConfig};
 use common::spec;
@@ -192,4 +193,105 @@ fn private_links_save_events() {
     let slow = run(&t, &npus, &s, Model::Aware, true, 64);
     // Every route here is private except the leaf -- spine ones: a hop event saved per message.
     assert!(fast.events * 3 < slow.events * 2, "{} vs {} events", fast.events, slow.events);
+}
+
+const NIC: i32 = 3;
+
+/// `servers` servers of 8 NPUs on one scale-up switch and 2 NICs (4 NPUs each), `per_leaf`
+/// servers per leaf (a leaf of 8 servers has 16 NIC cables: a hub), every leaf to every spine;
+/// `extra` random cables between random switches, NICs and NPUs, random speeds when `asymmetric`.
+fn servers(rng: &mut Rng, servers: usize, per_leaf: usize, spines: usize, extra: usize, asymmetric: bool) -> (Topology, Vec<u32>) {
+    let mut f = Fabric { kind: vec![], edges: vec![] };
+    let speeds = if asymmetric { vec![100.0, 200.0, 400.0, 800.0] } else { vec![400.0] };
+    let leaves: Vec<u32> = (0..servers.div_ceil(per_leaf)).map(|_| f.node(SWITCH)).collect();
+    let spine: Vec<u32> = (0..spines).map(|_| f.node(SWITCH)).collect();
+    let (mut npu, mut nics, mut others) = (vec![], vec![], vec![]);
+    for s in 0..servers {
+        let gpus: Vec<u32> = (0..8).map(|_| f.node(NPU)).collect();
+        let scaleup = f.node(SWITCH);
+        for &g in &gpus {
+            f.edges.push((g, scaleup, 3600.0, 0.0));
+        }
+        for half in gpus.chunks(4) {
+            let nic = f.node(NIC);
+            for &g in half {
+                f.edges.push((g, nic, 512.0, 0.0));
+            }
+            f.cable(nic, leaves[s / per_leaf], rng.pick(&speeds), 500.0);
+            nics.push(nic);
+        }
+        npu.extend(gpus);
+        others.push(scaleup);
+    }
+    for &l in &leaves {
+        for &s in &spine {
+            f.cable(l, s, rng.pick(&speeds), 500.0);
+        }
+    }
+    let switches: Vec<u32> = leaves.iter().chain(&spine).chain(&others).copied().collect();
+    for _ in 0..extra {
+        let a = switches[rng.below(switches.len())];
+        let b = match rng.below(3) {
+            0 => npu[rng.below(npu.len())],
+            1 => nics[rng.below(nics.len())],
+            _ => switches[rng.below(switches.len())],
+        };
+        if a != b {
+            f.cable(a, b, rng.pick(&speeds), 500.0);
+        }
+    }
+    (f.topology(), npu)
+}
+
+/// Routes walked over distances composed from shared switch trees (`hubs`) are the routes of the
+/// per-source trees, on symmetric and asymmetric fabrics; sources whose region has no nearby hub
+/// (a chordal ring) fall back to a tree of their own.
+#[test]
+fn shared_switch_trees_give_the_per_source_routes() {
+    let mut rng = Rng(0x5EED_4B1C_0000_0013);
+    let mut fabrics = vec![];
+    for i in 0..8 {
+        let asymmetric = i % 2 == 1;
+        fabrics.push((format!("servers {i} asym={asymmetric}"), servers(&mut rng, 16 + 8 * (i % 3), 8, 2 + i % 3, if asymmetric { 6 } else { 0 }, asymmetric)));
+    }
+    fabrics.push(("chordal ring".into(), chordal_ring(&mut rng, 24)));
+    for (name, (t, npus)) in &fabrics {
+        let mut shared = Router::new(t, Metric::Hops, true, None).unwrap();
+        let mut own = Router::new(t, Metric::Hops, true, None).unwrap().without_hub_trees();
+        for (i, &a) in npus.iter().enumerate() {
+            for &b in npus.iter().skip(i % 5).step_by(5) {
+                if a != b {
+                    let (x, y) = (shared.route(a, b).unwrap(), own.route(a, b).unwrap());
+                    assert_eq!(shared.links(x), own.links(y), "{name}: route {a} -> {b}");
+                }
+            }
+        }
+        let (per_source, per_switch) = shared.trees_built();
+        if name.starts_with("servers") {
+            assert!(per_switch > 0 && per_switch < own.trees_built().0 / 4, "{name}: {per_switch} switch trees");
+            if !name.ends_with("true") {
+                assert_eq!(per_source, 0, "{name}: every symmetric server's region is small");
+            }
+        } else {
+            assert_eq!((per_source, per_switch), (own.trees_built().0, 0), "{name}: no hub, no sharing");
+        }
+    }
+}
+
+/// The hierarchical all-reduce of the scale benchmark (ring in the server, halving-doubling or
+/// ring across) with every shortcut on equals the reference run with all of them off.
+#[test]
+fn hierarchical_all_reduce_with_shared_trees_is_exact() {
+    let mut rng = Rng(0x5EED_4B1C_0000_0014);
+    for i in 0..4 {
+        let (t, npus) = servers(&mut rng, 16, 8, 2, if i % 2 == 1 { 4 } else { 0 }, i % 2 == 1);
+        for across in [Algo::HalvingDoubling, Algo::Ring] {
+            let mut s = spec(Op::AllReduce, Algo::Ring, npus.len() as u32, 1_048_576.0);
+            s.dims = vec![8, 16];
+            s.algorithms = vec![Algo::Ring, across];
+            s.scheduling = Scheduling::Ordered;
+            let fast = run(&t, &npus, &s, Model::Aware, false, 64);
+            same(&fast, &run(&t, &npus, &s, Model::Aware, true, 64), &format!("servers {i}, ring x {across:?}"));
+        }
+    }
 }

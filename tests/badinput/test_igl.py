@@ -238,3 +238,30 @@ def test_lint_for_htsim_agrees_with_translate(tmp_path, capsys):
     assert code_t == 1
     reason = "not a fat tree HTSim can build: link 'npu.0.xpu.0' - 'npu.1.xpu.0' joins two NPUs"
     assert reason in lint_out and reason in translate_out
+
+
+PAIRS = BASE.replace("npu.xpu -- npu.xpu ring via eth", "npu[0:8:2].xpu -- npu[1:8:2].xpu one2one via eth")
+
+
+def test_translate_a_product_broken_after_a_linked_dimension(tmp_path, capsys):
+    """NPUs linked in pairs: dimension 0 is found (a chain 0-1), dimension 1 is not; the refusal says
+    where the chain ends (this path raised KeyError: 'direct' before), --approximate says why not."""
+    p = write(tmp_path, "pairs.igl", PAIRS)
+    code, out = cli(capsys, "translate", p, "--to", "astra-analytical", "-o", tmp_path / "b")
+    assert code == 1 and "internal error" not in out
+    assert f"{p}: error: the graph is not an RI/FC/SW product" in out
+    assert "found so far: linked(2) (the chain of directly linked NPUs 0, 1 ends at NPU 1 ('npu.1.xpu.0'), " \
+           "which has no link to NPU 2 ('npu.2.xpu.0'))" in out
+    code, out = cli(capsys, "translate", p, "--to", "astra-analytical", "-o", tmp_path / "b", "--approximate")
+    assert code == 1 and "NPU 'npu.2.xpu.0' cannot reach NPU 'npu.0.xpu.0'" in out and "check the wiring" in out
+
+
+def test_translate_a_torus_with_a_failed_cable(tmp_path, capsys):
+    """The engine bundle takes the failure (flat, with the reason); the analytical one refuses, naming ns3."""
+    cable = "npu.1.port.0--npu.2.port.1"
+    code, out = cli(capsys, "translate", "std.fabrics.torus", "--to", "simengine", "-o", tmp_path / "e", "--fail", cable)
+    assert code == 0, out
+    assert "no logical dimensions" in out and "ends at NPU 1" in out and "1 failed link(s)" in out
+    code, out = cli(capsys, "translate", "std.fabrics.torus", "--to", "astra-analytical", "-o", tmp_path / "a",
+                    "--fail", cable)
+    assert code == 1 and "--fail: error: astra-analytical cannot express failed or degraded links" in out

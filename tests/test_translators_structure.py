@@ -1,0 +1,64 @@
+"""Structure detection on graphs that are almost a product: a torus with a failed cable must give a
+reason naming the NPUs (or a model with --approximate), never a crash (it was KeyError: 'direct')."""
+
+from __future__ import annotations
+
+import pytest
+
+from infragraph.graph.failures import FailureSpec, with_failures
+from infragraph.sources import load_graph
+from infragraph.translators import Options, get
+from infragraph.translators.structure import NotAProduct, detect_product, fabric
+
+
+@pytest.fixture(scope="module")
+def torus():
+    return load_graph("std.fabrics.torus", {"sizes": "[4,4]"})
+
+
+def _without(g, cable: str):
+    failed, _ = with_failures(g, FailureSpec(fail=(cable,)))
+    return failed
+
+
+def test_a_ring_broken_inside_dimension_0_names_where_the_chain_ends(torus):
+    with pytest.raises(NotAProduct) as e:
+        detect_product(fabric(_without(torus, "npu.1.port.0--npu.2.port.1")))
+    msg = str(e.value)
+    assert "found so far: linked(2) (the chain of directly linked NPUs 0, 1 ends at NPU 1 ('npu.1.xpu.0'), " \
+           "which has no link to NPU 2 ('npu.2.xpu.0'))" in msg
+    assert "NPU 0 ('npu.0.xpu.0') and NPU 2 ('npu.2.xpu.0') share no link or switch" in msg
+
+
+def test_a_chain_that_does_not_divide_the_npus_says_so(torus):
+    with pytest.raises(NotAProduct, match=r"dimension 0 has 3 NPUs \(the chain of directly linked NPUs 0, 1, 2 ends "
+                                          r"at NPU 2 .*\); 3 does not divide the 16 NPUs$"):
+        detect_product(fabric(_without(torus, "npu.2.port.0--npu.3.port.1")))
+
+
+@pytest.mark.parametrize("sizes", ["[4,4]", "[4,2,3]"])
+def test_every_single_failed_cable_gives_a_reason_or_a_model(sizes):
+    """Each cable of the torus failed in turn: detection explains or models it (exact never claimed)."""
+    g = load_graph("std.fabrics.torus", {"sizes": sizes})
+    fab = fabric(g)
+    names = fab.g.node_name
+    cables = [f"{names(int(fab.g.edge_src[o]))}--{names(int(fab.g.edge_dst[o]))}" for o in fab.origin.tolist()]
+    assert len(set(cables)) == fab.num_edges
+    for cable in cables:
+        with pytest.raises(NotAProduct) as e:
+            detect_product(fabric(_without(g, cable)))
+        assert "npu." in str(e.value), cable
+
+
+@pytest.mark.parametrize("backend", ["astra-analytical", "simengine"])
+def test_translators_take_a_broken_torus(torus, backend):
+    """The analytical translator refuses with the reason, or approximates with --approximate; the engine
+    bundle (which takes failures exactly) runs flat with the reason as a note."""
+    g = _without(torus, "npu.1.port.0--npu.2.port.1")
+    if backend == "astra-analytical":
+        assert "ends at NPU 1" in get(backend).check(g)[0].message
+        notes = get(backend).translate(g, Options(approximate=True)).notes
+        assert any("Modelled as one Switch(16)" in n and "ends at NPU 1" in n for n in notes)
+    else:
+        notes = get(backend).translate(g).notes
+        assert any(n.startswith("no logical dimensions") and "ends at NPU 1" in n for n in notes)
