@@ -19,7 +19,7 @@ from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
 from infragraph.translators.base import Bundle
-from infragraph.translators.ns3 import FLOAT_KEYS, UINT_KEYS
+from infragraph.translators.ns3 import FLOAT_KEYS, MAX_BUFFER_MIB, MAX_LINKS, MAX_SWITCH_PORTS, UINT_KEYS
 
 ASTRA_COLLECTIVE_TYPES = {"all_reduce": 0, "all_gather": 2, "all_to_all": 6, "reduce_scatter": 7}
 IMPLEMENTATION_KEYS = ("all-reduce-implementation", "reduce-scatter-implementation", "all-gather-implementation",
@@ -377,6 +377,9 @@ def parse_ns3_config(text: str) -> tuple[dict[str, list[str]], list[str]]:
     missing = NS3_REQUIRED - set(values)
     if missing:
         out.append(f"config.txt lacks {sorted(missing)}")
+    buffer = values.get("BUFFER_SIZE", ["1"])[0]
+    if UINT.fullmatch(buffer) and not 1 <= int(buffer) <= MAX_BUFFER_MIB:
+        out.append(f"config.txt BUFFER_SIZE {buffer}: ns-3 multiplies it by 1024 x 1024 into 32 bits (1..{MAX_BUFFER_MIB})")
     return values, out
 
 
@@ -410,6 +413,9 @@ def _ns3(files: dict) -> list[str]:
         out.append(f"topology: {len(switches)} distinct switch ids in range, header says {nsw}")
     if len(links) != nlinks:
         out.append(f"topology: {len(links)} link lines, header says {nlinks}")
+    if nlinks > MAX_LINKS:
+        out.append(f"topology: {nlinks:,} links; ns-3 gives link i the subnet 10.(i/254+1).(i%254+1).0, valid for "
+                   f"{MAX_LINKS:,} links (address collision after that)")
     num_npus = total - nsw
     if set(switches) & set(range(num_npus)):
         out.append("topology: NPUs must be nodes 0..N-1 and switches after them")
@@ -438,6 +444,7 @@ def _ns3(files: dict) -> list[str]:
             switch_rates.add(bps)
         src.append(a)
         dst.append(b)
+    out += _one_link_per_pair_and_port_counts(src, dst, is_switch)
     for key in ("KMAX_MAP", "KMIN_MAP", "PMAX_MAP"):
         missing = switch_rates - _rate_map(cfg[key])
         if missing:
@@ -454,6 +461,26 @@ def _ns3(files: dict) -> list[str]:
     wl, kind = _workload(files, num_npus)
     out += wl + _system(files, [("", d) for d in dims], kind) + _ranks(files, num_npus)
     out += _run_sh(files, "ns3.42-AstraSimNetwork-default") + _run_sh(files, "ns3-dev-AstraSimNetwork-default")
+    return out
+
+
+def _one_link_per_pair_and_port_counts(src: list[int], dst: list[int], is_switch: np.ndarray) -> list[str]:
+    """ns-3's fork keeps one interface per pair of neighbours (nbr2if[a][b]): of parallel links only the
+    last carries traffic. Its switch nodes have counters for ports 1..1024 only (arrays of 1025)."""
+    out = []
+    pairs: dict[tuple[int, int], int] = {}
+    for a, b in zip(src, dst):
+        key = (min(a, b), max(a, b))
+        pairs[key] = pairs.get(key, 0) + 1
+    dup = next(((k, n) for k, n in pairs.items() if n > 1), None)
+    if dup:
+        out.append(f"topology: nodes {dup[0][0]} and {dup[0][1]} are joined by {dup[1]} links; ns-3 keeps one "
+                   f"interface per neighbour, so only the last would carry traffic")
+    ports = np.bincount(np.array(src + dst, dtype=np.int64), minlength=is_switch.size)
+    over = np.flatnonzero(is_switch & (ports > MAX_SWITCH_PORTS))
+    if over.size:
+        out.append(f"topology: switch node {int(over[0])} has {int(ports[over[0]])} links; ns-3's switch nodes "
+                   f"have counters for {MAX_SWITCH_PORTS} ports (it segfaults past them)")
     return out
 
 

@@ -133,3 +133,26 @@ def test_validator_catches_htsim_rules():
     sysj = json.loads(b.files["system.json"])
     hd = {**sysj, "all-reduce-implementation": ["halvingDoubling"]}
     assert any("notify_sender" in p for p in validate(_with(b, "system.json", json.dumps(hd))))
+
+
+def test_validator_catches_the_ns3_fork_limits():
+    # found by running ASTRA-sim's ns-3 backend: parallel links collapse to one (nbr2if keeps one
+    # interface per neighbour), a switch node past 1024 ports segfaults, link subnets run out after
+    # 64,770 links, BUFFER_SIZE is multiplied into 32 bits
+    b = _ns3_bundle()
+    head, switches, *links = b.files["topology.txt"].rstrip("\n").split("\n")
+    total, nsw, nlinks = map(int, head.split())
+    doubled = "\n".join([f"{total} {nsw} {nlinks + 1}", switches, *links, links[0]]) + "\n"
+    assert any("joined by 2 links" in p for p in validate(_with(b, "topology.txt", doubled)))
+    sw = int(switches.split()[0])
+    ports = sum(str(sw) in ln.split()[:2] for ln in links)
+    star = [f"{sw} {total + i} 400Gbps 0.0005ms 0" for i in range(1025 - ports)]
+    wide = "\n".join([f"{total + len(star)} {nsw} {nlinks + len(star)}", switches, *links, *star]) + "\n"
+    assert any(f"switch node {sw} has 1025 links" in p for p in validate(_with(b, "topology.txt", wide)))
+    fits = "\n".join([f"{total + len(star) - 1} {nsw} {nlinks + len(star) - 1}", switches, *links, *star[1:]]) + "\n"
+    assert not any("switch node" in p for p in validate(_with(b, "topology.txt", fits)))
+    many = "\n".join([f"{total} {nsw} 64771", switches, *links]) + "\n"
+    assert any("64,771 links" in p for p in validate(_with(b, "topology.txt", many)))
+    cfg = b.files["config.txt"].replace("BUFFER_SIZE 32", "BUFFER_SIZE 4096")
+    assert any("BUFFER_SIZE 4096" in p for p in validate(_with(b, "config.txt", cfg)))
+    assert validate(b) == []

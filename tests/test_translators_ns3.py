@@ -1,13 +1,18 @@
-"""ns-3 translator: the note's 8-NPU single-switch file, folding, logical dims, config, refusals."""
+"""ns-3 translator: the note's 8-NPU single-switch file, folding, logical dims, config, refusals, and the
+limits of ASTRA-sim's ns-3 fork (parallel links, 1024 switch ports, 64,770 links, BUFFER_SIZE)."""
 
 import json
 
+import numpy as np
 import pytest
 
+from infragraph import blueprints
 from infragraph import translators as T
 from infragraph.errors import InfraGraphError
 from infragraph.graph import expand
-from infragraph.translators.ns3 import delay, rate
+from infragraph.translators.ns3 import (MAX_BUFFER_MIB, MAX_LINKS, _fork_limits, delay, merge_parallel_links,
+                                        rate)
+from infragraph.translators.structure import fabric
 from tests.translator_graphs import clos, ring_direct, single_switch, stack
 
 
@@ -105,3 +110,62 @@ def test_run_script_flags():
     for flag in ("--network-configuration=\"$here/config.txt\"", "--logical-topology-configuration",
                  "--system-configuration", "--remote-memory-configuration", "--workload-configuration"):
         assert flag in run
+
+
+def _topology_links(b: T.Bundle) -> list[list[str]]:
+    return [ln.split() for ln in b.files["topology.txt"].splitlines()[2:] if ln.strip()]
+
+
+def test_parallel_links_become_one_link_of_their_summed_rate_flagged():
+    # ns-3's fork keeps one interface per neighbour: on the real binary two 200 Gbps links per NPU ran
+    # exactly as one (156,024 ns both), so the pgft's doubled links must be merged, not written twice
+    g = blueprints.graph("std.fabrics.pgft")
+    b = T.get("ns3").translate(g)
+    links = _topology_links(b)
+    pairs = [tuple(sorted((int(x[0]), int(x[1])))) for x in links]
+    assert len(pairs) == len(set(pairs)) == 24
+    assert sum(float(x[2][:-4]) for x in links) == pytest.approx(float(fabric(g).bw_gbps.sum()))
+    assert {x[2] for x in links} == {"100Gbps", "200Gbps"}
+    assert any(n.startswith("FLAGGED: 8 pair(s) of nodes joined by several links") for n in b.notes)
+    assert "FLAGGED: 8 pair(s)" in b.files["README.md"]
+
+
+def test_merge_keeps_file_order_and_takes_the_largest_delay_and_error():
+    src, dst = np.array([0, 2, 1, 2, 0]), np.array([2, 1, 2, 0, 3])
+    bw, lat, err = np.array([1.0, 2, 4, 8, 16]), np.array([5.0, 1, 1, 7, 1]), np.array([0, 0, 0.5, 0, 0])
+    s, d, b, lt, e, note = merge_parallel_links(src, dst, bw, lat, err, 4, str)
+    assert s.tolist() == [0, 2, 0] and d.tolist() == [2, 1, 3]
+    assert b.tolist() == [9, 6, 16] and lt.tolist() == [7, 1, 1] and e.tolist() == [0, 0.5, 0]
+    assert note.startswith("FLAGGED: 2 pair(s)") and "'0' and '2': 2 links" in note
+    assert merge_parallel_links(s, d, b, lt, e, 4, str)[-1] is None
+
+
+def test_switch_with_more_than_1024_ports_is_refused_with_a_fix():
+    # the fork's switch node has port counters for 1..1024; the real binary segfaulted on 1,100
+    g = blueprints.graph("std.fabrics.single_switch", ports=1025)
+    d = T.get("ns3").check(g)
+    assert len(d) == 1 and "'leaf.0.asic.0' has 1,025 links" in d[0].message and "1024 ports" in d[0].message
+    assert d[0].location.path.startswith("edges[") and "std.fabrics.clos" in d[0].hint
+    assert T.get("ns3").check(blueprints.graph("std.fabrics.single_switch", ports=1024)) == []
+
+
+def test_more_links_than_ns3_has_subnets_for_is_refused():
+    fab = fabric(expand(single_switch(2)))
+    n = MAX_LINKS + 1
+    src, dst = np.arange(n) % 1000, 1000 + np.arange(n) // 1000
+    d = _fork_limits(fab, src, dst, np.zeros(0, dtype=np.int64), 2000)
+    assert len(d) == 1 and "64,771 links" in d[0].message and "64,770" in d[0].message and d[0].hint
+    assert _fork_limits(fab, src[:-1], dst[:-1], np.zeros(0, dtype=np.int64), 2000) == []
+
+
+@pytest.mark.parametrize("value", ["0", "4096"])
+def test_buffer_size_outside_32_bit_bytes_is_refused(value):
+    with pytest.raises(InfraGraphError, match="1024 x 1024 in 32 bits"):
+        T.get("ns3").translate(expand(single_switch(2)), T.Options(settings={"BUFFER_SIZE": value}))
+    assert MAX_BUFFER_MIB == 4095
+
+
+def test_readme_states_switch_memory_and_units():
+    readme = T.get("ns3").translate(expand(clos(4, 2))).files["README.md"]
+    assert "33.6 MB of counters per switch node, 0.20 GB for these" in readme  # 6 switches
+    assert "kB = 1000 bytes" in readme and "MiB per switch" in readme

@@ -1,7 +1,8 @@
 """How a bundle starts its ASTRA-sim binary: run.sh, which needs nothing but the binary's location.
 
 Each ASTRA-sim backend is a `Binary`: the environment variable that names it, the file names its build
-produces (ns-3's differs between a release and a development build of the fork), and where ASTRA-sim's
+produces (ns-3's differs between a release and a development build of the fork, and with the
+build profile: `./ns3 configure -d optimized` names it `-optimized`), and where ASTRA-sim's
 own build scripts leave it relative to a checkout. run.sh looks at the variable, then PATH, then those
 places, runs the bundle's own Chakra workload (written by `chakra_et`), saves the output to run.log
 and fails unless every NPU reports `sys[i] finished` — so "run.sh exited 0" means the collective
@@ -38,7 +39,8 @@ HTSIM = Binary("ASTRA-sim's HTSim backend (csg-htsim, TCP)", "ASTRA_SIM_HTSIM_BI
                "HTSim reached its fixed simulated end time before every flow finished (the collective did not "
                "complete); try --set all-reduce-implementation=ring (and the other collectives) or a smaller size")
 NS3 = Binary("ASTRA-sim's ns-3 backend", "ASTRA_SIM_NS3_BIN",
-             ("ns3.42-AstraSimNetwork-default", "ns3-dev-AstraSimNetwork-default"),
+             ("ns3.42-AstraSimNetwork-default", "ns3-dev-AstraSimNetwork-default",
+              "ns3.42-AstraSimNetwork-optimized", "ns3-dev-AstraSimNetwork-optimized"),
              ("extern/network_backend/ns-3/build/scratch",))
 
 

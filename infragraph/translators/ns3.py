@@ -9,6 +9,15 @@ ns-3 routes shortest paths with ECMP and only switch nodes forward: two NPUs wir
 reachable only as one-hop neighbours. Direct NPU-to-NPU wiring that needs a hop through another NPU
 (a ring or torus of more than 3) is refused, or with `forwarding-nodes=true` each such NPU gets a
 forwarding switch node that carries its direct links (flagged in the notes).
+
+Limits of ASTRA-sim's ns-3 fork (its scratch/common.h and point-to-point model), checked here:
+- it keeps one interface per pair of neighbours, so of several links between two nodes only the last
+  carries traffic (measured: two 200 Gbps links per NPU ran exactly as one); parallel links are
+  written as one link of their summed rate (flagged);
+- a switch node has counters for ports 1..1024 only (arrays of 1025), so a node with more links is
+  refused, and each switch node allocates 1025 x 1025 x 8 four-byte counters (33.6 MB), stated in the
+  README;
+- link i gets the subnet 10.(i/254+1).(i%254+1).0, valid for at most 64,770 links; more are refused.
 """
 
 from __future__ import annotations
@@ -60,7 +69,7 @@ CONFIG_DEFAULTS: tuple[tuple[str, str, str], ...] = (
     ("RATE_HAI", "100Mb/s", "hyper additive increase"),
     ("MIN_RATE", "100Mb/s", "minimum sending rate"),
     ("DCTCP_RATE_AI", "1000Mb/s", "DCTCP additive increase"),
-    ("BUFFER_SIZE", "32", "switch buffer (MB per switch)"),
+    ("BUFFER_SIZE", "32", "switch buffer (MiB per switch: ns-3 multiplies by 1024 x 1024 in 32 bits, so at most 4095)"),
     ("ERROR_RATE_PER_LINK", "0.0000", "packet error rate of every link"),
     ("L2_CHUNK_SIZE", "4000", "bytes per go-back-N chunk"),
     ("L2_ACK_INTERVAL", "1", "packets per ACK"),
@@ -96,6 +105,12 @@ FLOAT_KEYS = frozenset("PAUSE_TIME SIMULATOR_STOP_TIME ALPHA_RESUME_INTERVAL RP_
                        "RATE_DECREASE_INTERVAL U_TARGET PINT_LOG_BASE PINT_PROB".split())
 MAP_KEYS = {"KMAX_MAP": "integer", "KMIN_MAP": "integer", "PMAX_MAP": "number"}  # count (rate_bps value)*
 
+# limits of ASTRA-sim's ns-3 fork (see the module docstring)
+MAX_BUFFER_MIB = (2**32 - 1) // 2**20  # BUFFER_SIZE * 1024 * 1024 must fit uint32_t
+MAX_SWITCH_PORTS = 1024  # SwitchNode / SwitchMmu arrays of pCnt = 1025, port 0 unused
+MAX_LINKS = 254 * 255  # link i -> subnet 10.(i/254+1).(i%254+1).0
+SWITCH_NODE_BYTES = 1025 * 1025 * 8 * 4  # SwitchNode::m_bytes[pCnt][pCnt][qCnt] of uint32_t
+
 
 def _config_value(key: str) -> Callable[[str], str]:
     """The parser for one config.txt key: the text as written, refused unless ns-3 can read it."""
@@ -112,6 +127,9 @@ def _config_value(key: str) -> Callable[[str], str]:
         words = text.split()
         if key in UINT_KEYS and not (len(words) == 1 and whole(words[0])):
             raise ValueError("ns-3 reads it as a whole number >= 0 (a decimal makes it loop forever)")
+        if key == "BUFFER_SIZE" and not 1 <= int(words[0]) <= MAX_BUFFER_MIB:
+            raise ValueError(f"MiB per switch from 1 to {MAX_BUFFER_MIB}: ns-3 multiplies it by 1024 x 1024 in "
+                             f"32 bits, so a larger value wraps around to a smaller buffer")
         if key in FLOAT_KEYS and not (len(words) == 1 and number(words[0])):
             raise ValueError("expected one finite number")
         if key == "LINK_DOWN" and not (len(words) == 3 and all(map(whole, words))):
@@ -231,6 +249,11 @@ class Ns3(Translator):
         if bad:
             src, dst, bw, lat, err, num_nodes, switch_ids, note = self._add_forwarding(fab, err, values)
             notes.append(note)
+        src, dst, bw, lat, err, note = merge_parallel_links(src, dst, bw, lat, err, num_nodes,
+                                                            lambda v: _vertex_name(fab, v))
+        if note:
+            notes.append(note)
+        refuse(_fork_limits(fab, src, dst, switch_ids, num_nodes))
         dims = self._logical_dims(fab, g, values, notes)
         system, diags = system_config(dims, values, options.workload)
         refuse(diags + _map_refusals(values, {rate(b) for b in np.unique(bw).tolist()}))
@@ -315,16 +338,78 @@ class Ns3(Translator):
         }
         summary = (f"{plan.num_nodes:,} nodes ({fab.num_npus:,} NPUs, {plan.switch_ids.size:,} switches), "
                    f"{len(lines):,} links; {fab.collapsed_links:,} links had a device-internal path folded in; "
-                   f"logical dims {[d.size for d in plan.dims]}")
+                   f"logical dims {[d.size for d in plan.dims]}. Memory: ASTRA-sim's ns-3 allocates "
+                   f"{SWITCH_NODE_BYTES / 1e6:.1f} MB of counters per switch node, "
+                   f"{plan.switch_ids.size * SWITCH_NODE_BYTES / 1e9:,.2f} GB for these before any traffic")
         files["README.md"] = readme(self, plan.g.name, fab.num_npus, summary, files, plan.notes,
                                     any("FLAGGED" in n for n in plan.notes), self.settings_table(plan.values),
                                     plan.workload, units=["rate: Gbps = 1e9 bit/s (ns-3 DataRate), as stored in the graph",
                                            "delay: written in ms (500 ns -> 0.0005ms)",
                                            "a GPU's internal path (GPU -> NIC -> port) is folded into its link: "
                                            "bandwidth = slowest hop, delay = sum",
-                                           "BUFFER_SIZE: MB per switch; KMAX/KMIN thresholds: KB (whole numbers)"])
+                                           "BUFFER_SIZE: MiB per switch (x 1024 x 1024 bytes); KMAX/KMIN "
+                                           "thresholds: kB = 1000 bytes (whole numbers)"])
         files.update(workload_files(plan.workload, fab.num_npus))
         return Bundle(self.name, files, plan.notes, ranks)
+
+
+def _vertex_name(fab: Fabric, v: int) -> str:
+    """A topology node's graph name; forwarding nodes (added after the fabric's vertices) by their NPU."""
+    if v < fab.num_vertices:
+        return fab.name(v)
+    return f"the forwarding node of an NPU (id {v})"
+
+
+def merge_parallel_links(src: np.ndarray, dst: np.ndarray, bw: np.ndarray, lat: np.ndarray, err: np.ndarray,
+                         num_nodes: int, name: Callable[[int], str]):
+    """One link per pair of nodes: ns-3's fork keeps one interface per neighbour, so of parallel links
+    only the last would carry traffic. Each group becomes one link (first one's orientation, in file
+    order) of the summed rate, the largest delay and error rate; returns the arrays and a flagged note
+    (None when there were no parallel links)."""
+    pair = np.minimum(src, dst) * num_nodes + np.maximum(src, dst)
+    _, first, inv, count = np.unique(pair, return_index=True, return_inverse=True, return_counts=True)
+    if first.size == pair.size:
+        return src, dst, bw, lat, err, None
+    order = np.argsort(first, kind="stable")  # groups in the order of their first link
+    rank = np.empty_like(order)
+    rank[order] = np.arange(order.size)
+    group = rank[inv.ravel()]
+    keep = first[order]
+    lat_max = np.full(keep.size, -np.inf)
+    err_max = np.full(keep.size, -np.inf)
+    np.maximum.at(lat_max, group, lat)
+    np.maximum.at(err_max, group, err)
+    multi = np.flatnonzero(count[order] > 1)
+    g0 = int(keep[multi[0]])
+    note = (f"FLAGGED: {multi.size:,} pair(s) of nodes joined by several links (e.g. '{name(int(src[g0]))}' and "
+            f"'{name(int(dst[g0]))}': {int(count[order][multi[0]])} links) are written as one link of their summed "
+            f"rate (and the largest delay), because ASTRA-sim's ns-3 keeps one interface per neighbour and would "
+            f"send nothing over the others; on the hardware each flow's packets take one of the links, here one "
+            f"flow can use their sum")
+    return (src[keep], dst[keep], np.bincount(group, weights=bw, minlength=keep.size), lat_max, err_max, note)
+
+
+def _fork_limits(fab: Fabric, src: np.ndarray, dst: np.ndarray, switch_ids: np.ndarray,
+                 num_nodes: int) -> list[Diagnostic]:
+    """What ASTRA-sim's ns-3 fork cannot hold: switch nodes with more than 1024 ports, more than
+    64,770 links."""
+    out = []
+    ports = np.bincount(src, minlength=num_nodes) + np.bincount(dst, minlength=num_nodes)
+    for v in switch_ids[ports[switch_ids] > MAX_SWITCH_PORTS][:5].tolist():
+        hit = np.flatnonzero((fab.src == v) | (fab.dst == v)) if v < fab.num_vertices else np.zeros(0, int)
+        out.append(Diagnostic(
+            f"'{_vertex_name(fab, v)}' has {int(ports[v]):,} links; ASTRA-sim's ns-3 switch nodes have counters "
+            f"for {MAX_SWITCH_PORTS} ports (arrays of {MAX_SWITCH_PORTS + 1}) and would write past them",
+            Location(path=fab.edge_where(int(hit[0])) if hit.size else None),
+            "split the switch into a tier of smaller switches (e.g. std.fabrics.clos), or translate for "
+            "astra-analytical or htsim"))
+    if src.size > MAX_LINKS:
+        out.append(Diagnostic(
+            f"{src.size:,} links; ASTRA-sim's ns-3 gives link i the subnet 10.(i/254+1).(i%254+1).0, valid for "
+            f"{MAX_LINKS:,} links, and aborts on the address collisions after that",
+            Location(path="links"), "translate a smaller fabric (ns-3 is packet-level: thousands of NPUs are "
+            "already slow), or use astra-analytical or htsim"))
+    return out
 
 
 def _map_refusals(values: dict[str, Any], rates: set[str]) -> list[Diagnostic]:
