@@ -88,12 +88,14 @@ impl EventQueue {
         self.buckets[bucket(key, self.last)].push((key, ev));
     }
 
-    /// When the next event is due, if any.
+    /// When the next event is due, if any. Leaves the queue as it is (events may still be pushed
+    /// before that time), so it scans the lowest non-empty bucket: for occasional use.
     pub fn peek_time(&self) -> Option<f64> {
         if !self.current.is_empty() {
             return Some(self.current_time);
         }
-        self.times.peek().map(|Reverse(key)| f64::from_bits(*key))
+        let lowest = self.buckets.iter().find(|b| !b.is_empty())?;
+        lowest.iter().map(|e| e.0).min().map(f64::from_bits)
     }
 
     pub fn pop(&mut self) -> Option<(f64, Ev)> {
