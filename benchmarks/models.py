@@ -98,8 +98,9 @@ def why_not(e: InfraGraphError) -> str:
     return text.replace(" HTSim can build", "")
 
 
-def htsim_cell(g, opts: SimulationOptions) -> str:
-    """The case on ASTRA-sim's HTSim backend: its bundle, run with ./run.sh unchanged."""
+def htsim_cell(g, opts: SimulationOptions, dims: list[int]) -> str:
+    """The case on ASTRA-sim's HTSim backend: its bundle, run with ./run.sh unchanged (`dims`: the
+    logical dimensions the models used; HTSim's is the flat set of NPUs)."""
     settings = {"preferred-dataset-splits": str(opts.chunks), "active-chunks-per-dimension": str(opts.active_chunks),
                 COLLECTIVE_KEY[opts.collective]: ASTRA_NAME[opts.algorithm[0]]}
     try:
@@ -109,7 +110,7 @@ def htsim_cell(g, opts: SimulationOptions) -> str:
         return f"n/a ({why_not(e)})"
     if not os.environ.get("ASTRA_SIM_HTSIM_BIN"):
         return "not run (set ASTRA_SIM_HTSIM_BIN)"
-    flat = "" if opts.dims in (None, (len(bundle.rank_order),)) or len(opts.dims or ()) == 1 else " (flat ring)"
+    flat = " (flat ring)" if len(dims) > 1 else ""
     with tempfile.TemporaryDirectory(prefix="ig-htsim-") as d:
         bundle.write(d)
         try:
@@ -118,7 +119,8 @@ def htsim_cell(g, opts: SimulationOptions) -> str:
             return f"not finished in {HTSIM_TIMEOUT_S:.0f} s"
         m = COMPLETED.search(run.stdout + run.stderr)
         if run.returncode or not m:
-            return f"failed (exit {run.returncode})"
+            said = re.search(r"Assertion [`'](.*)' failed", run.stdout + run.stderr)
+            return f"failed (exit {run.returncode}" + (f": assertion '{said.group(1)}')" if said else ")")
         return cell(float(m.group(1)), False) + flat
 
 
@@ -134,7 +136,7 @@ def run(what, g, opts, ref) -> dict:
         r = simulate(p, SimulationOptions(**{**opts.__dict__, "model": m}))
         row[m] = (r["collective_time_ns"], bool(r["warnings"]), time.perf_counter() - t0, r["bottleneck_tier"])
     if "--no-real" not in sys.argv:
-        row.update({name: fn(g, opts) for name, fn in REAL})
+        row.update({name: fn(g, opts, list(r["dims"])) for name, fn in REAL})
     return row
 
 
