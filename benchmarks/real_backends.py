@@ -4,12 +4,14 @@ For each fabric and backend: translate (library call, as `infragraph translate`)
 run.sh (which finds the binary: ASTRA_SIM_BIN / ASTRA_SIM_HTSIM_BIN / ASTRA_SIM_NS3_BIN, PATH, or an
 ASTRA-sim checkout) with a time limit, and record whether it completed (exit 0: every NPU finished)
 and the simulated time it printed. Our engine's time for the same collective on the real graph is
-printed next to it, in ASTRA-sim-compatible mode (`--model astra`) and with congestion
-(`--model astra-aware`), with the bundle's logical dimensions, algorithms, chunks and NPU order.
+printed next to it, by default in ASTRA-sim-compatible mode (`--model astra`) and with congestion
+(`--model astra-aware`); `--models` names others (e.g. `fair`, the default of `infragraph simulate`),
+with the bundle's logical dimensions, algorithms, chunks and NPU order.
 The simulators are not part of this repository: build them from their public sources elsewhere.
 
     python benchmarks/real_backends.py [--backends astra-analytical,htsim,ns3] [--size 1MiB]
                                        [--timeout 900] [--out DIR] [--only NAME]
+                                       [--models astra,astra-aware,fair]
 """
 
 from __future__ import annotations
@@ -50,7 +52,7 @@ CASES = {
 COMPLETED = re.compile(r"completed: .* in (\d+) ns")
 
 
-def engine_times(g, bundle: T.Bundle, w: Workload) -> tuple[float, float]:
+def engine_times(g, bundle: T.Bundle, w: Workload, models: list[str]) -> list[float]:
     """Our engine on the real graph with the bundle's dimensions, algorithms, options and NPU order."""
     files = bundle.files
     if "logical_topology.json" in files:
@@ -69,12 +71,12 @@ def engine_times(g, bundle: T.Bundle, w: Workload) -> tuple[float, float]:
                              optimization=s["collective-optimization"], scheduling=s["scheduling-policy"].lower(),
                              model="astra", top_links=0)
     out = []
-    for model in ("astra", "astra-aware"):
+    for model in models:
         try:
             out.append(simulate(g, replace(opts, model=model))["collective_time_ns"])
         except InfraGraphError:
             out.append(float("nan"))
-    return out[0], out[1]
+    return out
 
 
 def main() -> None:
@@ -85,12 +87,15 @@ def main() -> None:
     ap.add_argument("--timeout", type=float, default=900)
     ap.add_argument("--out", default=None)
     ap.add_argument("--only", default=None, help="run only the case whose name contains this text")
+    ap.add_argument("--models", default="astra,astra-aware", help="our engine's models to print next to each run")
     args = ap.parse_args()
+    models = args.models.split(",")
     w = Workload(args.collective, parse_size_bytes(args.size))
     out = Path(args.out or tempfile.mkdtemp(prefix="ig-real-"))
     print(f"{w.describe()}; bundles under {out}")
-    print("| fabric | backend | NPUs | completes? | simulated time | wall | engine astra | engine astra-aware |")
-    print("|---|---|---:|---|---:|---:|---:|---:|")
+    engines = " | ".join(f"engine {m}" for m in models)
+    print(f"| fabric | backend | NPUs | completes? | simulated time | wall | {engines} |")
+    print("|---|---|---:|---|---:|---:|" + "---:|" * len(models))
     for name, (bp, params, settings) in CASES.items():
         if args.only and args.only not in name:
             continue
@@ -101,7 +106,7 @@ def main() -> None:
             try:
                 bundle = T.get(backend).translate(g, options)
             except InfraGraphError as e:
-                print(f"| {name} | {backend} | | refused: {e.diagnostics[0].message[:90]} | | | | |")
+                print(f"| {name} | {backend} | | refused: {e.diagnostics[0].message[:90]} | | |" + " |" * len(models))
                 continue
             folder = out / re.sub(r"\W+", "_", f"{name}_{backend}")
             bundle.write(folder)
@@ -115,9 +120,9 @@ def main() -> None:
             except subprocess.TimeoutExpired:
                 status, sim = f"no (stopped after {args.timeout:.0f} s)", ""
             wall = time.time() - t0
-            a, aa = engine_times(g, bundle, w)
+            times = engine_times(g, bundle, w, models)
             print(f"| {name} | {backend} | {len(bundle.rank_order):,} | {status} | {sim} | {wall:.1f} s | "
-                  f"{a:,.0f} ns | {aa:,.0f} ns |", flush=True)
+                  + " | ".join(f"{t:,.0f} ns" for t in times) + " |", flush=True)
 
 
 if __name__ == "__main__":
