@@ -2,6 +2,7 @@
 
     python benchmarks/models.py             # markdown table (docs/simulate.md, "Which model for which question")
     python benchmarks/models.py --quick     # the small cases only
+    python benchmarks/models.py --no-real   # without the real-simulator columns
 
 ASTRA-sim rows: cases of /work/shared/backends/astra-sim/reference-cases.jsonl (times printed by
 ASTRA-sim's own analytical binaries), rebuilt as std.fabrics.stack with the case's dims, bandwidth
@@ -10,12 +11,23 @@ local memory bandwidth; each model's default chunk order (the astra models: ASTR
 order) and routes (the astra models: ASTRA-sim's, dimension order over the stack). Fabric rows: blueprints with their own dimensions
 (the default since issue 13). Every cell: collective time, and `!` when the result carries a
 warning (a link above 100 %, or a bus bandwidth above what an NPU can inject).
+
+Real-simulator columns (REAL; each a function of the case giving its cell, so another simulator is
+one more entry): HTSim runs the case's `infragraph translate --to htsim` bundle with its ./run.sh
+when ASTRA_SIM_HTSIM_BIN names the binary (built outside the repository), on the fabrics HTSim
+takes (2- and 3-tier fat trees); other cells say "n/a (reason)", from the translator's refusal.
+HTSim's logical dimension is the flat set of NPUs, so on a case with hierarchical dimensions the
+cell is HTSim's flat ring and says so.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import re
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -24,7 +36,11 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from infragraph import blueprints  # noqa: E402
+from infragraph import translators as T  # noqa: E402
+from infragraph.errors import InfraGraphError  # noqa: E402
 from infragraph.simulate import SimulationOptions, prepare, simulate  # noqa: E402
+from infragraph.translators.astra_analytical import COLLECTIVE_KEY  # noqa: E402
+from infragraph.translators.chakra_et import Workload  # noqa: E402
 
 REFERENCE = Path("/work/shared/backends/astra-sim/reference-cases.jsonl")
 MODELS = ("unaware", "aware", "fair", "astra", "astra-aware")
@@ -71,6 +87,47 @@ def fabric_cases(quick: bool):
                SimulationOptions(size_bytes=256 * 2**20, chunks=4, dims=(32,)), None)
 
 
+ASTRA_NAME = {v: k for k, v in ALG.items()}
+COMPLETED = re.compile(r"completed: .* in (\d+) ns")
+HTSIM_TIMEOUT_S = float(os.environ.get("HTSIM_TIMEOUT_S", "1800"))
+
+
+def why_not(e: InfraGraphError) -> str:
+    """A translator's refusal, short: the message without the quoted node names."""
+    text = re.sub(r" ?'[^']*'( - '[^']*')?", "", e.diagnostics[0].message)
+    return text.replace(" HTSim can build", "")
+
+
+def htsim_cell(g, opts: SimulationOptions, dims: list[int]) -> str:
+    """The case on ASTRA-sim's HTSim backend: its bundle, run with ./run.sh unchanged (`dims`: the
+    logical dimensions the models used; HTSim's is the flat set of NPUs)."""
+    settings = {"preferred-dataset-splits": str(opts.chunks), "active-chunks-per-dimension": str(opts.active_chunks),
+                COLLECTIVE_KEY[opts.collective]: ASTRA_NAME[opts.algorithm[0]]}
+    try:
+        bundle = T.get("htsim").translate(g, T.Options(settings=settings,
+                                                       workload=Workload(opts.collective, int(opts.size_bytes))))
+    except InfraGraphError as e:
+        return f"n/a ({why_not(e)})"
+    if not os.environ.get("ASTRA_SIM_HTSIM_BIN"):
+        return "not run (set ASTRA_SIM_HTSIM_BIN)"
+    flat = " (flat ring)" if len(dims) > 1 else ""
+    with tempfile.TemporaryDirectory(prefix="ig-htsim-") as d:
+        bundle.write(d)
+        try:
+            run = subprocess.run(["nice", "./run.sh"], cwd=d, capture_output=True, text=True, timeout=HTSIM_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            return f"not finished in {HTSIM_TIMEOUT_S:.0f} s"
+        m = COMPLETED.search(run.stdout + run.stderr)
+        if run.returncode or not m:
+            said = re.search(r"Assertion [`'](.*)' failed", run.stdout + run.stderr)
+            return f"failed (exit {run.returncode}" + (f": assertion '{said.group(1)}')" if said else ")")
+        return cell(float(m.group(1)), False) + flat
+
+
+# real simulators beside the models: (column, cell function); an ns-3 column is one more entry
+REAL = (("HTSim", htsim_cell),)
+
+
 def run(what, g, opts, ref) -> dict:
     p = prepare(g)
     row = {"case": what, "ref": ref}
@@ -78,6 +135,8 @@ def run(what, g, opts, ref) -> dict:
         t0 = time.perf_counter()
         r = simulate(p, SimulationOptions(**{**opts.__dict__, "model": m}))
         row[m] = (r["collective_time_ns"], bool(r["warnings"]), time.perf_counter() - t0, r["bottleneck_tier"])
+    if "--no-real" not in sys.argv:
+        row.update({name: fn(g, opts, list(r["dims"])) for name, fn in REAL})
     return row
 
 
@@ -89,11 +148,13 @@ def main(argv: list[str]) -> None:
     quick = "--quick" in argv
     rows = [run(*astra_case(n)) for n in (ASTRA_CASES[:2] if quick else ASTRA_CASES)]
     rows += [run(*c) for c in fabric_cases(quick)]
-    print("| case | " + " | ".join(MODELS) + " | ASTRA-sim |")
-    print("|---|" + "---:|" * (len(MODELS) + 1))
+    real = [name for name, _ in REAL if "--no-real" not in argv]
+    print("| case | " + " | ".join(MODELS) + " | ASTRA-sim | " + "".join(f"{n} | " for n in real).rstrip())
+    print("|---|" + "---:|" * (len(MODELS) + 1 + len(real)))
     for row in rows:
         ref = f"{cell(row['ref'][1], False)} ({row['ref'][0]})" if row["ref"] else "—"
-        print(f"| {row['case']} | " + " | ".join(cell(row[m][0], row[m][1]) for m in MODELS) + f" | {ref} |")
+        print(f"| {row['case']} | " + " | ".join(cell(row[m][0], row[m][1]) for m in MODELS) + f" | {ref} |"
+              + "".join(f" {row[n]} |" for n in real))
     print()
     print("wall time per model (s): " + "; ".join(
         f"{m} {sum(r[m][2] for r in rows):.2f}" for m in MODELS))

@@ -48,6 +48,12 @@ CASES = {
     # HTSim with 4 chunks on 1,024 NPUs needed more than 12.8 GB: 1 chunk there
     "radix-16 3-tier Clos": ("std.fabrics.clos", {"radix": 16, "tiers": 3}, {"htsim": {"preferred-dataset-splits": "1"}}),
     "8-NIC rail-optimized Clos": ("std.fabrics.clos", {"nics_per_host": 8, "rail_optimized": True}, {}),
+    # DGX-like servers: 8 GPUs on NVSwitch-style scale-up switches, one NIC per GPU (rail i = NIC i)
+    "DGX rail-optimized Clos": ("std.fabrics.clos", {"nics_per_host": 8, "rail_optimized": True,
+                                                     "host_device": "dgx.dgx()"}, {}),
+    # benchmarks/simulate.py's clos32k server (8 GPUs on one scale-up switch, 2 NICs) in a radix-8 Clos
+    "8-GPU/2-NIC servers Clos": ("std.fabrics.clos", {"nics_per_host": 2, "host_device": "hosts.host(cpus=1, gpus=8, "
+                                                      "nics=2, pcie_switches=2, scaleup_switches=1)"}, {}),
 }
 COMPLETED = re.compile(r"completed: .* in (\d+) ns")
 

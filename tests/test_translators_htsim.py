@@ -98,7 +98,20 @@ def test_refuses_direct_wiring():
 def test_refuses_shared_nics_that_do_not_pair_with_gpus():
     d = T.get("htsim").check(expand(clos(4, 2, npus=4, nics=2)))
     assert "'host.0.nic.0' joins 2 NPU(s) (2 link(s)) to 1 cable(s)" in d[0].message
-    assert "one host per GPU-NIC pair" in d[0].message and d[0].hint
+    assert "one host per GPU-NIC pair" in d[0].message and "GPUs that share NICs have no HTSim equivalent" in d[0].message
+    assert "give every GPU its own NIC" in d[0].hint and "--to ns3" in d[0].hint
+
+
+def test_every_bundle_says_its_times_are_optimistic_with_its_message_size():
+    """ASTRA-sim's HTSim glue credits each message one MSS more than was sent (benchmarks/README.md)."""
+    from infragraph.translators.chakra_et import Workload
+    from infragraph.translators.htsim import ring_message_bytes
+    b = T.get("htsim").translate(expand(clos(8, 2)), T.Options(workload=Workload("all-reduce", 1 << 20)))
+    note = next(n for n in b.notes if n.startswith("HTSim TIMES ARE OPTIMISTIC"))
+    assert "ring messages of 8,192 B each is credited 9,692 B (+18%)" in note  # 1 MiB / 4 chunks / 32 NPUs
+    assert note in b.files["README.md"]
+    assert ring_message_bytes(Workload("all-gather", 1000), 4, 32) == 250  # all-gather sends the whole chunk
+    assert ring_message_bytes(Workload("all-reduce", 64), 4, 32) == 1  # ASTRA-sim: a chunk has at least 1 B per NPU
 
 
 def test_a_server_with_a_nic_per_gpu_becomes_one_host_per_pair_in_htsim_order():

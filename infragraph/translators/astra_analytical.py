@@ -27,8 +27,9 @@ from .launch import ANALYTICAL, config_args, run_script
 from .base import (Bundle, Options, Setting, Translator, choice, list_of, parse_float, parse_int,
                    parse_positive_int, refuse, render)
 from .fat_tree import NotAFatTree, infer
+from .server_tiers import server_tier_product
 from .structure import (FC, RING, SW, Dimension, Fabric, NotAProduct, NotSplittable, Product, detect_product, fabric,
-                        host_per_gpu_nic_pair, require_rated)
+                        host_per_gpu_nic_pair, require_rated, scale_up_switches)
 
 KIND_HINT_ANNOTATION = "astra.topology"  # graph annotation: "Ring,FullyConnected,Switch" (importer writes it)
 DEFAULT_ALGORITHM = {RING: "ring", FC: "direct", SW: "halvingDoubling"}
@@ -185,6 +186,8 @@ def clos_approximation(fab: Fabric) -> Product:
     per Switch equal the real path's length. NPUs are numbered ToR by ToR, pod by pod (ranks.txt).
     Ignored: a tier's links are shared by every dimension above it (ASTRA-sim gives each dimension its
     own), and ECMP collisions."""
+    if scale_up_switches(fab).any():  # servers with a scale-up domain: that dimension first
+        return server_tier_product(fab)
     fab = host_per_gpu_nic_pair(fab)
     tree = infer(fab, whole=False)
     t = tree.tiers

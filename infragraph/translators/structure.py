@@ -577,6 +577,21 @@ def _renumber(fab: Fabric, keep: np.ndarray, src: np.ndarray, dst: np.ndarray, b
                   bw, lat, origin, fab.collapsed_links, notes)
 
 
+def scale_up_switches(fab: Fabric) -> np.ndarray:
+    """Per vertex: a switch inside a server (an NVSwitch-style scale-up domain), i.e. a switch whose
+    links are all device-internal and all to NPUs."""
+    N, V = fab.num_npus, fab.num_vertices
+    internal = np.array([r.startswith("devices[") for r in fab.g.edge_records], dtype=bool)
+    edge_internal = internal[fab.g.edge_origin[fab.origin]]
+    external_at = np.zeros(V, dtype=bool)
+    non_npu_nbr = np.zeros(V, dtype=bool)
+    for a, b in ((fab.src, fab.dst), (fab.dst, fab.src)):
+        np.logical_or.at(external_at, a, ~edge_internal)
+        np.logical_or.at(non_npu_nbr, a, b >= N)
+    linked = np.bincount(np.concatenate([fab.src, fab.dst]), minlength=V) > 0
+    return (fab.vertex_kind == SWITCH) & ~external_at & ~non_npu_nbr & linked
+
+
 def host_per_gpu_nic_pair(fab: Fabric) -> Fabric:
     """The fabric as host-per-NIC backends (HTSim) see a server: every NPU a host with one cable.
 
@@ -588,21 +603,12 @@ def host_per_gpu_nic_pair(fab: Fabric) -> Fabric:
     (an NVSwitch-style scale-up domain: only device-internal links, only to NPUs) are dropped — a
     host-per-NIC model has no intra-server network, so GPUs of one server talk over the fabric.
     Raises NotSplittable with the reason when a hub is shaped otherwise."""
-    N, V = fab.num_npus, fab.num_vertices
+    N = fab.num_npus
     kind = fab.vertex_kind
     if not np.any(kind == HUB):
         return fab
     g = fab.g
-    internal = np.array([r.startswith("devices[") for r in g.edge_records], dtype=bool)
-    edge_internal = internal[g.edge_origin[fab.origin]]
-    # scale-up switches: every link device-internal and to an NPU
-    sw = kind == SWITCH
-    external_at = np.zeros(V, dtype=bool)
-    non_npu_nbr = np.zeros(V, dtype=bool)
-    for a, b in ((fab.src, fab.dst), (fab.dst, fab.src)):
-        np.logical_or.at(external_at, a, ~edge_internal)
-        np.logical_or.at(non_npu_nbr, a, b >= N)
-    scale_up = sw & ~external_at & ~non_npu_nbr & (np.bincount(np.concatenate([fab.src, fab.dst]), minlength=V) > 0)
+    scale_up = scale_up_switches(fab)
     drop_edge = scale_up[fab.src] | scale_up[fab.dst]
     notes = list(fab.notes)
     if scale_up.any():

@@ -35,8 +35,9 @@ pub struct SimConfig {
     /// Stop with an error after this many events (guards against runaway runs).
     pub max_events: u64,
     /// Turn off the exact shortcuts (aware: crossing private links without an event per hop;
-    /// fair: one constraint per run of pass-through links; routing: distances composed from shared
-    /// switch trees, `hubs`): the reference they are tested against.
+    /// fair: one constraint per run of pass-through links, max-min filling resumed where a change
+    /// starts to matter; routing: distances composed from shared switch trees, `hubs`): the
+    /// reference they are tested against.
     pub no_shortcuts: bool,
     /// Aware: steps per member, lane and phase whose routes are registered before the run.
     pub primed_steps: usize,
@@ -349,8 +350,8 @@ impl<'t> Sim<'t> {
                 }
                 Ev::Deliver { msg } => self.deliver(now, msg),
                 Ev::Hop { msg, pos, left } => self.net.hop(now, msg, pos, left, self.topo, &self.router, &mut self.q),
-                Ev::FairRecompute => self.net.fair_recompute(now, self.topo, &self.router, &mut self.q),
-                Ev::FairWake { gen } => self.net.fair_wake(now, gen, self.topo, &self.router, &mut self.q),
+                Ev::FairRecompute => self.net.fair_recompute(now, &mut self.q),
+                Ev::FairWake { gen } => self.net.fair_wake(now, gen, &mut self.q),
             }
         }
         for job in &self.jobs {

@@ -79,6 +79,14 @@ impl EventQueue {
         }
     }
 
+    /// When the next event is due, if any.
+    pub fn peek_time(&self) -> Option<f64> {
+        if !self.current.is_empty() {
+            return Some(self.current_time);
+        }
+        self.times.peek().map(|Reverse(key)| f64::from_bits(*key))
+    }
+
     pub fn pop(&mut self) -> Option<(f64, Ev)> {
         if self.current.is_empty() {
             let Reverse(key) = self.times.pop()?;

@@ -5,7 +5,7 @@
 //!
 //! Layers: `topology` (directed links from the graph arrays) → `routing` (static shortest-path /
 //! ECMP / DOR routes) → `algorithms` (per-member step programs of one collective phase) → `plan`
-//! (chunking and multi-dimensional phase lists) → `network` (unaware / aware / fair models) →
+//! (chunking and multi-dimensional phase lists) → `network` (unaware / aware / fair models, `fair` for max-min rates) →
 //! `engine` (discrete-event loop) → `results`.
 
 pub mod algorithms;
@@ -13,6 +13,7 @@ pub mod astra_algorithms;
 pub mod engine;
 pub mod error;
 pub mod events;
+pub mod fair;
 mod fxhash;
 pub mod hubs;
 pub mod monitor;

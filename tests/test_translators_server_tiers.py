@@ -1,0 +1,49 @@
+"""Clos of multi-GPU servers on ASTRA-sim's analytical network: the scale-up domain, then one Switch per tier."""
+
+from __future__ import annotations
+
+import pytest
+import yaml
+
+from infragraph import blueprints
+from infragraph import translators as T
+from infragraph.translators.astra_analytical import rank_names
+from infragraph.translators.fat_tree import NotAFatTree
+from infragraph.translators.server_tiers import server_tier_product
+from infragraph.translators.structure import fabric
+
+TWO_NIC = "hosts.host(cpus=1, gpus=8, nics=2, pcie_switches=2, scaleup_switches=1)"  # benchmarks/simulate.py's clos32k
+
+
+def _product(**params):
+    fab = fabric(blueprints.graph("std.fabrics.clos", radix=8, **params))
+    return fab, server_tier_product(fab)
+
+
+def test_dgx_rail_optimized_is_nvswitch_then_the_rail_leaves():
+    fab, p = _product(nics_per_host=8, rail_optimized=True, host_device="dgx.dgx()")
+    assert p.shape() == "SW(8)_SW(4)"  # 4 servers share the 8 rail leaves; the spines add no dimension
+    assert [d.bw_gbps for d in p.dims] == [7200.0, 400.0]  # 900 GB/s NVLink; one 400 Gb/s NIC per GPU
+    assert [d.lat_ns for d in p.dims] == [100.0, 650.0]
+    assert rank_names(fab, p.order)[:9] == [f"host.0.gpu.{i}" for i in range(8)] + ["host.1.gpu.0"]
+
+
+def test_servers_sharing_two_nics_get_each_gpus_share_per_tier():
+    fab, p = _product(nics_per_host=2, host_device=TWO_NIC)
+    assert p.shape() == "SW(8)_SW(2)_SW(8)"  # 2 servers per leaf (2 NICs each on 4 down ports), 8 leaves
+    assert [d.bw_gbps for d in p.dims] == [7200.0, 100.0, 100.0]  # 2 x 400 Gb/s over 8 GPUs; 4 uplinks over 16
+    assert [d.lat_ns for d in p.dims][1:] == [650.0, 1150.0]
+    assert any("servers of 8 GPUs on 1 scale-up switch(es)" in n for n in p.notes)
+
+
+def test_a_clos_without_scale_up_switches_is_not_this_model():
+    with pytest.raises(NotAFatTree, match="no switch inside a server"):
+        server_tier_product(fabric(blueprints.graph("std.fabrics.clos", radix=4)))
+
+
+def test_the_analytical_bundle_uses_it_with_approximate():
+    g = blueprints.graph("std.fabrics.clos", radix=8, nics_per_host=8, rail_optimized=True, host_device="dgx.dgx()")
+    b = T.get("astra-analytical").translate(g, T.Options(approximate=True))
+    net = yaml.safe_load(b.files["network.yml"])
+    assert net["npus_count"] == [8, 4] and net["topology"] == ["Switch", "Switch"]
+    assert b.rank_order[:2] == ["host.0.gpu.0", "host.0.gpu.1"]
