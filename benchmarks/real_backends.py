@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -56,6 +58,20 @@ CASES = {
                                                       "nics=2, pcie_switches=2, scaleup_switches=1)"}, {}),
 }
 COMPLETED = re.compile(r"completed: .* in (\d+) ns")
+
+
+def run_bundle(folder: Path | str, timeout: float) -> tuple[int, str] | None:
+    """`nice ./run.sh` in a bundle folder: (exit code, output), or None after `timeout` seconds, when the
+    whole process group is killed (the simulator is run.sh's child and would outlive it)."""
+    proc = subprocess.Popen(["nice", "./run.sh"], cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True, start_new_session=True)
+    try:
+        out, _ = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        return None
+    return proc.returncode, out
 
 
 def engine_times(g, bundle: T.Bundle, w: Workload, models: list[str]) -> list[float]:
@@ -117,14 +133,15 @@ def main() -> None:
             folder = out / re.sub(r"\W+", "_", f"{name}_{backend}")
             bundle.write(folder)
             t0 = time.time()
-            try:
-                run = subprocess.run(["nice", "./run.sh"], cwd=folder, capture_output=True, text=True, timeout=args.timeout)
-                text = run.stdout + run.stderr
-                m = COMPLETED.search(text)
-                status = "yes" if run.returncode == 0 and m else f"no (exit {run.returncode}: {text.strip().splitlines()[-1][:80] if text.strip() else ''})"
-                sim = f"{int(m.group(1)):,} ns" if m else ""
-            except subprocess.TimeoutExpired:
+            ran = run_bundle(folder, args.timeout)
+            if ran is None:
                 status, sim = f"no (stopped after {args.timeout:.0f} s)", ""
+            else:
+                code, text = ran
+                m = COMPLETED.search(text)
+                last = text.strip().splitlines()[-1][:80] if text.strip() else ""
+                status = "yes" if code == 0 and m else f"no (exit {code}: {last})"
+                sim = f"{int(m.group(1)):,} ns" if m else ""
             wall = time.time() - t0
             times = engine_times(g, bundle, w, models)
             print(f"| {name} | {backend} | {len(bundle.rank_order):,} | {status} | {sim} | {wall:.1f} s | "
