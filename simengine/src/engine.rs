@@ -256,6 +256,9 @@ fn estimated_steps(p: &JobPlan) -> u64 {
     total
 }
 
+/// Members whose routes' switch trees are built together (in parallel) while priming.
+const PREFETCH_SOURCES: usize = 256;
+
 impl<'t> Sim<'t> {
     /// Aware model: registers the routes of the first `primed_steps` steps of every member, lane
     /// and phase before the run, so the network knows which links only one route uses.
@@ -265,6 +268,10 @@ impl<'t> Sim<'t> {
             let plan = &job.plan;
             for (p, phase) in plan.phases.iter().enumerate() {
                 for member in (0..plan.ranks.len()).filter(|&m| plan.participates(p, m)) {
+                    if member % PREFETCH_SOURCES == 0 {
+                        let batch = member..(member + PREFETCH_SOURCES).min(plan.ranks.len());
+                        self.router.expect_sources(&job.member_nodes[batch]);
+                    }
                     let pos = plan.position(p, member);
                     for lane in 0..phase.algo.lanes() {
                         for s in 0..self.cfg.primed_steps {
@@ -281,6 +288,7 @@ impl<'t> Sim<'t> {
                 }
             }
         }
+        self.router.expect_sources(&[]);
         Ok(())
     }
 

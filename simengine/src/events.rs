@@ -3,10 +3,7 @@
 //! an instant's message events run first, by message slot, then its steps in scheduling order:
 //! an order that does not depend on when an event was scheduled, so a message may cross private
 //! links ahead of the clock (network::Network::hop) without changing what happens.
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap, VecDeque};
-
-use crate::fxhash::FxBuild;
+use std::collections::VecDeque;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Ev {
@@ -25,20 +22,40 @@ pub enum Ev {
     FairRecompute,
 }
 
-/// Events are bucketed by exact time: a min-heap holds each distinct time once and a FIFO holds
-/// that instant's events in scheduling order. Collectives on symmetric fabrics put thousands of
-/// events on the same instant, so this pops far faster than a heap of individual events while
-/// keeping the same (time, insertion order) semantics.
-#[derive(Default)]
+/// Future events wait in a radix heap keyed by the bit pattern of their time (non-negative f64
+/// bits order like the numbers): bucket i > 0 holds the events whose time's bits first differ from
+/// those of the last instant taken at bit i - 1, bucket 0 those at that instant. A push is an
+/// append; taking the next instant sorts one bucket's events into lower ones, moving each event at
+/// most once per bit. Buckets keep insertion order and are redistributed in order, so events of one
+/// instant come out in scheduling order, as from a heap of (time, sequence). Collectives on
+/// symmetric fabrics put thousands of events on one instant; they are taken as one batch.
 pub struct EventQueue {
-    times: BinaryHeap<Reverse<u64>>,
-    buckets: HashMap<u64, VecDeque<Ev>, FxBuild>,
+    buckets: Vec<Vec<(u64, Ev)>>,
+    /// Bits of the last instant taken out of the buckets.
+    last: u64,
     current_time: f64,
     current: VecDeque<Ev>,
-    spare: Vec<VecDeque<Ev>>,
     pub processed: u64,
     /// Same-instant order by `key` instead of scheduling order (see the module note).
     pub ordered: bool,
+}
+
+impl Default for EventQueue {
+    fn default() -> Self {
+        EventQueue {
+            buckets: (0..65).map(|_| Vec::new()).collect(),
+            last: 0,
+            current_time: 0.0,
+            current: VecDeque::new(),
+            processed: 0,
+            ordered: false,
+        }
+    }
+}
+
+/// The radix-heap bucket of time bits `key` when `last` was the last instant taken.
+fn bucket(key: u64, last: u64) -> usize {
+    (64 - (key ^ last).leading_zeros()) as usize
 }
 
 /// Same-instant rank in ordered mode: message events by slot, then steps (stable: FIFO).
@@ -66,37 +83,39 @@ impl EventQueue {
             }
             return;
         }
-        // Non-negative f64 bit patterns order like the numbers (+0.0 normalises -0.0).
+        // +0.0 normalises -0.0.
         let key = (time + 0.0).to_bits();
-        match self.buckets.get_mut(&key) {
-            Some(b) => b.push_back(ev),
-            None => {
-                let mut b = self.spare.pop().unwrap_or_default();
-                b.push_back(ev);
-                self.buckets.insert(key, b);
-                self.times.push(Reverse(key));
-            }
-        }
+        self.buckets[bucket(key, self.last)].push((key, ev));
     }
 
-    /// When the next event is due, if any.
+    /// When the next event is due, if any. Leaves the queue as it is (events may still be pushed
+    /// before that time), so it scans the lowest non-empty bucket: for occasional use.
     pub fn peek_time(&self) -> Option<f64> {
         if !self.current.is_empty() {
             return Some(self.current_time);
         }
-        self.times.peek().map(|Reverse(key)| f64::from_bits(*key))
+        let lowest = self.buckets.iter().find(|b| !b.is_empty())?;
+        lowest.iter().map(|e| e.0).min().map(f64::from_bits)
     }
 
     pub fn pop(&mut self) -> Option<(f64, Ev)> {
         if self.current.is_empty() {
-            let Reverse(key) = self.times.pop()?;
-            let next = self.buckets.remove(&key).expect("bucket for queued time");
-            let old = std::mem::replace(&mut self.current, next);
-            self.spare.push(old);
+            if self.buckets[0].is_empty() {
+                let i = (1..self.buckets.len()).find(|&i| !self.buckets[i].is_empty())?;
+                let mut items = std::mem::take(&mut self.buckets[i]);
+                self.last = items.iter().map(|e| e.0).min().expect("non-empty bucket");
+                for (key, ev) in items.drain(..) {
+                    self.buckets[bucket(key, self.last)].push((key, ev));
+                }
+                self.buckets[i] = items; // keeps its capacity; every event went to a lower bucket
+            }
+            let mut now = std::mem::take(&mut self.buckets[0]);
+            self.current.extend(now.drain(..).map(|e| e.1));
+            self.buckets[0] = now;
             if self.ordered {
                 self.current.make_contiguous().sort_by_key(rank); // stable: steps stay FIFO
             }
-            self.current_time = f64::from_bits(key);
+            self.current_time = f64::from_bits(self.last);
         }
         let ev = self.current.pop_front()?;
         self.processed += 1;
@@ -120,5 +139,47 @@ mod tests {
         let order: Vec<Ev> = std::iter::from_fn(|| q.pop().map(|e| e.1)).collect();
         let d = |msg| Ev::Deliver { msg };
         assert_eq!(order, vec![d(4), d(1), d(3), d(5)]);
+    }
+
+    /// Against a reference ordered by (time, same-instant rank, scheduling sequence), with random
+    /// times spanning many exponents (radix buckets) and many events per instant.
+    #[test]
+    fn matches_a_heap_of_time_and_sequence() {
+        for ordered in [false, true] {
+            let mut x = 0x9E37_79B9_7F4A_7C15u64;
+            let mut rnd = || {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                x
+            };
+            let mut q = EventQueue::new(ordered);
+            let mut reference = std::collections::BTreeMap::new();
+            let (mut now, mut seq) = (0.0f64, 0u64);
+            for round in 0..20_000 {
+                if rnd() % 3 != 0 || reference.is_empty() {
+                    let time = match rnd() % 4 {
+                        0 => now,
+                        1 => now + (rnd() % 8) as f64,
+                        2 => now + (rnd() % 1000) as f64 * 0.125,
+                        _ => now * 2.0 + (rnd() % 1_000_000) as f64,
+                    };
+                    let ev = if rnd() % 2 == 0 {
+                        Ev::Deliver { msg: (rnd() % 50) as u32 }
+                    } else {
+                        Ev::Step { mps: round, lane: 0, step: 0 }
+                    };
+                    let r = if ordered { rank(&ev) } else { 0 };
+                    q.push(time, ev);
+                    reference.insert((time.to_bits(), r, seq), ev);
+                    seq += 1;
+                } else {
+                    let ((bits, _, _), want) = reference.pop_first().unwrap();
+                    let (t, got) = q.pop().unwrap();
+                    assert_eq!((t, got), (f64::from_bits(bits), want), "ordered={ordered}, round {round}");
+                    now = t;
+                }
+            }
+        }
     }
 }

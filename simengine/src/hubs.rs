@@ -18,6 +18,7 @@
 //! no composition (`Region::enter` says so) and the router falls back to a tree of its own.
 use crate::fxhash::FxBuild;
 use crate::topology::Topology;
+use rayon::prelude::*;
 use std::collections::HashMap;
 
 /// Links a transit node needs to be a hub. Scale-up switches of 8 GPUs, PCIe switches and NICs
@@ -50,6 +51,8 @@ pub struct HubTrees {
     inside: Vec<u16>,
     touched: Vec<u32>,
     exits: Vec<(usize, u16)>,
+    /// Sources found to need a tree of their own (not searched again).
+    unusable: Vec<bool>,
     /// Trees built (for tests and the profile).
     pub trees_built: usize,
 }
@@ -73,48 +76,103 @@ impl HubTrees {
             inside: vec![FAR; topo.num_nodes],
             touched: Vec::new(),
             exits: Vec::new(),
+            unusable: vec![false; topo.num_nodes],
             trees_built: 0,
         })
     }
 
+    /// Keeps at most `trees` hub trees (at least `MAX_EXITS`, so one region's trees always fit).
+    pub fn set_capacity(&mut self, trees: usize) {
+        self.capacity = trees.max(MAX_EXITS);
+        self.trees.truncate(self.capacity);
+        self.slot_of.retain(|_, s| *s < self.capacity);
+        self.source = u32::MAX;
+    }
+
     /// Makes `a` the current source; false when its region is too large or has too many exits
-    /// (or a tree would not fit u16 hop counts), and the caller must use a tree of its own.
-    pub fn enter(&mut self, topo: &Topology, a: u32) -> bool {
+    /// (or a tree would not fit u16 hop counts), and the caller must use a tree of its own. With
+    /// `build` false, also false (and nothing built) unless every tree it needs is cached; a tree
+    /// that must be built is built together with those of `upcoming` sources (see `prefetch`).
+    pub fn enter(&mut self, topo: &Topology, a: u32, build: bool, upcoming: &[u32]) -> bool {
         if self.source == a {
             return self.usable;
         }
-        for &v in &self.touched {
-            self.inside[v as usize] = FAR;
-        }
-        self.touched.clear();
         self.exits.clear();
-        self.source = a;
-        self.usable = self.search_region(topo, a);
-        if !self.usable {
+        let Some(mut hubs) = self.region_exits(topo, a) else {
             return false;
+        };
+        if hubs.iter().any(|(x, _)| !self.slot_of.contains_key(x)) {
+            if !build {
+                self.source = u32::MAX; // undecided: a later call may build
+                return false;
+            }
+            if !upcoming.is_empty() {
+                self.prefetch(topo, upcoming);
+                hubs = self.region_exits(topo, a).expect("the region was searched just before");
+            }
         }
         self.clock += 1;
-        let hubs: Vec<(u32, u16)> = self
-            .touched
-            .iter()
-            .filter(|&&v| v != a && self.hub[v as usize])
-            .map(|&v| (v, self.inside[v as usize]))
-            .collect();
         for &(x, _) in &hubs {
             if let Some(&s) = self.slot_of.get(&x) {
                 self.trees[s].2 = self.clock; // keep this region's trees while loading the rest
             }
         }
         for (x, d) in hubs {
-            match self.tree_slot(topo, x) {
+            let slot = match self.slot_of.get(&x) {
+                Some(&s) => Some(s),
+                None => full_tree(topo, x).and_then(|t| self.store(x, t)),
+            };
+            match slot {
                 Some(s) => self.exits.push((s, d)),
                 None => {
-                    self.usable = false;
+                    self.unusable[a as usize] = true;
+                    self.exits.clear();
                     return false;
                 }
             }
         }
+        self.usable = true;
         true
+    }
+
+    /// Builds, in parallel (rayon), the trees the regions of `sources` will need and the cache
+    /// lacks (up to half the cache). It changes no distance, only when trees are built.
+    pub fn prefetch(&mut self, topo: &Topology, sources: &[u32]) {
+        let mut missing: Vec<u32> = Vec::new();
+        for &a in sources {
+            for (x, _) in self.region_exits(topo, a).unwrap_or_default() {
+                if !self.slot_of.contains_key(&x) && !missing.contains(&x) && missing.len() < self.capacity / 2 {
+                    missing.push(x);
+                }
+            }
+        }
+        self.source = u32::MAX; // the scratch region is no current source's any more
+        let built: Vec<(u32, Option<Vec<u16>>)> = missing.par_iter().map(|&x| (x, full_tree(topo, x))).collect();
+        self.clock += 1;
+        for (x, tree) in built {
+            if let Some(t) = tree {
+                self.store(x, t);
+            }
+        }
+    }
+
+    /// Searches the region of `a` (into the scratch arrays, `a` becoming the source they hold)
+    /// and returns its exits with their inside distances; None if `a` needs a tree of its own.
+    fn region_exits(&mut self, topo: &Topology, a: u32) -> Option<Vec<(u32, u16)>> {
+        self.source = a;
+        self.usable = false;
+        if self.unusable[a as usize] {
+            return None;
+        }
+        for &v in &self.touched {
+            self.inside[v as usize] = FAR;
+        }
+        self.touched.clear();
+        if !self.search_region(topo, a) {
+            self.unusable[a as usize] = true;
+            return None;
+        }
+        Some(self.touched.iter().filter(|&&v| v != a && self.hub[v as usize]).map(|&v| (v, self.inside[v as usize])).collect())
     }
 
     /// Hop distance from the current source to `v` (infinite if unreachable).
@@ -151,8 +209,7 @@ impl HubTrees {
                 continue;
             }
             let next = self.inside[v as usize] + 1;
-            for &l in topo.out_links(v) {
-                let w = topo.link_to[l as usize];
+            for &w in topo.out_neighbors(v) {
                 if self.inside[w as usize] == FAR {
                     self.inside[w as usize] = next;
                     self.touched.push(w);
@@ -165,14 +222,9 @@ impl HubTrees {
         true
     }
 
-    /// The slot of hub `x`'s tree, built (evicting the least recently used tree that the current
-    /// region does not use) if absent; None if hop counts overflow u16.
-    fn tree_slot(&mut self, topo: &Topology, x: u32) -> Option<usize> {
-        if let Some(&s) = self.slot_of.get(&x) {
-            self.trees[s].2 = self.clock;
-            return Some(s);
-        }
-        let tree = full_tree(topo, x)?;
+    /// Caches hub `x`'s tree, evicting the least recently used tree not stamped with the current
+    /// clock (the current region's); its slot, or None if every slot is in use.
+    fn store(&mut self, x: u32, tree: Vec<u16>) -> Option<usize> {
         self.trees_built += 1;
         let s = if self.trees.len() < self.capacity {
             self.trees.push((x, tree, self.clock));
@@ -206,11 +258,10 @@ fn full_tree(topo: &Topology, x: u32) -> Option<Vec<u16>> {
         if next == FAR {
             return None;
         }
-        for &l in topo.out_links(v) {
-            let w = topo.link_to[l as usize] as usize;
-            if dist[w] == FAR {
-                dist[w] = next;
-                queue.push(w as u32);
+        for &w in topo.out_neighbors(v) {
+            if dist[w as usize] == FAR {
+                dist[w as usize] = next;
+                queue.push(w);
             }
         }
     }

@@ -53,6 +53,8 @@ pub struct Router<'t> {
     /// Hops metric: distances from a source composed from its region and shared switch trees
     /// (see `hubs`), used instead of `dist` where the source's region allows.
     hubs: Option<HubTrees>,
+    /// Sources expected next (`expect_sources`).
+    upcoming: Vec<u32>,
     cache: HashMap<(u32, u32), u32, FxBuild>,
     arena: Vec<u32>,
     routes: Vec<RouteInfo>,
@@ -112,6 +114,7 @@ impl<'t> Router<'t> {
             dor,
             dist: HashMap::default(),
             hubs: if metric == Metric::Hops { HubTrees::new(topo) } else { None },
+            upcoming: Vec::new(),
             cache: HashMap::default(),
             arena: Vec::new(),
             routes: Vec::new(),
@@ -130,9 +133,25 @@ impl<'t> Router<'t> {
         self
     }
 
+    /// Keeps at most `trees` shared switch trees at once (default: 256 MB of them).
+    pub fn with_hub_tree_cache(mut self, trees: usize) -> Self {
+        if let Some(h) = self.hubs.as_mut() {
+            h.set_capacity(trees);
+        }
+        self
+    }
+
     /// Searches over the whole graph made so far: (per-source trees, shared switch trees).
     pub fn trees_built(&self) -> (usize, usize) {
         (self.trees_built, self.hubs.as_ref().map_or(0, |h| h.trees_built))
+    }
+
+    /// A hint that routes from `sources` come next (empty: no hint): when one of them needs
+    /// shared switch trees built, those of all of them are built together, in parallel. Changes
+    /// no route.
+    pub fn expect_sources(&mut self, sources: &[u32]) {
+        self.upcoming.clear();
+        self.upcoming.extend_from_slice(sources);
     }
 
     pub fn links(&self, route: u32) -> &[u32] {
@@ -243,20 +262,19 @@ impl<'t> Router<'t> {
                 return Ok(());
             }
         }
-        if self.metric == Metric::Hops
-            && !self.dist.contains_key(&a)
-            && self.local_searches[a as usize] < LOCAL_SEARCHES_PER_SOURCE
-        {
-            self.local_searches[a as usize] += 1;
-            if self.local_hops_path(a, b, flow_hash) {
-                return Ok(());
+        if !self.dist.contains_key(&a) {
+            // Shared switch trees when they are built already (they serve every source behind the
+            // switch), else a bounded search for a nearby destination, else build them.
+            if let Some(r) = self.walk_over_hub_trees(a, b, flow_hash, false) {
+                return r;
             }
-        }
-        if let Some(hubs) = self.hubs.as_mut() {
-            if !self.dist.contains_key(&a) && hubs.enter(self.topo, a) {
-                let hubs = self.hubs.take().expect("checked");
-                let r = self.walk_back(a, b, flow_hash, |v| hubs.dist(v), |_| 1.0);
-                self.hubs = Some(hubs);
+            if self.metric == Metric::Hops && self.local_searches[a as usize] < LOCAL_SEARCHES_PER_SOURCE {
+                self.local_searches[a as usize] += 1;
+                if self.local_hops_path(a, b, flow_hash) {
+                    return Ok(());
+                }
+            }
+            if let Some(r) = self.walk_over_hub_trees(a, b, flow_hash, true) {
                 return r;
             }
         }
@@ -273,6 +291,18 @@ impl<'t> Router<'t> {
         let cost = move |l: u32| link_cost(topo, metric, l);
         let r = self.walk_back(a, b, flow_hash, |v| dist[v as usize], cost);
         self.dist.insert(a, dist);
+        r
+    }
+
+    /// Appends the path `a -> b` walked over distances composed from shared switch trees, or
+    /// returns None (nothing appended) when `a`'s region does not allow it or, unless `build`,
+    /// its trees are not built yet.
+    fn walk_over_hub_trees(&mut self, a: u32, b: u32, flow_hash: u64, build: bool) -> Option<SimResult<()>> {
+        let mut hubs = self.hubs.take()?;
+        let r = hubs
+            .enter(self.topo, a, build, &self.upcoming)
+            .then(|| self.walk_back(a, b, flow_hash, |v| hubs.dist(v), |_| 1.0));
+        self.hubs = Some(hubs);
         r
     }
 
@@ -332,8 +362,7 @@ impl<'t> Router<'t> {
                 continue;
             }
             let next = self.level[v as usize] + 1;
-            for &l in topo.out_links(v) {
-                let w = topo.link_to[l as usize];
+            for &w in topo.out_neighbors(v) {
                 if self.level[w as usize] == u32::MAX {
                     self.level[w as usize] = next;
                     self.touched.push(w);
@@ -380,8 +409,8 @@ impl<'t> Router<'t> {
                         continue;
                     }
                     let dv = dist[v as usize];
-                    for &l in self.topo.out_links(v) {
-                        let w = self.topo.link_to[l as usize] as usize;
+                    for &w in self.topo.out_neighbors(v) {
+                        let w = w as usize;
                         if dist[w].is_infinite() {
                             dist[w] = dv + 1.0;
                             queue.push_back(w as u32);

@@ -27,6 +27,8 @@ pub struct Topology {
     pub cut_through: Vec<bool>,
     adj_start: Vec<u32>,
     adj_links: Vec<u32>,
+    /// Head node of each link in `adj_links` (searches read neighbours without a lookup per link).
+    adj_nodes: Vec<u32>,
 }
 
 /// Gbit/s (1e9 bit/s) to bytes per ns.
@@ -75,6 +77,7 @@ impl Topology {
             transit,
             adj_start: vec![0; num_nodes + 1],
             adj_links: vec![0; 2 * m],
+            adj_nodes: Vec::new(),
         };
         for e in 0..m {
             let (s, d) = (edge_src[e], edge_dst[e]);
@@ -113,6 +116,7 @@ impl Topology {
             t.adj_links[fill[a as usize] as usize] = l as u32;
             fill[a as usize] += 1;
         }
+        t.adj_nodes = t.adj_links.iter().map(|&l| t.link_to[l as usize]).collect();
         Ok(t)
     }
 
@@ -131,6 +135,12 @@ impl Topology {
     pub fn out_links(&self, node: u32) -> &[u32] {
         let n = node as usize;
         &self.adj_links[self.adj_start[n] as usize..self.adj_start[n + 1] as usize]
+    }
+
+    /// Heads of the outgoing links of `node`, in `out_links` order.
+    pub fn out_neighbors(&self, node: u32) -> &[u32] {
+        let n = node as usize;
+        &self.adj_nodes[self.adj_start[n] as usize..self.adj_start[n + 1] as usize]
     }
 
     /// Convenience for tests and benchmarks: every edge with the same bandwidth and latency.
