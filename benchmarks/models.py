@@ -17,7 +17,9 @@ one more entry): HTSim runs the case's `infragraph translate --to htsim` bundle 
 when ASTRA_SIM_HTSIM_BIN names the binary (built outside the repository), on the fabrics HTSim
 takes (2- and 3-tier fat trees); other cells say "n/a (reason)", from the translator's refusal.
 HTSim's logical dimension is the flat set of NPUs, so on a case with hierarchical dimensions the
-cell is HTSim's flat ring and says so.
+cell is HTSim's flat ring and says so. ns-3 does the same with `--to ns3` when ASTRA_SIM_NS3_BIN is
+set (its bundles keep an RI/FC/SW product's dimensions; NPUs wired to each other get forwarding
+nodes); NS3_TIMEOUT_S / HTSIM_TIMEOUT_S bound each run (s, default 1800).
 """
 
 from __future__ import annotations
@@ -25,10 +27,10 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
 import sys
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -41,6 +43,7 @@ from infragraph.errors import InfraGraphError  # noqa: E402
 from infragraph.simulate import SimulationOptions, prepare, simulate  # noqa: E402
 from infragraph.translators.astra_analytical import COLLECTIVE_KEY  # noqa: E402
 from infragraph.translators.chakra_et import Workload  # noqa: E402
+from real_backends import COMPLETED, run_bundle  # noqa: E402  (benchmarks/, this script's folder)
 
 REFERENCE = Path("/work/shared/backends/astra-sim/reference-cases.jsonl")
 MODELS = ("unaware", "aware", "fair", "astra", "astra-aware")
@@ -88,8 +91,6 @@ def fabric_cases(quick: bool):
 
 
 ASTRA_NAME = {v: k for k, v in ALG.items()}
-COMPLETED = re.compile(r"completed: .* in (\d+) ns")
-HTSIM_TIMEOUT_S = float(os.environ.get("HTSIM_TIMEOUT_S", "1800"))
 
 
 def why_not(e: InfraGraphError) -> str:
@@ -98,34 +99,44 @@ def why_not(e: InfraGraphError) -> str:
     return text.replace(" HTSim can build", "")
 
 
-def htsim_cell(g, opts: SimulationOptions, dims: list[int]) -> str:
-    """The case on ASTRA-sim's HTSim backend: its bundle, run with ./run.sh unchanged (`dims`: the
-    logical dimensions the models used; HTSim's is the flat set of NPUs)."""
+def real_cell(backend: str, env: str, extra: dict[str, str], g, opts: SimulationOptions, dims: list[int]) -> str:
+    """The case on one of ASTRA-sim's real backends: its bundle (the case's chunks and algorithm, plus
+    `extra` settings), run with ./run.sh unchanged; the binary from `env`, the time limit from
+    <BACKEND>_TIMEOUT_S (s, default 1800). `dims`: the logical dimensions the models used; "(flat ring)"
+    marks a bundle with one dimension of all NPUs where the models had more (HTSim's always is)."""
     settings = {"preferred-dataset-splits": str(opts.chunks), "active-chunks-per-dimension": str(opts.active_chunks),
-                COLLECTIVE_KEY[opts.collective]: ASTRA_NAME[opts.algorithm[0]]}
-    try:
-        bundle = T.get("htsim").translate(g, T.Options(settings=settings,
-                                                       workload=Workload(opts.collective, int(opts.size_bytes))))
+                **extra}
+    w = Workload(opts.collective, int(opts.size_bytes))
+    try:  # the bundle's own logical dimensions first, then the case's algorithm on each of them
+        ndims = len(json.loads(T.get(backend).translate(g, T.Options(settings=settings, workload=w)).files.get(
+            "logical_topology.json", '{"logical-dims": ["all"]}'))["logical-dims"])
+        algs = opts.algorithm if len(opts.algorithm) == ndims else opts.algorithm[:1] * ndims
+        settings[COLLECTIVE_KEY[opts.collective]] = ",".join(ASTRA_NAME[a] for a in algs)
+        bundle = T.get(backend).translate(g, T.Options(settings=settings, workload=w))
     except InfraGraphError as e:
         return f"n/a ({why_not(e)})"
-    if not os.environ.get("ASTRA_SIM_HTSIM_BIN"):
-        return "not run (set ASTRA_SIM_HTSIM_BIN)"
-    flat = " (flat ring)" if len(dims) > 1 else ""
-    with tempfile.TemporaryDirectory(prefix="ig-htsim-") as d:
+    if not os.environ.get(env):
+        return f"not run (set {env})"
+    timeout = float(os.environ.get(f"{backend.upper()}_TIMEOUT_S", "1800"))
+    logical = json.loads(bundle.files.get("logical_topology.json", '{"logical-dims": ["all"]}'))["logical-dims"]
+    flat = " (flat ring)" if len(dims) > 1 and len(logical) == 1 else ""
+    with tempfile.TemporaryDirectory(prefix=f"ig-{backend}-") as d:
         bundle.write(d)
-        try:
-            run = subprocess.run(["nice", "./run.sh"], cwd=d, capture_output=True, text=True, timeout=HTSIM_TIMEOUT_S)
-        except subprocess.TimeoutExpired:
-            return f"not finished in {HTSIM_TIMEOUT_S:.0f} s"
-        m = COMPLETED.search(run.stdout + run.stderr)
-        if run.returncode or not m:
-            said = re.search(r"Assertion [`'](.*)' failed", run.stdout + run.stderr)
-            return f"failed (exit {run.returncode}" + (f": assertion '{said.group(1)}')" if said else ")")
+        ran = run_bundle(d, timeout)
+        if ran is None:
+            return f"not finished in {timeout:.0f} s"
+        code, text = ran
+        m = COMPLETED.search(text)
+        if code or not m:
+            said = re.search(r"Assertion [`'](.*)' failed", text)
+            return f"failed (exit {code}" + (f": assertion '{said.group(1)}')" if said else ")")
         return cell(float(m.group(1)), False) + flat
 
 
-# real simulators beside the models: (column, cell function); an ns-3 column is one more entry
-REAL = (("HTSim", htsim_cell),)
+# real simulators beside the models: (column, cell function). ns-3 NPUs do not forward, so NPUs wired
+# to each other (the RI stacks) get forwarding switch nodes there (flagged in the bundle's README).
+REAL = (("HTSim", partial(real_cell, "htsim", "ASTRA_SIM_HTSIM_BIN", {})),
+        ("ns-3", partial(real_cell, "ns3", "ASTRA_SIM_NS3_BIN", {"forwarding-nodes": "true"})))
 
 
 def run(what, g, opts, ref) -> dict:

@@ -4,19 +4,23 @@ For each fabric and backend: translate (library call, as `infragraph translate`)
 run.sh (which finds the binary: ASTRA_SIM_BIN / ASTRA_SIM_HTSIM_BIN / ASTRA_SIM_NS3_BIN, PATH, or an
 ASTRA-sim checkout) with a time limit, and record whether it completed (exit 0: every NPU finished)
 and the simulated time it printed. Our engine's time for the same collective on the real graph is
-printed next to it, in ASTRA-sim-compatible mode (`--model astra`) and with congestion
-(`--model astra-aware`), with the bundle's logical dimensions, algorithms, chunks and NPU order.
+printed next to it, by default in ASTRA-sim-compatible mode (`--model astra`) and with congestion
+(`--model astra-aware`); `--models` names others (e.g. `fair`, the default of `infragraph simulate`),
+with the bundle's logical dimensions, algorithms, chunks and NPU order.
 The simulators are not part of this repository: build them from their public sources elsewhere.
 
     python benchmarks/real_backends.py [--backends astra-analytical,htsim,ns3] [--size 1MiB]
                                        [--timeout 900] [--out DIR] [--only NAME]
+                                       [--models astra,astra-aware,fair]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -56,7 +60,21 @@ CASES = {
 COMPLETED = re.compile(r"completed: .* in (\d+) ns")
 
 
-def engine_times(g, bundle: T.Bundle, w: Workload) -> tuple[float, float]:
+def run_bundle(folder: Path | str, timeout: float) -> tuple[int, str] | None:
+    """`nice ./run.sh` in a bundle folder: (exit code, output), or None after `timeout` seconds, when the
+    whole process group is killed (the simulator is run.sh's child and would outlive it)."""
+    proc = subprocess.Popen(["nice", "./run.sh"], cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True, start_new_session=True)
+    try:
+        out, _ = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        return None
+    return proc.returncode, out
+
+
+def engine_times(g, bundle: T.Bundle, w: Workload, models: list[str]) -> list[float]:
     """Our engine on the real graph with the bundle's dimensions, algorithms, options and NPU order."""
     files = bundle.files
     if "logical_topology.json" in files:
@@ -75,12 +93,12 @@ def engine_times(g, bundle: T.Bundle, w: Workload) -> tuple[float, float]:
                              optimization=s["collective-optimization"], scheduling=s["scheduling-policy"].lower(),
                              model="astra", top_links=0)
     out = []
-    for model in ("astra", "astra-aware"):
+    for model in models:
         try:
             out.append(simulate(g, replace(opts, model=model))["collective_time_ns"])
         except InfraGraphError:
             out.append(float("nan"))
-    return out[0], out[1]
+    return out
 
 
 def main() -> None:
@@ -91,12 +109,15 @@ def main() -> None:
     ap.add_argument("--timeout", type=float, default=900)
     ap.add_argument("--out", default=None)
     ap.add_argument("--only", default=None, help="run only the case whose name contains this text")
+    ap.add_argument("--models", default="astra,astra-aware", help="our engine's models to print next to each run")
     args = ap.parse_args()
+    models = args.models.split(",")
     w = Workload(args.collective, parse_size_bytes(args.size))
     out = Path(args.out or tempfile.mkdtemp(prefix="ig-real-"))
     print(f"{w.describe()}; bundles under {out}")
-    print("| fabric | backend | NPUs | completes? | simulated time | wall | engine astra | engine astra-aware |")
-    print("|---|---|---:|---|---:|---:|---:|---:|")
+    engines = " | ".join(f"engine {m}" for m in models)
+    print(f"| fabric | backend | NPUs | completes? | simulated time | wall | {engines} |")
+    print("|---|---|---:|---|---:|---:|" + "---:|" * len(models))
     for name, (bp, params, settings) in CASES.items():
         if args.only and args.only not in name:
             continue
@@ -107,23 +128,24 @@ def main() -> None:
             try:
                 bundle = T.get(backend).translate(g, options)
             except InfraGraphError as e:
-                print(f"| {name} | {backend} | | refused: {e.diagnostics[0].message[:90]} | | | | |")
+                print(f"| {name} | {backend} | | refused: {e.diagnostics[0].message[:90]} | | |" + " |" * len(models))
                 continue
             folder = out / re.sub(r"\W+", "_", f"{name}_{backend}")
             bundle.write(folder)
             t0 = time.time()
-            try:
-                run = subprocess.run(["nice", "./run.sh"], cwd=folder, capture_output=True, text=True, timeout=args.timeout)
-                text = run.stdout + run.stderr
-                m = COMPLETED.search(text)
-                status = "yes" if run.returncode == 0 and m else f"no (exit {run.returncode}: {text.strip().splitlines()[-1][:80] if text.strip() else ''})"
-                sim = f"{int(m.group(1)):,} ns" if m else ""
-            except subprocess.TimeoutExpired:
+            ran = run_bundle(folder, args.timeout)
+            if ran is None:
                 status, sim = f"no (stopped after {args.timeout:.0f} s)", ""
+            else:
+                code, text = ran
+                m = COMPLETED.search(text)
+                last = text.strip().splitlines()[-1][:80] if text.strip() else ""
+                status = "yes" if code == 0 and m else f"no (exit {code}: {last})"
+                sim = f"{int(m.group(1)):,} ns" if m else ""
             wall = time.time() - t0
-            a, aa = engine_times(g, bundle, w)
+            times = engine_times(g, bundle, w, models)
             print(f"| {name} | {backend} | {len(bundle.rank_order):,} | {status} | {sim} | {wall:.1f} s | "
-                  f"{a:,.0f} ns | {aa:,.0f} ns |", flush=True)
+                  + " | ".join(f"{t:,.0f} ns" for t in times) + " |", flush=True)
 
 
 if __name__ == "__main__":

@@ -146,7 +146,11 @@ def test_switch_with_more_than_1024_ports_is_refused_with_a_fix():
     d = T.get("ns3").check(g)
     assert len(d) == 1 and "'leaf.0.asic.0' has 1,025 links" in d[0].message and "1024 ports" in d[0].message
     assert d[0].location.path.startswith("edges[") and "std.fabrics.clos" in d[0].hint
+    assert "fork-limits=false" in d[0].hint
     assert T.get("ns3").check(blueprints.graph("std.fabrics.single_switch", ports=1024)) == []
+    b = T.get("ns3").translate(g, T.Options(settings={"fork-limits": "false"}))  # for a build without it
+    assert b.files["topology.txt"].startswith("1026 1 1025\n")
+    assert any(n.startswith("FLAGGED: fork-limits=false: 'leaf.0.asic.0' has 1,025 links") for n in b.notes)
 
 
 def test_more_links_than_ns3_has_subnets_for_is_refused():

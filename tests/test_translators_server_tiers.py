@@ -47,3 +47,13 @@ def test_the_analytical_bundle_uses_it_with_approximate():
     net = yaml.safe_load(b.files["network.yml"])
     assert net["npus_count"] == [8, 4] and net["topology"] == ["Switch", "Switch"]
     assert b.rank_order[:2] == ["host.0.gpu.0", "host.0.gpu.1"]
+
+
+def test_the_error_statement_is_computed_even_where_lifo_deadlocks_our_engine():
+    """The 2-NIC servers' comparison used to end in 'not computed' (our engine deadlocks in LIFO order
+    on the real graph with congestion); it now falls back to FIFO order and says so."""
+    g = blueprints.graph("std.fabrics.clos", radix=8, nics_per_host=2, host_device=TWO_NIC)
+    notes = T.get("astra-analytical").translate(g, T.Options(approximate=True)).notes
+    error = next(n for n in notes if n.startswith("error of this approximation"))
+    assert "not computed" not in error and "ns here vs" in error
+    assert "deadlock" not in error or "in FIFO chunk order" in error

@@ -18,6 +18,8 @@ Limits of ASTRA-sim's ns-3 fork (its scratch/common.h and point-to-point model),
   refused, and each switch node allocates 1025 x 1025 x 8 four-byte counters (33.6 MB), stated in the
   README;
 - link i gets the subnet 10.(i/254+1).(i%254+1).0, valid for at most 64,770 links; more are refused.
+These limits are those of the fork's initial 'astra-sim' commit (8fd3604, the one we could build);
+`--set fork-limits=false` writes such a topology anyway, flagged, for a build without them.
 """
 
 from __future__ import annotations
@@ -153,6 +155,8 @@ NS3_SETTINGS: tuple[Setting, ...] = (
     Setting("forwarding-nodes", "false", "give NPUs wired to each other a forwarding switch node "
             "(ns-3 NPUs do not forward) instead of refusing multi-hop direct wiring", parse_bool),
     Setting("forwarding-latency-ns", "0", "delay of the added NPU-to-forwarding-node links (ns)", parse_float),
+    Setting("fork-limits", "true", "refuse what ASTRA-sim's ns-3 fork cannot hold (switches over 1024 ports, "
+            "more than 64,770 links); false writes it anyway, flagged", parse_bool),
     *SYSTEM_SETTINGS,
 )
 
@@ -253,7 +257,10 @@ class Ns3(Translator):
                                                             lambda v: _vertex_name(fab, v))
         if note:
             notes.append(note)
-        refuse(_fork_limits(fab, src, dst, switch_ids, num_nodes))
+        over = _fork_limits(fab, src, dst, switch_ids, num_nodes)
+        if values["fork-limits"]:
+            refuse(over)
+        notes += [f"FLAGGED: fork-limits=false: {d.message}" for d in over]
         dims = self._logical_dims(fab, g, values, notes)
         system, diags = system_config(dims, values, options.workload)
         refuse(diags + _map_refusals(values, {rate(b) for b in np.unique(bw).tolist()}))
@@ -401,14 +408,15 @@ def _fork_limits(fab: Fabric, src: np.ndarray, dst: np.ndarray, switch_ids: np.n
             f"'{_vertex_name(fab, v)}' has {int(ports[v]):,} links; ASTRA-sim's ns-3 switch nodes have counters "
             f"for {MAX_SWITCH_PORTS} ports (arrays of {MAX_SWITCH_PORTS + 1}) and would write past them",
             Location(path=fab.edge_where(int(hit[0])) if hit.size else None),
-            "split the switch into a tier of smaller switches (e.g. std.fabrics.clos), or translate for "
-            "astra-analytical or htsim"))
+            "split the switch into a tier of smaller switches (e.g. std.fabrics.clos), translate for "
+            "astra-analytical or htsim, or --set fork-limits=false for an ns-3 build without this limit"))
     if src.size > MAX_LINKS:
         out.append(Diagnostic(
             f"{src.size:,} links; ASTRA-sim's ns-3 gives link i the subnet 10.(i/254+1).(i%254+1).0, valid for "
             f"{MAX_LINKS:,} links, and aborts on the address collisions after that",
             Location(path="links"), "translate a smaller fabric (ns-3 is packet-level: thousands of NPUs are "
-            "already slow), or use astra-analytical or htsim"))
+            "already slow), use astra-analytical or htsim, or --set fork-limits=false for an ns-3 build without "
+            "this limit"))
     return out
 
 
