@@ -357,7 +357,7 @@ impl<'t> Sim<'t> {
                     }
                 }
                 Ev::Deliver { msg } => self.deliver(now, msg),
-                Ev::Hop { msg, pos, left } => self.net.hop(now, msg, pos, left, self.topo, &self.router, &mut self.q),
+                Ev::Hop { msg, pos, left } => self.net.hop(now, msg, pos, left, &self.router, &mut self.q),
                 Ev::FairRecompute => self.net.fair_recompute(now, &mut self.q),
                 Ev::FairWake { gen } => self.net.fair_wake(now, gen, &mut self.q),
             }
