@@ -13,10 +13,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 import numpy as np
-from scipy.sparse import coo_matrix
-from scipy.sparse.csgraph import connected_components
 
 from .structure import HUB, Fabric, switch_tiers
+
 
 @dataclass
 class Tier:
@@ -106,8 +105,7 @@ def infer(fab: Fabric, whole: bool = True) -> FatTree:
         t1.oversubscribed = int(ratio)
     # pods: NPU components of the tiers below the top (2 tiers: one pod of all NPUs)
     keep = hi < n_tiers - 1 if n_tiers == 3 else np.ones(fab.num_edges, dtype=bool)
-    _, label = connected_components(coo_matrix((np.ones(int(keep.sum())), (fab.src[keep], fab.dst[keep])),
-                                               shape=(V, V)), directed=False)
+    label = fab.components(keep)
     podsizes = np.bincount(label[:N])
     tree = FatTree(N, _uniform(podsizes[podsizes > 0], "Podsize (NPUs per pod)"), tiers)
     tree.host_order = host_order(fab, lower, upper, lo, label)

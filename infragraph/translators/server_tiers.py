@@ -17,19 +17,14 @@ the path inside a server's PCIe complex beyond its links' own bandwidth and late
 from __future__ import annotations
 
 import numpy as np
-from scipy.sparse import coo_matrix
-from scipy.sparse.csgraph import connected_components
 
 from .fat_tree import NotAFatTree
-from .structure import HUB, NPU, SW, Dimension, Fabric, Product, scale_up_switches
+from .structure import HUB, NPU, SW, Dimension, Fabric, Product, scale_up_switches, switch_tiers
 
 
 def _components(fab: Fabric, vertex_ok: np.ndarray) -> np.ndarray:
     """Component label per vertex over the allowed vertices (others get their own label)."""
-    ok = vertex_ok[fab.src] & vertex_ok[fab.dst]
-    V = fab.num_vertices
-    return connected_components(coo_matrix((np.ones(int(ok.sum())), (fab.src[ok], fab.dst[ok])), shape=(V, V)),
-                                directed=False)[1]
+    return fab.components(vertex_ok[fab.src] & vertex_ok[fab.dst])
 
 
 def _uniform_count(labels: np.ndarray, what: str) -> int:
@@ -59,18 +54,9 @@ def server_tier_product(fab: Fabric) -> Product:
         raise NotAFatTree("every scale-up domain has one GPU")
     dims = [Dimension(SW, gpus, 0, float(per_gpu_bw.min()), float(fab.lat_ns[gpu_up].max()), exact=False)]
     # switch tiers by distance from the servers, scale-up switches left out
-    tier = np.full(V, -2, dtype=np.int64)
-    tier[member] = -1
     keep_edge = ~is_up_edge
-    adj = coo_matrix((np.ones(int(keep_edge.sum())), (src[keep_edge], dst[keep_edge])), shape=(V, V)).tocsr()
-    adj = adj + adj.T
-    frontier, t = np.flatnonzero(member), 0
-    while frontier.size:
-        nxt = np.unique(adj[frontier].indices)
-        nxt = nxt[tier[nxt] == -2]
-        tier[nxt] = t
-        frontier, t = nxt, t + 1
-    tiers = t - 1
+    tier = switch_tiers(fab, np.flatnonzero(member), keep_edge)
+    tiers = int(tier.max()) + 1
     if tiers < 1:
         raise NotAFatTree("the servers reach no switch outside them")
     # GPU -> complex -> first switch: the host path's bandwidth cap and latency

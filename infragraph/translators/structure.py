@@ -78,6 +78,13 @@ class Fabric:
         """The document record a fabric link came from (for located messages)."""
         return self.g.edge_records[int(self.g.edge_origin[int(self.origin[e])])]
 
+    def components(self, keep: np.ndarray) -> np.ndarray:
+        """Connected-component label per vertex over the links `keep` selects (a mask over edges);
+        a vertex no kept link touches is a component of its own."""
+        V = self.num_vertices
+        adj = coo_matrix((np.ones(int(keep.sum())), (self.src[keep], self.dst[keep])), shape=(V, V))
+        return connected_components(adj, directed=False)[1]
+
 
 @dataclass
 class _DeviceFold:
@@ -292,9 +299,7 @@ def _networks(fab: Fabric) -> tuple[list[np.ndarray], np.ndarray]:
     Returns (NPU members per network, sorted, one entry per attaching link; network per edge or -1)."""
     N, V = fab.num_npus, fab.num_vertices
     s, d = fab.src, fab.dst
-    nn = (s >= N) & (d >= N)
-    adj = coo_matrix((np.ones(int(nn.sum())), (s[nn], d[nn])), shape=(V, V))
-    _, label = connected_components(adj, directed=False)
+    label = fab.components((s >= N) & (d >= N))
     attach = (s < N) != (d < N)
     npu_end = np.where(s < N, s, d)[attach]
     raw = label[np.where(s < N, d, s)[attach]]
@@ -543,15 +548,17 @@ def _switch_dim(fab: Fabric, dims: list[Dimension], i: int, members: list[np.nda
 
 # --- Clos tiers ----------------------------------------------------------------------------------
 
-def switch_tiers(fab: Fabric) -> np.ndarray:
-    """Tier per vertex: NPUs -1, switches by BFS distance from the NPUs (tier 0 touches NPUs);
-    -2 for switches not reachable."""
-    N, V = fab.num_npus, fab.num_vertices
+def switch_tiers(fab: Fabric, sources: np.ndarray | None = None, keep: np.ndarray | None = None) -> np.ndarray:
+    """Tier per vertex: the sources (vertex indices; default the NPUs) -1, the others by BFS distance
+    from them over the links `keep` selects (default all; tier 0 touches a source); -2 where not
+    reachable."""
+    V = fab.num_vertices
+    frontier = np.arange(fab.num_npus) if sources is None else sources
+    keep = np.ones(fab.num_edges, dtype=bool) if keep is None else keep
     tier = np.full(V, -2, dtype=np.int64)
-    tier[:N] = -1
-    adj = coo_matrix((np.ones(fab.num_edges), (fab.src, fab.dst)), shape=(V, V)).tocsr()
+    tier[frontier] = -1
+    adj = coo_matrix((np.ones(int(keep.sum())), (fab.src[keep], fab.dst[keep])), shape=(V, V)).tocsr()
     adj = adj + adj.T
-    frontier = np.arange(N)
     t = 0
     while frontier.size:
         nxt = np.unique(adj[frontier].indices)
