@@ -315,7 +315,7 @@ def run(args) -> int:
     from ..graph.failures import resolve_failures
     from ..graph.ranks import npu_order
     from ..simulate import chrome_trace, prepare, simulate
-    from ..simulate_failures import format_failures, simulate_with_failures
+    from ..simulate.failures import format_failures, simulate_with_failures
 
     sizes = parse_sizes(args.size)
     opts = options(args)

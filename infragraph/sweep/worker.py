@@ -6,7 +6,7 @@ raised, so one bad point cannot take the others down with it.
 Metrics (units in the column names): time_ns; algbw_gb_per_s and busbw_gb_per_s (GB = 1e9 bytes);
 utilization_max (busiest directed link, busy time / collective time) and one
 `utilization[<tier>]` column per link tier (the busiest link of that tier; tiers as
-infragraph/simulate_load.py names them); bottleneck_tier; warnings (the result's warning codes);
+infragraph/simulate/load.py names them); bottleneck_tier; warnings (the result's warning codes);
 engine_wall_s (the engine's own run) and point_wall_s (the whole point on the worker, including a
 compile when `compiled` is true).
 """
@@ -98,7 +98,7 @@ def _compile(task: Task) -> PreparedGraph | InfraGraphError:
 
 def metrics(r: dict[str, Any]) -> dict[str, Any]:
     """The table's metric columns of one simulation result: its headline numbers, the per-tier
-    busiest-link utilization of the tiers that carried traffic (simulate_load's link tiers), and the
+    busiest-link utilization of the tiers that carried traffic (simulate.load's link tiers), and the
     codes of its warnings (over-capacity, over-injection, ...: when the model's answer is optimistic)."""
     out: dict[str, Any] = {
         "num_npus": r["num_npus"],

@@ -1,4 +1,4 @@
-"""infragraph.simulate_dims: logical dimensions from the graph (every blueprint), --dims, `auto`."""
+"""infragraph.simulate.dims: logical dimensions from the graph (every blueprint), --dims, `auto`."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from infragraph.errors import InfraGraphError
 from infragraph.graph.ranks import npu_order
 from infragraph.simulate import SimulationOptions as Opts
 from infragraph.simulate import simulate
-from infragraph.simulate_dims import algorithms, auto_algorithm, parse_shape, resolve
+from infragraph.simulate.dims import algorithms, auto_algorithm, parse_shape, resolve
 from tests import simgraphs
 
 # (blueprint, parameters, the dimensions simulate must use): every blueprint with logical dimensions.

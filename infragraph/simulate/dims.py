@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import InfraGraphError, error
+from ..errors import InfraGraphError, error
 
 KINDS = {"RI": "RI", "Ring": "RI", "FC": "FC", "FullyConnected": "FC", "SW": "SW", "Switch": "SW",
          "LI": "LI", "Line": "LI"}

@@ -17,11 +17,11 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from .errors import Diagnostic, InfraGraphError, Location
-from .graph import FQG
-from .graph.failures import Failures, apply_failures, edge_name, healthy
-from .graph.query import connected_components
-from .simulate import PreparedGraph, SimulationOptions, prepare, simulate
+from ..errors import Diagnostic, InfraGraphError, Location
+from ..graph import FQG
+from ..graph.failures import Failures, apply_failures, edge_name, healthy
+from ..graph.query import connected_components
+from .run import PreparedGraph, SimulationOptions, prepare, simulate
 
 
 def check_groups_connected(failed: PreparedGraph, g: FQG, f: Failures,

@@ -18,14 +18,14 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from .errors import InfraGraphError, error
-from .graph import FQG
-from .graph.failures import with_failures
-from .graph.ranks import npu_order
-from .simengine import engine_error_type, simulate_arrays
-from .simulate_checks import injection_bound_gbps, warnings
-from .simulate_dims import Dims, algorithms, parse_dims, resolve
-from .simulate_load import LinkTiers, bottleneck_tier, link_tiers, tier_summary
+from ..errors import InfraGraphError, error
+from ..graph import FQG
+from ..graph.failures import with_failures
+from ..graph.ranks import npu_order
+from .engine import engine_error_type, simulate_arrays
+from .checks import injection_bound_gbps, warnings
+from .dims import Dims, algorithms, parse_dims, resolve
+from .load import LinkTiers, bottleneck_tier, link_tiers, tier_summary
 
 COLLECTIVES = ("all-reduce", "reduce-scatter", "all-gather", "all-to-all", "broadcast", "reduce",
                "point-to-point")
@@ -46,7 +46,7 @@ class SimulationOptions:
 
     collective: str = "all-reduce"
     size_bytes: float = 1 << 20  # per-NPU buffer; All-Gather: each NPU's shard
-    algorithm: tuple[str, ...] = ("ring",)  # one, or one per logical dimension; "auto": see simulate_dims
+    algorithm: tuple[str, ...] = ("ring",)  # one, or one per logical dimension; "auto": see simulate.dims
     dims: tuple[int, ...] | None = None  # None: the graph's "dims" annotation if it fits, else flat
     groups: tuple[tuple[int, ...], ...] | None = None  # ranks per process group; None: all NPUs
     root: int = 0  # member index in each group (broadcast/reduce root, point-to-point source)
@@ -69,7 +69,7 @@ class SimulationOptions:
     trace: bool = False
     max_events: int | None = None
     top_links: int | None = 100  # busiest directed links listed in the result; None: every used link
-    links: str = "all"  # "cables": list only inter-device links (see simulate_load)
+    links: str = "all"  # "cables": list only inter-device links (see simulate.load)
 
 
 @dataclass
@@ -126,7 +126,7 @@ def _astra_direct_dims(p: PreparedGraph, dims: tuple[int, ...]) -> list[int] | N
 
 def _check_choice(what: str, value: str, choices: Sequence[str]) -> None:
     if value not in choices:
-        from .errors import did_you_mean
+        from ..errors import did_you_mean
 
         raise error(f"unknown {what} '{value}'; expected one of: {', '.join(choices)}",
                     hint=did_you_mean(value, choices))

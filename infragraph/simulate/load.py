@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from .graph import FQG
+from ..graph import FQG
 
 CABLE, INTERNAL = "cable", "internal"
 PERCENTILES = (50, 90, 99)

@@ -1,4 +1,4 @@
-"""infragraph.simulate_checks: the warnings a result carries when its numbers need a caveat."""
+"""infragraph.simulate.checks: the warnings a result carries when its numbers need a caveat."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from infragraph.graph import expand
 from infragraph.graph.ranks import npu_order
 from infragraph.simulate import SimulationOptions as Opts
 from infragraph.simulate import simulate
-from infragraph.simulate_checks import injection_gbps
+from infragraph.simulate.checks import injection_gbps
 from tests import simgraphs
 
 

@@ -22,7 +22,7 @@ import numpy as np
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import maximum_flow
 
-from .graph import FQG
+from ..graph import FQG
 
 OVER = 1.0 + 1e-9  # utilization above this is above capacity (float noise allowed)
 UNAWARE_MODELS = ("unaware", "astra")

@@ -11,7 +11,7 @@ from infragraph.cli import main
 from infragraph.errors import InfraGraphError
 from infragraph.graph.failures import FailureSpec, resolve_failures
 from infragraph.simulate import SimulationOptions
-from infragraph.simulate_failures import simulate_with_failures
+from infragraph.simulate.failures import simulate_with_failures
 from infragraph.sources import load_graph
 from tests.helpers import graph_file
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any, Callable, Protocol, Sequence
 
-from .errors import error
+from ..errors import error
 
 try:
-    from . import _simengine as _ext
+    from .. import _simengine as _ext
 except ImportError as exc:  # pragma: no cover - only without a built extension
     _ext = None
     _IMPORT_ERROR: ImportError | None = exc

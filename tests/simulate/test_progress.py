@@ -17,7 +17,7 @@ from infragraph.cli.sim_progress import SimProgress, progress_line
 from infragraph.simulate import SimulationOptions, prepare, simulate
 from tests.simgraphs import torus
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 # 256 NPUs, flat ring: 130,560 messages, some 260,000 events (many 4,096-event report checks).
 OPTS = SimulationOptions(size_bytes=1 << 20, model="aware")
 

@@ -1,4 +1,4 @@
-"""infragraph.simulate_load: link tiers, cables only, and per-tier utilization in the result."""
+"""infragraph.simulate.load: link tiers, cables only, and per-tier utilization in the result."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from infragraph import blueprints, schemas
 from infragraph.simulate import SimulationOptions as Opts
 from infragraph.simulate import simulate
-from infragraph.simulate_load import CABLE, INTERNAL, link_tiers
+from infragraph.simulate.load import CABLE, INTERNAL, link_tiers
 from tests import simgraphs
 
 
@@ -65,7 +65,7 @@ def test_bottleneck_prefers_a_cable_on_a_tie():
 
 
 def test_nothing_moved_has_no_bottleneck():
-    from infragraph.simulate_load import bottleneck_tier, tier_summary
+    from infragraph.simulate.load import bottleneck_tier, tier_summary
 
     t = link_tiers(simgraphs.ring(4))
     idle = tier_summary(t, np.zeros(2 * t.edge_tier.size), np.zeros(2 * t.edge_tier.size))
