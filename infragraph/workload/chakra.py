@@ -72,3 +72,34 @@ def text_converter() -> type:
     from chakra.src.converter.text_converter import TextConverter
 
     return TextConverter
+
+
+# Chakra NodeType numbers by the kind names the toolchain uses (infragraph.workload.trace.KINDS inverted)
+NODE_TYPES = {"invalid": 0, "metadata": 1, "mem-load": 2, "mem-store": 3, "compute": 4, "send": 5, "recv": 6,
+              "collective": 7}
+COMM_TYPES = {"all-reduce": 0, "all-gather": 2, "all-to-all": 6, "reduce-scatter": 7}
+
+
+def make_node(node_id: int, name: str, kind: str, deps: tuple[int, ...] = (), ctrl_deps: tuple[int, ...] = (),
+              duration_us: int = 0, **attrs: int | bool | str) -> Any:
+    """A Chakra Node: `kind` as in NODE_TYPES; attrs by Chakra's names (comm_type may be given as our
+    collective name). Ints are written as int64_val, bools as bool_val, strings as string_val."""
+    S = schema()
+    n = S.Node(id=node_id, name=name, type=NODE_TYPES[kind], duration_micros=duration_us)
+    n.data_deps.extend(deps)
+    n.ctrl_deps.extend(ctrl_deps)
+    if isinstance(attrs.get("comm_type"), str):
+        attrs["comm_type"] = COMM_TYPES[attrs["comm_type"]]
+    for key, value in attrs.items():
+        if isinstance(value, bool):
+            n.attr.add(name=key, bool_val=value)
+        elif isinstance(value, int):
+            n.attr.add(name=key, int64_val=value)
+        else:
+            n.attr.add(name=key, string_val=str(value))
+    return n
+
+
+def et_bytes(nodes: list[Any]) -> bytes:
+    """One rank's ET file: GlobalMetadata, then the nodes, each length-delimited."""
+    return encode(schema().GlobalMetadata(version=ET_VERSION)) + b"".join(encode(n) for n in nodes)
