@@ -27,7 +27,9 @@ from .astra_system import COLLECTIVE_KEY, ENGINE_ALGORITHM, REMOTE_MEMORY, SYSTE
 from .base import Bundle, Options, Setting, Translator, choice, refuse, render
 from .chakra_et import Workload, workload_files
 from .fat_tree import NotAFatTree, infer
+from .comparison import ANALYTICAL_AWARE, ANALYTICAL_UNAWARE, against_simulate
 from .launch import ANALYTICAL, config_args, run_script
+from .logical_dims import Stated, coarsen, same_groups, stated_dims
 from .readme import readme
 from .server_tiers import server_tier_product
 from .structure import (RING, SW, Dimension, Fabric, NotAProduct, NotSplittable, Product, detect_product, fabric,
@@ -163,11 +165,34 @@ def detect_for_astra(fab: Fabric, g: FQG, options: Options) -> Product:
             "becomes one Switch dimension per tier)")) from None
 
 
+def honour_stated(product: Product, stated: Stated) -> tuple[Product, str]:
+    """The product over the graph's stated dims where ASTRA-sim's network can take them (equal, or
+    switch tiers merged: logical_dims.coarsen), and where the bundle's dimensions come from (for the
+    README); a stated shape it cannot take is kept out, and a note says so."""
+    sizes = [d.size for d in product.dims]
+    if not stated.given:
+        return product, ("approximation of the graph (see Notes); the graph states no dims" if not product.exact
+                         else "detected: the graph is this RI/FC/SW product and states no dims")
+    if sizes == list(stated.dims.sizes) and same_groups(sizes, product.order):
+        return product, "the graph's dims annotation" + ("" if product.exact else ", approximated (see Notes)")
+    merged = coarsen(product, stated)
+    if merged is not None:
+        return merged, "the graph's dims annotation, switch tiers merged (an approximation, see Notes)"
+    note = (f"the graph states dims {stated.shape()}, which `infragraph simulate` runs over, but ASTRA-sim's "
+            f"analytical dimensions are its network and this one is {product.shape()}: its collectives run over "
+            f"{product.shape()}; `infragraph simulate --dims {','.join(map(str, sizes))}` runs those dimensions on "
+            f"the real graph")
+    return Product(product.dims, product.notes + [note], product.order), \
+        f"the network (the graph's stated {stated.shape()} is not a product ASTRA-sim can model here)"
+
+
 @dataclass
 class AnalyticalPlan:
     g: FQG
     fab: Fabric
     product: Product
+    dims_from: str
+    stated: Stated
     system: dict[str, Any]
     values: dict[str, Any]
     workload: Workload
@@ -203,12 +228,13 @@ class AstraAnalytical(Translator):
         values = self.resolve_settings(options)
         fab = fabric(g)
         refuse(require_rated(fab, "ASTRA-sim"))
-        product = detect_for_astra(fab, g, options)
+        stated = stated_dims(g, fab.num_npus)
+        product, dims_from = honour_stated(detect_for_astra(fab, g, options), stated)
         system, diags = system_config(product.dims, values, options.workload)
         if values["network-model"] == "aware":
             diags += aware_refusals(product.dims)
         refuse(diags)
-        return AnalyticalPlan(g, fab, product, system, values, options.workload)
+        return AnalyticalPlan(g, fab, product, dims_from, stated, system, values, options.workload)
 
     def render(self, plan: AnalyticalPlan) -> Bundle:
         fab, product = plan.fab, plan.product
@@ -226,7 +252,11 @@ class AstraAnalytical(Translator):
                                              remote_memory_configuration="remote_memory.json",
                                              network_configuration="network.yml")),
         }
+        model = ANALYTICAL_AWARE if plan.values["network-model"] == "aware" else ANALYTICAL_UNAWARE
         files["README.md"] = readme(self, plan.g.name, fab.num_npus, product.shape(), files, notes,
-                                    not product.exact, self.settings_table(plan.values), plan.workload)
+                                    not product.exact, self.settings_table(plan.values), plan.workload,
+                                    against=against_simulate(product.dims, product.shape(), plan.dims_from,
+                                                             plan.stated, plan.system, plan.workload, model,
+                                                             fab.num_npus))
         files.update(workload_files(plan.workload, fab.num_npus))
         return Bundle(self.name, files, notes, ranks, not product.exact)

@@ -19,6 +19,7 @@ FILE_ROLES = {
     "trace.txt": "ns-3 nodes to trace: none (0), read because config.txt names it",
     "fat_tree.topo": "HTSim fat-tree description (passed with --htsim_opts -topo)",
     "engine_input.json": "InfraGraph engine input: NPU order, logical dimensions, fabric link arrays",
+    "graph.json": "the fully qualified graph, which `infragraph simulate` reads",
 }
 
 
@@ -29,16 +30,20 @@ RUN_NOTE = ("`run.sh` needs only the backend binary: it takes the path from an e
 
 def readme(t: Translator, source: str, num_npus: int, summary: str, files: dict[str, str | bytes], notes: list[str],
            approximate: bool, settings: list, workload: Workload | None, run_hint: str = "./run.sh",
-           units: list[str] | None = None, run_note: str = RUN_NOTE) -> str:
+           units: list[str] | None = None, run_note: str = RUN_NOTE, against: list[str] | None = None,
+           roles: dict[str, str] | None = None) -> str:
     """The bundle README (shared by every translator). `files` are the configuration files; the
-    workload (one file per NPU) is listed as one line."""
-    listed = [(f, FILE_ROLES.get(f, "")) for f in files if f != "README.md"]
+    workload (one file per NPU) is listed as one line; `against` is the comparison with
+    `infragraph simulate`'s default run (comparison.against_simulate); `roles` overrides what
+    FILE_ROLES says a file is."""
+    roles = {**FILE_ROLES, **(roles or {})}
+    listed = [(f, roles.get(f, "")) for f in files if f != "README.md"]
     if workload is not None and workload.files:
         listed.append((f"workload/{workload.stem}.<npu>.et",
                        f"Chakra workload, one file per NPU: {workload.describe()} (`translate --collective/--size`)"))
     return render("README.md.j2", title=f"{t.description}", backend=t.name, source=source, num_npus=num_npus,
                   summary=summary, files=listed + [("README.md", "this file")], run_hint=run_hint, run_note=run_note,
-                  notes=notes,
+                  notes=notes, against=against or [],
                   approximate=approximate, settings=settings, units=units or [
                       "bandwidth in network.yml: GB/s per link per direction, GB = 2^30 bytes "
                       "(graph Gbit/s x 1e9 / 8 / 2^30)",
