@@ -20,11 +20,12 @@ import numpy as np
 
 from ..errors import Diagnostic, InfraGraphError, Location
 from ..graph.fqg import FQG
-from .astra_analytical import (ALGORITHMS, REMOTE_MEMORY, SYSTEM_SETTINGS, network_yaml, ranks_file,
-                               readme, system_config)
+from .astra_analytical import network_yaml
+from .astra_system import ALGORITHMS, REMOTE_MEMORY, SYSTEM_SETTINGS, ranks_file, system_config
 from .base import Bundle, Options, Translator, refuse, render
 from .chakra_et import Workload, workload_files
 from .launch import HTSIM, config_args, run_script
+from .readme import readme
 from .fat_tree import FatTree, NotAFatTree, infer
 from .structure import SW, Dimension, Fabric, NotSplittable, fabric, host_per_gpu_nic_pair, require_rated
 

@@ -35,11 +35,13 @@ from scipy.sparse.csgraph import connected_components
 
 from ..errors import Diagnostic, InfraGraphError, Location
 from ..graph.fqg import FQG
-from .astra_analytical import REMOTE_MEMORY, rank_names, ranks_file, SYSTEM_SETTINGS, KIND_HINT_ANNOTATION, readme, system_config
+from ..importers.astra_analytical import KIND_HINT_ANNOTATION
+from .astra_system import REMOTE_MEMORY, SYSTEM_SETTINGS, rank_names, ranks_file, system_config
 from .base import (Bundle, Options, Setting, Translator, list_of, parse_bool, parse_float, parse_positive_int,
                    refuse, render)
 from .chakra_et import Workload, workload_files
 from .launch import NS3, config_args, run_script
+from .readme import readme
 from .structure import SW, Dimension, Fabric, NotAProduct, detect_product, fabric, require_rated
 
 SWITCH_KINDS = (1, 2)  # structure.SWITCH, structure.HUB: nodes that forward

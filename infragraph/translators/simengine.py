@@ -23,13 +23,13 @@ from typing import Any
 
 from ..graph.export import to_json_dict
 from ..graph.fqg import FQG
-from .astra_analytical import COLLECTIVE_KEY, KIND_HINT_ANNOTATION, SYSTEM_SETTINGS, readme, system_config
-from .chakra_et import Workload
+from ..importers.astra_analytical import KIND_HINT_ANNOTATION
+from ..simulate import prepare
+from .astra_system import COLLECTIVE_KEY, ENGINE_ALGORITHM, SYSTEM_SETTINGS, system_config
 from .base import Bundle, Options, Translator, refuse, render
+from .chakra_et import Workload
+from .readme import readme
 from .structure import Dimension, NotAProduct, detect_product, fabric
-
-ENGINE_ALGORITHM = {"ring": "ring", "direct": "direct", "halvingDoubling": "halving-doubling",
-                    "doubleBinaryTree": "double-binary-tree"}
 
 
 def _null_nan(values: list) -> list:
@@ -54,8 +54,6 @@ class SimEngine(Translator):
     settings = SYSTEM_SETTINGS
 
     def plan(self, g: FQG, options: Options) -> EnginePlan:
-        from ..simulate import prepare  # the engine's own array path (imported lazily: simulate imports us)
-
         values = self.resolve_settings(options)
         prepared = prepare(g)
         fab = fabric(g)

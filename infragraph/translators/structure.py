@@ -35,6 +35,7 @@ from scipy.sparse.csgraph import connected_components, dijkstra
 from ..errors import Diagnostic, Location
 from ..graph.fqg import FQG
 from ..graph.ranks import NPU_TYPE, npu_order
+from ..importers.astra_analytical import FC, RING, SW  # ASTRA-sim's dimension kinds
 
 SWITCH_TYPE = "switch"
 NPU, SWITCH, HUB = 0, 1, 2
@@ -250,7 +251,6 @@ def require_rated(fab: Fabric, what: str) -> list[Diagnostic]:
 
 # --- multi-dimensional product detection ---------------------------------------------------------
 
-RING, FC, SW = "Ring", "FullyConnected", "Switch"
 # A dimension of directly linked NPUs while detect_product is still finding dimensions: whether it is a
 # Ring or a FullyConnected is decided once all of them are known, so messages raised before that (a
 # broken product, e.g. a torus with a failed link) show it as linked(n).
