@@ -17,7 +17,13 @@ from functools import lru_cache
 from types import ModuleType
 from typing import Any, Iterator
 
-from ..errors import error
+from ..errors import Diagnostic, InfraGraphError, Location, error
+
+
+def located(file: str, message: str, line: int | None = None, column: int | None = None,
+            hint: str | None = None) -> InfraGraphError:
+    """An error located at a workload file (an ET, a comm-group JSON, a text workload or a spec)."""
+    return InfraGraphError(Diagnostic(message, Location(file=str(file), line=line, column=column), hint))
 
 ET_VERSION = "0.0.4"  # what ASTRA-sim's shipped microbenchmark traces carry in GlobalMetadata.version
 
@@ -50,7 +56,7 @@ def decode_stream(data: bytes, where: str) -> Iterator[bytes]:
         size, shift, start = 0, 0, pos
         while True:
             if pos >= n:
-                raise error(f"{where}: byte {start}: truncated length prefix; the file is not a Chakra ET "
+                raise located(where, f"byte {start}: truncated length prefix; the file is not a Chakra ET "
                             "(a stream of length-delimited protobuf messages)")
             b = data[pos]
             pos += 1
@@ -59,9 +65,9 @@ def decode_stream(data: bytes, where: str) -> Iterator[bytes]:
             if not b & 0x80:
                 break
             if shift > 63:
-                raise error(f"{where}: byte {start}: length prefix longer than 10 bytes; not a Chakra ET")
+                raise located(where, f"byte {start}: length prefix longer than 10 bytes; not a Chakra ET")
         if pos + size > n:
-            raise error(f"{where}: byte {start}: message of {size} bytes runs past the end of the file "
+            raise located(where, f"byte {start}: message of {size} bytes runs past the end of the file "
                         f"({n - pos} left); the trace is truncated")
         yield data[pos:pos + size]
         pos += size

@@ -35,6 +35,7 @@ from typing import Any, Callable
 
 from ..errors import error
 from ..simulate.run import PreparedGraph, SimulationOptions, simulate
+from .chakra import located
 from .trace import Node, Workload
 
 
@@ -101,7 +102,7 @@ class Replay:
     def __init__(self, p: PreparedGraph, w: Workload, opts: ReplayOptions) -> None:
         n_fabric = int(p.npu_nodes.size)
         if w.num_npus != n_fabric:
-            raise error(f"{w.source}: the workload has {w.num_npus} ranks but the fabric '{p.g.name}' has "
+            raise located(w.source, f"the workload has {w.num_npus} ranks but the fabric '{p.g.name}' has "
                         f"{n_fabric} NPUs; expected one trace per NPU")
         self.p, self.w, self.opts = p, w, opts
         self.npus = [_Npu(r, nodes) for r, nodes in enumerate(w.nodes)]
@@ -194,7 +195,7 @@ class Replay:
     def _memory_ns(self, n: Node, npu: _Npu) -> int:
         bw = self.opts.remote_mem_bw_gb_per_s
         if bw is None:
-            raise error(f"{self.w.source}.{npu.rank}.et: node {n.id} '{n.name}' is a memory {n.kind[4:]} but no "
+            raise located(f"{self.w.source}.{npu.rank}.et", f"node {n.id} '{n.name}' is a memory {n.kind[4:]} but no "
                         "remote memory is modelled; give --remote-mem-bw (GB/s) [--remote-mem-latency ns]")
         return self.opts.remote_mem_latency_ns + int(n.tensor_size / bw)
 
@@ -222,9 +223,15 @@ class Replay:
     def _engine(self, collective: str, members: tuple[int, ...], size: int, root: int = 0) -> dict[str, Any]:
         key = (collective, members, size, root)
         if key not in self.engine_cache:
-            r = simulate(self.p, replace(self.opts.sim, collective=collective, size_bytes=float(size),
-                                         groups=(members,), root=root, top_links=0, trace=False))
-            self.engine_cache[key] = r
+            sim = replace(self.opts.sim, collective=collective, size_bytes=float(size), groups=(members,), root=root,
+                          top_links=0, trace=False)
+            if len(members) < self.w.num_npus:
+                # ASTRA-sim's CommunicatorGroup: a group smaller than the whole system runs on one
+                # logical ring over its members, with the configured algorithm when there is one
+                # dimension, else Ring.
+                sim = replace(sim, dims=(len(members),),
+                              algorithm=sim.algorithm if len(sim.algorithm) == 1 else ("ring",))
+            self.engine_cache[key] = simulate(self.p, sim)
         r = self.engine_cache[key]
         for tier in r["tiers"]:
             self.tier_bytes[tier["tier"]] += tier["bytes"]
@@ -269,7 +276,7 @@ class Replay:
                 stuck = sorted(npu.ready) or never or sorted(npu.ongoing)
                 first = npu.nodes[stuck[0]] if stuck else None
                 what = f"node {first.id} '{first.name}' ({first.kind})" if first else "its last node"
-                raise error(f"{self.w.source}.{npu.rank}.et: rank {npu.rank} never finishes: {what} cannot start "
+                raise located(f"{self.w.source}.{npu.rank}.et", f"rank {npu.rank} never finishes: {what} cannot start "
                             f"({len(npu.nodes) - npu.done} of {len(npu.nodes)} nodes left); a node freed only "
                             "by a skipped (invalid, metadata or zero-size roofline) node waits forever in ASTRA-sim")
 

@@ -14,15 +14,15 @@ def _set(tmp_path, case):
     if case == "missing":
         prefix, cg = write_set(tmp_path, [[comp(1, 1)]] * 8)
         (tmp_path / "wl.3.et").unlink()
-        return prefix, cg, r"wl\.3\.et: missing: the workload has no trace for rank 3"
+        return prefix, cg, r"wl\.3\.et: error: missing: the workload has no trace for rank 3"
     if case == "cycle":
         prefix, cg = write_set(tmp_path, [[comp(1, 1, deps=(2,)), comp(2, 1, deps=(1,))]] * 8)
-        return prefix, cg, r"wl\.0\.et: dependency cycle"
+        return prefix, cg, r"wl\.0\.et: error: dependency cycle"
     if case == "group":
         prefix, cg = write_set(tmp_path, [[coll(1, "all-reduce", 8, group=1)]] * 8, {1: [0, 9]})
-        return prefix, cg, r"wl\.json: group 1 names rank 9, but the fabric has ranks 0\.\.7"
+        return prefix, cg, r"wl\.json: error: group 1 names rank 9, but the fabric has ranks 0\.\.7"
     prefix, cg = write_set(tmp_path, [[send(1, 0, 1, 8)]] + [[comp(1, 1)]] * 7)
-    return prefix, cg, r"wl\.0\.et: node 1 'send1': send 0 -> 1 \(tag 0, 8 bytes\) has no matching recv"
+    return prefix, cg, r"wl\.0\.et: error: node 1 'send1': send 0 -> 1 \(tag 0, 8 bytes\) has no matching recv"
 
 
 @pytest.mark.parametrize("case", ["missing", "cycle", "group", "send-without-recv"])

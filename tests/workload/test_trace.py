@@ -37,20 +37,20 @@ def test_control_dependencies_count_as_dependencies(tmp_path):
 def test_missing_rank_file(tmp_path):
     prefix, _ = write_set(tmp_path, [[comp(1, 1)]] * 3)
     (tmp_path / "wl.1.et").unlink()
-    with pytest.raises(InfraGraphError, match=r"wl\.1\.et: missing: the workload has no trace for rank 1"):
+    with pytest.raises(InfraGraphError, match=r"wl\.1\.et: error: missing: the workload has no trace for rank 1"):
         read_et_set(prefix, 3)
 
 
 def test_more_rank_files_than_npus(tmp_path):
     prefix, _ = write_set(tmp_path, [[comp(1, 1)]] * 3)
-    with pytest.raises(InfraGraphError, match=r"wl\.2\.et: the workload has a trace for rank 2, but the fabric has only 2"):
+    with pytest.raises(InfraGraphError, match=r"wl\.2\.et: error: the workload has a trace for rank 2, but the fabric has only 2"):
         read_et_set(prefix, 2)
 
 
 def test_dependency_cycle_is_named(tmp_path):
     prefix, _ = write_set(tmp_path, [[comp(1, 1, deps=(3,)), comp(2, 1, deps=(1,)), comp(3, 1, deps=(2,)),
                                       comp(4, 1)]])
-    with pytest.raises(InfraGraphError, match=r"wl\.0\.et: dependency cycle: .*1 'comp1'.*2 'comp2'.*3 'comp3'"):
+    with pytest.raises(InfraGraphError, match=r"wl\.0\.et: error: dependency cycle: .*1 'comp1'.*2 'comp2'.*3 'comp3'"):
         read_et_set(prefix, 1)
 
 
@@ -62,13 +62,13 @@ def test_dependency_on_an_unknown_node(tmp_path):
 
 def test_group_naming_an_unknown_rank(tmp_path):
     prefix, cg = write_set(tmp_path, [[coll(1, "all-reduce", 64, group=1)]] * 2, {1: [0, 1, 5]})
-    with pytest.raises(InfraGraphError, match=r"wl\.json: group 1 names rank 5, but the fabric has ranks 0\.\.1"):
+    with pytest.raises(InfraGraphError, match=r"wl\.json: error: group 1 names rank 5, but the fabric has ranks 0\.\.1"):
         read_et_set(prefix, 2, cg)
 
 
 def test_collective_on_an_undefined_group(tmp_path):
     prefix, cg = write_set(tmp_path, [[coll(1, "all-reduce", 64, group=2)]] * 2, {1: [0, 1]})
-    with pytest.raises(InfraGraphError, match=r"wl\.0\.et: node 1 'all-reduce1': communicator group 2 is not defined"):
+    with pytest.raises(InfraGraphError, match=r"wl\.0\.et: error: node 1 'all-reduce1': communicator group 2 is not defined"):
         read_et_set(prefix, 2, cg)
 
 
@@ -81,7 +81,7 @@ def test_group_members_disagreeing_on_their_collectives(tmp_path):
 
 def test_send_without_recv(tmp_path):
     prefix, _ = write_set(tmp_path, [[send(1, 0, 1, 4096, tag=7)], [comp(1, 1)]])
-    with pytest.raises(InfraGraphError, match=r"wl\.0\.et: node 1 'send1': send 0 -> 1 \(tag 7, 4096 bytes\) has "
+    with pytest.raises(InfraGraphError, match=r"wl\.0\.et: error: node 1 'send1': send 0 -> 1 \(tag 7, 4096 bytes\) has "
                                               r"no matching recv"):
         read_et_set(prefix, 2)
 
@@ -96,7 +96,7 @@ def test_truncated_file(tmp_path):
     prefix, _ = write_set(tmp_path, [[comp(1, 1), comp(2, 1)]])
     p = tmp_path / "wl.0.et"
     p.write_bytes(p.read_bytes()[:-3])
-    with pytest.raises(InfraGraphError, match=r"wl\.0\.et: byte \d+: message of \d+ bytes runs past the end"):
+    with pytest.raises(InfraGraphError, match=r"wl\.0\.et: error: byte \d+: message of \d+ bytes runs past the end"):
         read_et_set(prefix, 1)
 
 
@@ -108,7 +108,7 @@ def test_duplicate_node_id(tmp_path):
 
 def test_send_in_the_wrong_ranks_file(tmp_path):
     prefix, _ = write_set(tmp_path, [[send(1, 1, 0, 8)], [recv(1, 1, 0, 8)]])
-    with pytest.raises(InfraGraphError, match=r"wl\.0\.et: node 1 'send1': send from rank 1 in rank 0's trace"):
+    with pytest.raises(InfraGraphError, match=r"wl\.0\.et: error: node 1 'send1': send from rank 1 in rank 0's trace"):
         read_et_set(prefix, 2)
 
 
@@ -129,9 +129,9 @@ def test_data_parallel_text_workload_has_forward_backward_chain(tmp_path):
 
 
 @pytest.mark.parametrize("text,message", [
-    ("MICRO\n2\nallreduce -1 1 NONE 0 1 NONE 0 1 ALLREDUCE 1048576 1\n", r":2:1: the file says 2 layers but lists 1"),
-    ("MICRO\nx\n", r":2:1: layer count 'x' is not a whole number"),
-    ("MICRO\n1\nallreduce -1 1 NONE 0\n", r":3:1: layer line has 5 fields; expected 12"),
+    ("MICRO\n2\nallreduce -1 1 NONE 0 1 NONE 0 1 ALLREDUCE 1048576 1\n", r":2:1: error: the file says 2 layers but lists 1"),
+    ("MICRO\nx\n", r":2:1: error: layer count 'x' is not a whole number"),
+    ("MICRO\n1\nallreduce -1 1 NONE 0\n", r":3:1: error: layer line has 5 fields; expected 12"),
     ("TRIPLE\n1\nallreduce -1 1 NONE 0 1 NONE 0 1 ALLREDUCE 1048576 1\n", r"Unsupported parallelism type"),
 ])
 def test_bad_text_workloads(tmp_path, text, message):
