@@ -111,7 +111,8 @@ def _tiers(v: View, s: Structure, xy: np.ndarray, max_boxes: int) -> tuple[np.nd
     n = v.num_nodes
     graph = sparse.csr_matrix((np.ones(keep.sum()), (v.src[keep], v.dst[keep])), shape=(n, n))
     _, piece = csgraph.connected_components(graph, directed=False)
-    unit = {1: "group", 2: "rack"}.get(top, "pod")
+    leaves = np.bincount(piece[tier == 1], minlength=piece.max() + 1)  # tier-1 switches per piece
+    unit = {1: "group", 2: "SU" if leaves.max() > 1 else "rack"}.get(top, "pod")  # as structure.units names them
     # pieces in left-to-right order
     pieces = np.unique(piece[below])
     left = np.full(piece.max() + 1, np.inf)

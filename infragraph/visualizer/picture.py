@@ -18,6 +18,7 @@ import numpy as np
 
 from ..output import write_bytes
 from . import graphviz
+from .layout import positions
 from .scene import Scene
 from .structure import units
 from .style import RAIL_COLOURS, count, gbps, heat, kind_colours, width_legend, widths
@@ -51,6 +52,8 @@ def dot_text(scene: Scene) -> str:
     wide_labels = label_lines and bool(((v.count > 1) & (has_heat or v.failed is not None)).any())
     step = _tier_spacing(v, wide_labels) if s.kind == "tiers" else 0.0
     if s.kind == "tiers":
+        if scene.shown is not None:  # aggregated boxes: their own rows (centroids spread 1,000 hosts wide)
+            xy = positions(v, s)
         xy = xy * np.array([step / POINTS_PER_UNIT, 1.0])
     satellites = s.anchor is not None and int((s.anchor >= 0).sum()) > 40
     nodes = []
@@ -69,16 +72,18 @@ def dot_text(scene: Scene) -> str:
     ids = [n["id"] for n in nodes]
     w = widths(v.bandwidth)
     rails = v.rail is not None and not has_heat
+    crowded = _crowded(v, s)
     spacing = _grid_step(xy, v, s.anchor) if fixed and s.kind != "tiers" else 0.0
     edges = []
     for j in range(v.num_edges):
         a, b = int(v.src[j]), int(v.dst[j])
         c, bw, u = int(v.count[j]), float(v.bandwidth[j]), float(v.utilization[j])
         tip = f"{ids[a]} — {ids[b]}: {count(c)} link{'s' if c > 1 else ''}, {gbps(bw)}"
-        label = f"×{count(c)}\n{gbps(bw)}" if c > 1 and label_lines else ""
+        labelled = label_lines and not crowded[j]
+        label = f"×{count(c)}\n{gbps(bw)}" if c > 1 and labelled else ""
         if not math.isnan(u):
             tip += f", utilization {_load_text(v, j)}"
-            if c > 1 and label_lines:
+            if c > 1 and labelled:
                 label = f"×{count(c)} {gbps(bw)}\n{_load_text(v, j, short=True)}"
         rail = int(v.rail[j]) if rails else -1
         if rail >= 0:
@@ -93,7 +98,7 @@ def dot_text(scene: Scene) -> str:
         }
         rated = bw if v.rated is None else float(v.rated[j])
         edge = _failure_style(edge, c, 0 if v.failed is None else int(v.failed[j]),
-                              0 if v.degraded is None else int(v.degraded[j]), label_lines, rated)
+                              0 if v.degraded is None else int(v.degraded[j]), labelled, rated)
         edge["lp"] = _label_pos(xy[a], xy[b], edge["label"]) if s.kind == "tiers" and edge["label"] else None
         edges.append(edge)
     ranks = []
@@ -122,6 +127,8 @@ def dot_text(scene: Scene) -> str:
         notes.append("dashed arcs: links to boxes that are not grid neighbours (wraparound; other planes)")
     if not label_lines and (v.count > 1).any():
         notes.append(f"{count(v.num_edges)} lines: ×N labels omitted (hover a line for its links and bandwidth)")
+    elif label_lines and (crowded & (v.count > 1)).any():
+        notes.append("×N labels omitted where more than 4 lines leave a box upwards (hover a line, in SVG)")
     graph_attrs = {"rankdir": "BT", "ranksep": "1.0", "nodesep": "0.25"} if prog == "dot" else {}
     if prog == "sfdp":
         graph_attrs.update({"overlap": "prism", "splines": "false"})
@@ -178,6 +185,15 @@ def _unit_outlines(v, s, xy: np.ndarray, step: float) -> list[dict]:
         out.append({"unit": u.unit, "label": u.label, "pos": f"{(x0 + x1) / 2:.1f},{-(y0 + y1) / 2 - 8:.1f}!",
                     "width": f"{(x1 - x0 + 2 * pad_x) / 72:.2f}", "height": f"{(y1 - y0 + 2 * pad_y + 16) / 72:.2f}"})
     return out
+
+
+def _crowded(v, s) -> np.ndarray:
+    """Per line, whether its label would crowd: in a Clos, more than 4 lines leave its lower box
+    upwards (labels sit near the lower box, where they would pile up)."""
+    if s.kind != "tiers":
+        return np.zeros(v.num_edges, bool)
+    lower = np.where(s.tier[v.src] < s.tier[v.dst], v.src, v.dst)
+    return np.bincount(lower, minlength=v.num_nodes)[lower] > 4
 
 
 def _label_pos(a: np.ndarray, b: np.ndarray, label: str) -> str:

@@ -92,3 +92,14 @@ def test_a_failed_line_shows_its_rated_speed_and_failed(rails):
     j = _line(v, "leaf.0", "spine.0")
     assert v.bandwidth[j] == 0 and v.rated[j] == 400
     assert page_data(g)["fabric"]["rated"][j] == 400
+
+
+def test_an_aggregated_clos_is_laid_out_by_its_own_boxes():
+    """Aggregated boxes get their own rows (not the centroids of 128 hosts spread 128 boxes wide)."""
+    scene = prepare(vg.clos2(leaves=16, spines=4, hosts_per_leaf=8))
+    assert scene.shown is not None
+    dot = dot_text(scene)
+    xs = [float(x) for x in re.findall(r'pos="(-?[\d.]+),-?[\d.]+!"', dot)]
+    widest = max(np.bincount(scene.shown.structure.tier))
+    assert max(xs) - min(xs) < 2 * widest * 200  # points: a couple of hundred per box at most
+    assert "racks in" in dot  # one leaf per piece: racks (several leaves: scalable units)
