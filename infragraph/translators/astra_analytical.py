@@ -59,6 +59,11 @@ SYSTEM_SETTINGS: tuple[Setting, ...] = (
             "localBWAware: reduce-scatter/all-gather around the last dimension; baseline: all-reduce per dimension",
             choice("baseline", "localBWAware")),
     Setting("local-mem-bw", "1600", "GB/s (GB = 1e9 here) for reductions; missing -> undefined delay", parse_float),
+    Setting("intra-dimension-scheduling", "FIFO", "where a chunk waits in a dimension's queue (FIFO|SCF|"
+            "lessRemainingPhaseFirst); ASTRA-sim 518bd51's JSON loader ignores it (runs FIFO)",
+            choice("FIFO", "SCF", "lessRemainingPhaseFirst")),
+    Setting("inter-dimension-scheduling", "baseline", "order in which chunks visit the dimensions (baseline|themis); "
+            "ASTRA-sim 518bd51's JSON loader ignores it (runs baseline)", choice("baseline", "themis")),
 )
 
 
@@ -112,6 +117,8 @@ def system_config(dims: list[Dimension], values: dict[str, Any], workload: Workl
         out[key] = list(given)
     out["collective-optimization"] = values["collective-optimization"]
     out["local-mem-bw"] = values["local-mem-bw"]
+    out["intra-dimension-scheduling"] = values["intra-dimension-scheduling"]
+    out["inter-dimension-scheduling"] = values["inter-dimension-scheduling"]
     diags += workload_refusals(out, dims, workload)
     return out, diags
 
@@ -232,7 +239,9 @@ def approximation_error(g: FQG, product: Product, system: dict[str, Any], w: Wor
                              endpoint_delay_ns=float(system["endpoint-delay"]),
                              local_mem_bw_gb_per_s=float(system["local-mem-bw"]),
                              optimization=system["collective-optimization"],
-                             scheduling=system["scheduling-policy"].lower(), model="astra", top_links=0)
+                             scheduling=system["scheduling-policy"].lower(), model="astra", top_links=0,
+                             intra_dimension_scheduling=system["intra-dimension-scheduling"],
+                             inter_dimension_scheduling=system["inter-dimension-scheduling"])
     order = product.order if product.order is not None else np.arange(N)
     group = (tuple(int(x) for x in order),)
     def timed(graph: FQG, o: SimulationOptions) -> tuple[float, str]:
