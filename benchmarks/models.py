@@ -41,7 +41,7 @@ from infragraph import blueprints  # noqa: E402
 from infragraph import translators as T  # noqa: E402
 from infragraph.errors import InfraGraphError  # noqa: E402
 from infragraph.simulate import SimulationOptions, prepare, simulate  # noqa: E402
-from infragraph.translators.astra_analytical import COLLECTIVE_KEY  # noqa: E402
+from infragraph.translators.astra_system import COLLECTIVE_KEY  # noqa: E402
 from infragraph.translators.chakra_et import Workload  # noqa: E402
 from real_backends import COMPLETED, run_bundle  # noqa: E402  (benchmarks/, this script's folder)
 

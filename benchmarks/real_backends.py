@@ -37,9 +37,9 @@ from infragraph import translators as T  # noqa: E402
 from infragraph.errors import InfraGraphError  # noqa: E402
 from infragraph.graph.ranks import npu_order  # noqa: E402
 from infragraph.simulate import SimulationOptions, simulate  # noqa: E402
-from infragraph.translators.astra_analytical import COLLECTIVE_KEY  # noqa: E402
+from infragraph.translators.astra_system import COLLECTIVE_KEY  # noqa: E402
 from infragraph.translators.chakra_et import Workload  # noqa: E402
-from infragraph.translators.simengine import ENGINE_ALGORITHM  # noqa: E402
+from infragraph.translators.astra_system import ENGINE_ALGORITHM  # noqa: E402
 from infragraph.units import parse_size_bytes  # noqa: E402
 
 # name -> (blueprint, parameters, per-backend translate options)

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import Diagnostic, InfraGraphError, Location, did_you_mean
-from .paths import BLUEPRINTS
+from . import paths
 
 PREFIX = "std."
 
@@ -26,17 +26,16 @@ def is_blueprint_name(text: str) -> bool:
 
 
 def names() -> list[str]:
-    """Every blueprint's module name, sorted (std.devices.switch, std.fabrics.clos, ...)."""
-    if not BLUEPRINTS.is_dir():
-        return []
-    return sorted(PREFIX + ".".join(p.relative_to(BLUEPRINTS).with_suffix("").parts)
-                  for p in BLUEPRINTS.rglob("*.igl"))
+    """Every blueprint's module name, sorted (std.devices.switch, std.fabrics.clos, ...); an empty
+    library raises PackageDataError (a broken installation)."""
+    return sorted(PREFIX + ".".join(p.relative_to(paths.BLUEPRINTS).with_suffix("").parts)
+                  for p in paths.blueprint_files())
 
 
 def resolve(name: str) -> Path:
     """blueprints/x/y.igl for `std.x.y`; an error with a suggestion when there is none."""
     rel = name[len(PREFIX):] if name.startswith(PREFIX) else name
-    path = BLUEPRINTS.joinpath(*rel.split(".")).with_suffix(".igl")
+    path = paths.BLUEPRINTS.joinpath(*rel.split(".")).with_suffix(".igl")
     if not rel or not path.is_file():
         known = names()
         raise InfraGraphError(Diagnostic(

@@ -29,10 +29,9 @@ def test_every_file_is_byte_identical_to_astra_sims_example(collective, npus):
 
 
 def test_a_file_reads_back_as_metadata_then_one_collective_node():
-    from infragraph.translators.chakra_et import _messages
+    from chakra.schema.protobuf.et_def_pb2 import GlobalMetadata, Node
     data = workload_files(Workload("all-gather", 12345), 4)["workload/all_gather.3.et"]
-    metadata, node = _messages()
-    m, n = metadata(), node()
+    m, n = GlobalMetadata(), Node()
     m.ParseFromString(data[1:1 + data[0]])
     rest = data[1 + data[0]:]
     n.ParseFromString(rest[1:1 + rest[0]])

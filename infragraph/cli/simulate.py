@@ -20,6 +20,7 @@ from ..units import Quantity, UnitError, format_quantity, parse_quantity, parse_
 from .common import (about_option, add_failure_arguments, add_source_arguments, at_least, failure_spec,
                      load_graph_with_progress, one_of, option_error, progress)
 from .sim_progress import SimProgress
+from .simulate_workload import add_arguments as add_workload_arguments, run_workload
 
 
 
@@ -83,6 +84,7 @@ def register(sub) -> None:
     p.add_argument("--progress", action="store_true",
                    help="show the progress line (simulated time, events/s, ETA) even when stderr is not a terminal")
     add_failure_arguments(p)
+    add_workload_arguments(p)
     p.set_defaults(func=run)
 
 
@@ -329,6 +331,8 @@ def run(args) -> int:
     from ..simulate import chrome_trace, prepare, simulate
     from ..simulate.failures import format_failures, simulate_with_failures
 
+    if args.workload:
+        return run_workload(args, options(args))
     sizes = parse_sizes(args.size)
     opts = options(args)
     at_least(args.top, "--top", 0)

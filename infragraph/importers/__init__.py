@@ -50,10 +50,14 @@ def import_source(kind: str, source: str | Path, options: ImportOptions = Import
         raise InfraGraphError(Diagnostic(
             f"{', '.join(sorted(stray))} do{'es' if len(stray) == 1 else ''} not apply to --from {kind}",
             Location(str(source))))
-    if kind in ("astra-analytical", "ns3"):
-        from ..translators.importers import import_file
+    if kind == "astra-analytical":
+        from .astra_analytical import import_astra_analytical
 
-        return import_file(kind, source), []
+        return import_astra_analytical(source), []
+    if kind == "ns3":
+        from .ns3 import import_ns3
+
+        return import_ns3(source), []
     if kind in ("graphml", "edgelist"):
         from . import fabric_graph
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from ..document.model import Infrastructure
 from ..errors import Diagnostic, InfraGraphError, Location, did_you_mean, read_text
-from ..paths import BLUEPRINTS
+from ..paths import BLUEPRINTS, blueprint_files
 from . import ast as A
 from .builtins import global_names
 from .diagnostics import CompileError, Silent, diagnostic
@@ -59,8 +59,8 @@ class Compiler:
             tried.append(str(p))
         known = sorted(
             ("std." if parts[0] == "std" else "") + str(q.relative_to(BLUEPRINTS).with_suffix("")).replace(os.sep, ".")
-            for q in BLUEPRINTS.rglob("*.igl")
-        ) if BLUEPRINTS.is_dir() else []
+            for q in blueprint_files()
+        )
         raise CompileError(f"cannot find module '{imp.target}' (looked in: {', '.join(tried)})", imp.pos,
                            did_you_mean(imp.target, known))
 

@@ -9,19 +9,20 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from ..paths import ROOT
+from ..paths import DOCS, PackageDataError
 
-DOCS_FILE = ROOT / "docs" / "lint.md"
+DOCS_FILE = DOCS / "lint.md"
 _HEADING = re.compile(r"^## (IG\d{3})\b.*$", re.MULTILINE)
 
 
 @lru_cache(maxsize=1)
 def sections() -> dict[str, str]:
-    """Rule id -> the markdown of its section (heading excluded); empty when the docs are absent."""
+    """Rule id -> the markdown of its section (heading excluded). The docs are package data, so a
+    missing file is a broken installation (PackageDataError), not rules without help."""
     try:
         text = DOCS_FILE.read_text(encoding="utf-8")
-    except OSError:
-        return {}
+    except OSError as e:
+        raise PackageDataError(f"the lint rule documentation is missing from the installation ({e})") from None
     marks = list(_HEADING.finditer(text))
     out = {}
     for i, m in enumerate(marks):
@@ -51,11 +52,16 @@ def absolute_help_uri(rule_id: str, base: str | None = None) -> str | None:
 @lru_cache(maxsize=1)
 def repository_docs() -> str | None:
     """https://HOST/OWNER/REPO/blob/HEAD/docs/lint.md for a checkout whose `origin` remote is on a
-    web host (git@host:owner/repo.git or https://host/owner/repo.git); None otherwise."""
+    web host (git@host:owner/repo.git or https://host/owner/repo.git); None otherwise, and None for
+    an installed package: asking git there would find whatever repository holds the user's
+    environment and point every rule at the user's own project."""
     import subprocess
 
+    checkout = DOCS.parent
+    if not (checkout / ".git").exists():
+        return None
     try:
-        url = subprocess.run(["git", "-C", str(ROOT), "config", "--get", "remote.origin.url"],
+        url = subprocess.run(["git", "-C", str(checkout), "config", "--get", "remote.origin.url"],
                              capture_output=True, text=True, timeout=5).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return None

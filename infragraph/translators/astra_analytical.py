@@ -11,9 +11,8 @@ own inconsistency, kept).
 from __future__ import annotations
 
 import json
-import math
 from dataclasses import dataclass, replace
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 from scipy.sparse import coo_matrix
@@ -22,146 +21,24 @@ from scipy.sparse.csgraph import dijkstra
 from ..errors import Diagnostic, InfraGraphError, Location
 from ..graph.fqg import FQG
 from ..units import gbps_to_gib_per_s
+from ..importers.astra_analytical import DIGITS, KIND_HINT_ANNOTATION
+from .astra_system import COLLECTIVE_KEY, ENGINE_ALGORITHM, REMOTE_MEMORY, SYSTEM_SETTINGS, rank_names, ranks_file, \
+    system_config
+from .base import Bundle, Options, Setting, Translator, choice, refuse, render
 from .chakra_et import Workload, workload_files
-from .launch import ANALYTICAL, config_args, run_script
-from .base import (Bundle, Options, Setting, Translator, choice, list_of, parse_float, parse_int,
-                   parse_positive_int, refuse, render)
 from .fat_tree import NotAFatTree, infer
+from .comparison import ANALYTICAL_AWARE, ANALYTICAL_UNAWARE, against_simulate
+from .launch import ANALYTICAL, config_args, run_script
+from .logical_dims import Stated, coarsen, same_groups, stated_dims
+from .readme import readme
 from .server_tiers import server_tier_product
-from .structure import (FC, RING, SW, Dimension, Fabric, NotAProduct, NotSplittable, Product, detect_product, fabric,
+from .structure import (RING, SW, Dimension, Fabric, NotAProduct, NotSplittable, Product, detect_product, fabric,
                         host_per_gpu_nic_pair, require_rated, scale_up_switches)
-
-KIND_HINT_ANNOTATION = "astra.topology"  # graph annotation: "Ring,FullyConnected,Switch" (importer writes it)
-DEFAULT_ALGORITHM = {RING: "ring", FC: "direct", SW: "halvingDoubling"}
-# all-to-all has no halvingDoubling in ASTRA-sim: exit 1, "unknown communication type for HalvingDoubling"
-ALGORITHMS = {
-    "all-reduce-implementation": ("ring", "direct", "halvingDoubling", "doubleBinaryTree"),
-    "reduce-scatter-implementation": ("ring", "direct", "halvingDoubling"),
-    "all-gather-implementation": ("ring", "direct", "halvingDoubling"),
-    "all-to-all-implementation": ("ring", "direct"),
-}
-COLLECTIVE_KEY = {"all-reduce": "all-reduce-implementation", "reduce-scatter": "reduce-scatter-implementation",
-                  "all-gather": "all-gather-implementation", "all-to-all": "all-to-all-implementation"}
-DIGITS = 6  # decimals written for bandwidth and latency (importer -> translator round trips exactly)
-
-SYSTEM_SETTINGS: tuple[Setting, ...] = (
-    Setting("scheduling-policy", "LIFO", "order in which ready chunks are served (LIFO|FIFO)", choice("LIFO", "FIFO")),
-    Setting("endpoint-delay", "10", "ns an NPU spends per message endpoint (integer >= 1; 0 aborts ASTRA-sim)",
-            parse_int),
-    Setting("active-chunks-per-dimension", "1", "chunks in flight per dimension queue", parse_positive_int),
-    Setting("preferred-dataset-splits", "4", "chunks per collective (missing -> ASTRA divides by zero)",
-            parse_positive_int),
-    *(Setting(key, "", f"one algorithm per dimension ({'|'.join(algs)}); empty = the backend's default "
-              "(analytical and ns-3: Ring->ring, FullyConnected->direct, Switch->halvingDoubling, or direct "
-              "when its size is not a power of two or the collective is all-to-all; HTSim: ring)",
-              list_of(choice(*algs))) for key, algs in ALGORITHMS.items()),
-    Setting("collective-optimization", "localBWAware",
-            "localBWAware: reduce-scatter/all-gather around the last dimension; baseline: all-reduce per dimension",
-            choice("baseline", "localBWAware")),
-    Setting("local-mem-bw", "1600", "GB/s (GB = 1e9 here) for reductions; missing -> undefined delay", parse_float),
-    Setting("intra-dimension-scheduling", "FIFO", "where a chunk waits in a dimension's queue (FIFO|SCF|"
-            "lessRemainingPhaseFirst); ASTRA-sim 518bd51's JSON loader ignores it (runs FIFO)",
-            choice("FIFO", "SCF", "lessRemainingPhaseFirst")),
-    Setting("inter-dimension-scheduling", "baseline", "order in which chunks visit the dimensions (baseline|themis); "
-            "ASTRA-sim 518bd51's JSON loader ignores it (runs baseline)", choice("baseline", "themis")),
-)
-
-
-def _is_pow2(n: int) -> bool:
-    return n > 0 and n & (n - 1) == 0
-
-
-def default_algorithm(dim: Dimension, key: str) -> str:
-    """Topology-aware: ring on a Ring, direct on a clique, halvingDoubling on a power-of-two Switch
-    (system_config falls back to ring for an all-reduce too small for it)
-    (direct otherwise, and always for all-to-all, which has no halvingDoubling)."""
-    algo = DEFAULT_ALGORITHM[dim.kind]
-    if algo == "halvingDoubling" and (not _is_pow2(dim.size) or "halvingDoubling" not in ALGORITHMS[key]):
-        return "direct"
-    return algo
-
-
-def system_config(dims: list[Dimension], values: dict[str, Any], workload: Workload,
-                  default: Callable[[Dimension, str], str] = default_algorithm) -> tuple[dict[str, Any], list[Diagnostic]]:
-    """The system.json object for these dimensions (every key of the note, user overrides applied),
-    and the refusals for inputs ASTRA-sim is known to abort or hang on with this workload."""
-    out: dict[str, Any] = {
-        "scheduling-policy": values["scheduling-policy"],
-        "endpoint-delay": values["endpoint-delay"],
-        "active-chunks-per-dimension": values["active-chunks-per-dimension"],
-        "preferred-dataset-splits": values["preferred-dataset-splits"],
-    }
-    diags = []
-    if values["endpoint-delay"] < 1:
-        diags.append(Diagnostic(f"endpoint-delay {values['endpoint-delay']} ns: ASTRA-sim aborts with 0 (event queue "
-                                f"assertion 'get_event_time() > current_time')", Location(path="--set endpoint-delay"),
-                                "use --set endpoint-delay=1 or more"))
-    npus = int(np.prod([d.size for d in dims])) if dims else 1
-    too_small_for_hd = workload.size_bytes // values["preferred-dataset-splits"] < 2 * npus
-    for key in ALGORITHMS:
-        given = values[key]
-        if not given:
-            out[key] = [default(d, key) for d in dims]
-            if key == "all-reduce-implementation" and too_small_for_hd:  # halvingDoubling would abort: ring
-                out[key] = ["ring" if a == "halvingDoubling" else a for a in out[key]]
-            continue
-        if len(given) != len(dims):
-            diags.append(Diagnostic(f"{key} lists {len(given)} algorithm(s) but the network has {len(dims)} "
-                                    f"dimension(s)", Location(path=f"--set {key}"),
-                                    f"give one per dimension, e.g. {','.join(default(d, key) for d in dims)}"))
-            continue
-        for i, (algo, d) in enumerate(zip(given, dims)):
-            if algo == "halvingDoubling" and not _is_pow2(d.size):
-                diags.append(Diagnostic(f"{key}: halvingDoubling on dimension {i} needs a power-of-two size, "
-                                        f"the dimension has {d.size} NPUs", Location(path=f"--set {key}")))
-        out[key] = list(given)
-    out["collective-optimization"] = values["collective-optimization"]
-    out["local-mem-bw"] = values["local-mem-bw"]
-    out["intra-dimension-scheduling"] = values["intra-dimension-scheduling"]
-    out["inter-dimension-scheduling"] = values["inter-dimension-scheduling"]
-    diags += workload_refusals(out, dims, workload)
-    return out, diags
-
-
-def workload_refusals(system: dict[str, Any], dims: list[Dimension], w: Workload) -> list[Diagnostic]:
-    """Collective sizes ASTRA-sim cannot chunk: it aborts (all-reduce halvingDoubling with fewer than
-    2 bytes per NPU per chunk, 'chunk_size > 0') or never finishes (all-gather of fewer bytes than chunks)."""
-    splits = system["preferred-dataset-splits"]
-    npus = int(np.prod([d.size for d in dims])) if dims else 1
-    where = Location(path="--size")  # the user's choice of halvingDoubling (a default falls back to ring)
-    if w.collective == "all-reduce" and "halvingDoubling" in system.get("all-reduce-implementation", ()) \
-            and w.size_bytes // splits < 2 * npus:
-        return [Diagnostic(f"all-reduce of {w.size_bytes} bytes with halvingDoubling and {splits} chunks on {npus} NPUs: "
-                           f"ASTRA-sim aborts ('chunk_size > 0') below 2 bytes per NPU per chunk", where,
-                           f"use --size {2 * npus * splits}B or more, or --set all-reduce-implementation=ring,...")]
-    if w.collective == "all-gather" and w.size_bytes < splits:
-        return [Diagnostic(f"all-gather of {w.size_bytes} bytes in {splits} chunks: a 0-byte chunk, which ASTRA-sim "
-                           f"never finishes", where, f"use --size {splits}B or more, or fewer "
-                           f"preferred-dataset-splits")]
-    return []
-
-
 def network_yaml(dims: list[Dimension], shape: str, source: str) -> str:
     return render("astra_network.yml.j2", shape=shape, source=source,
                   topology=[d.kind for d in dims], npus_count=[d.size for d in dims],
                   bandwidth=[repr(round(gbps_to_gib_per_s(d.bw_gbps), DIGITS)) for d in dims],
                   latency=[repr(round(d.lat_ns, DIGITS)) for d in dims])
-
-
-def rank_names(fab: Fabric, order: np.ndarray | None = None) -> list[str]:
-    """The NPU node name of each rank (`order`: NPU vertex per rank when a model renumbers them)."""
-    names = fab.g.node_names
-    vertices = fab.vertex_node[:fab.num_npus] if order is None else fab.vertex_node[order]
-    return [names[i] for i in vertices.tolist()]
-
-
-def ranks_file(names: list[str]) -> str:
-    """ranks.txt: the template's header, then one 'rank<TAB>node' line per NPU (joined here, not in a
-    template loop, because it has one line per NPU: 262,144 in the Clos benchmark)."""
-    return render("ranks.txt.j2", body="".join(f"{i}\t{n}\n" for i, n in enumerate(names)))
-
-
-REMOTE_MEMORY = json.dumps({"memory-type": "NO_MEMORY_EXPANSION"}, indent=2) + "\n"
 
 
 def one_switch_approximation(fab: Fabric, reason: str) -> Product:
@@ -223,7 +100,6 @@ def approximation_error(g: FQG, product: Product, system: dict[str, Any], w: Wor
     logical dimensions, NPU order, algorithms and options): the error the README states."""
     from .. import blueprints  # lazily: only a Clos approximation needs the engine and a stack graph
     from ..simulate import SimulationOptions, simulate
-    from .simengine import ENGINE_ALGORITHM
 
     N = int(np.prod([d.size for d in product.dims]))
     if N > ERROR_CHECK_MAX_NPUS:
@@ -291,11 +167,34 @@ def detect_for_astra(fab: Fabric, g: FQG, options: Options) -> Product:
             "becomes one Switch dimension per tier)")) from None
 
 
+def honour_stated(product: Product, stated: Stated) -> tuple[Product, str]:
+    """The product over the graph's stated dims where ASTRA-sim's network can take them (equal, or
+    switch tiers merged: logical_dims.coarsen), and where the bundle's dimensions come from (for the
+    README); a stated shape it cannot take is kept out, and a note says so."""
+    sizes = [d.size for d in product.dims]
+    if not stated.given:
+        return product, ("approximation of the graph (see Notes); the graph states no dims" if not product.exact
+                         else "detected: the graph is this RI/FC/SW product and states no dims")
+    if sizes == list(stated.dims.sizes) and same_groups(sizes, product.order):
+        return product, "the graph's dims annotation" + ("" if product.exact else ", approximated (see Notes)")
+    merged = coarsen(product, stated)
+    if merged is not None:
+        return merged, "the graph's dims annotation, switch tiers merged (an approximation, see Notes)"
+    note = (f"the graph states dims {stated.shape()}, which `infragraph simulate` runs over, but ASTRA-sim's "
+            f"analytical dimensions are its network and this one is {product.shape()}: its collectives run over "
+            f"{product.shape()}; `infragraph simulate --dims {','.join(map(str, sizes))}` runs those dimensions on "
+            f"the real graph")
+    return Product(product.dims, product.notes + [note], product.order), \
+        f"the network (the graph's stated {stated.shape()} is not a product ASTRA-sim can model here)"
+
+
 @dataclass
 class AnalyticalPlan:
     g: FQG
     fab: Fabric
     product: Product
+    dims_from: str
+    stated: Stated
     system: dict[str, Any]
     values: dict[str, Any]
     workload: Workload
@@ -331,12 +230,13 @@ class AstraAnalytical(Translator):
         values = self.resolve_settings(options)
         fab = fabric(g)
         refuse(require_rated(fab, "ASTRA-sim"))
-        product = detect_for_astra(fab, g, options)
+        stated = stated_dims(g, fab.num_npus)
+        product, dims_from = honour_stated(detect_for_astra(fab, g, options), stated)
         system, diags = system_config(product.dims, values, options.workload)
         if values["network-model"] == "aware":
             diags += aware_refusals(product.dims)
         refuse(diags)
-        return AnalyticalPlan(g, fab, product, system, values, options.workload)
+        return AnalyticalPlan(g, fab, product, dims_from, stated, system, values, options.workload)
 
     def render(self, plan: AnalyticalPlan) -> Bundle:
         fab, product = plan.fab, plan.product
@@ -354,52 +254,11 @@ class AstraAnalytical(Translator):
                                              remote_memory_configuration="remote_memory.json",
                                              network_configuration="network.yml")),
         }
+        model = ANALYTICAL_AWARE if plan.values["network-model"] == "aware" else ANALYTICAL_UNAWARE
         files["README.md"] = readme(self, plan.g.name, fab.num_npus, product.shape(), files, notes,
-                                    not product.exact, self.settings_table(plan.values), plan.workload)
+                                    not product.exact, self.settings_table(plan.values), plan.workload,
+                                    against=against_simulate(product.dims, product.shape(), plan.dims_from,
+                                                             plan.stated, plan.system, plan.workload, model,
+                                                             fab.num_npus))
         files.update(workload_files(plan.workload, fab.num_npus))
         return Bundle(self.name, files, notes, ranks, not product.exact)
-
-
-FILE_ROLES = {
-    "network.yml": "ASTRA-sim analytical network: topology, npus_count, bandwidth (GB/s, GB = 2^30), latency (ns)",
-    "system.json": "ASTRA-sim system layer: scheduling, chunking, per-dimension collective algorithms",
-    "remote_memory.json": "no memory expansion (required by the binary)",
-    "ranks.txt": "which graph node is each NPU id",
-    "run.sh": "finds the backend binary and runs this bundle (output also in run.log; fails unless every NPU finishes)",
-    "topology.txt": "ns-3 topology: nodes, switches, links with rate (Gbps = 1e9 bit/s) and delay",
-    "logical_topology.json": "ASTRA-sim logical dimensions for collectives",
-    "config.txt": "ns-3 network configuration (KEY value lines)",
-    "flow.txt": "ns-3 flow list: empty (0 flows; ASTRA-sim's workload makes the traffic), read because config.txt names it",
-    "trace.txt": "ns-3 nodes to trace: none (0), read because config.txt names it",
-    "fat_tree.topo": "HTSim fat-tree description (passed with --htsim_opts -topo)",
-    "engine_input.json": "InfraGraph engine input: NPU order, logical dimensions, fabric link arrays",
-}
-
-
-RUN_NOTE = ("`run.sh` needs only the backend binary: it takes the path from an environment variable, else finds "
-            "it on PATH or under an ASTRA-sim checkout (see its header). It exits 0 only when every NPU finished; "
-            "its last line is the collective's time.")
-
-
-def readme(t: Translator, source: str, num_npus: int, summary: str, files: dict[str, str | bytes], notes: list[str],
-           approximate: bool, settings: list, workload: Workload | None, run_hint: str = "./run.sh",
-           units: list[str] | None = None, run_note: str = RUN_NOTE) -> str:
-    """The bundle README (shared by every translator). `files` are the configuration files; the
-    workload (one file per NPU) is listed as one line."""
-    listed = [(f, FILE_ROLES.get(f, "")) for f in files if f != "README.md"]
-    if workload is not None and workload.files:
-        listed.append((f"workload/{workload.stem}.<npu>.et",
-                       f"Chakra workload, one file per NPU: {workload.describe()} (`translate --collective/--size`)"))
-    return render("README.md.j2", title=f"{t.description}", backend=t.name, source=source, num_npus=num_npus,
-                  summary=summary, files=listed + [("README.md", "this file")], run_hint=run_hint, run_note=run_note,
-                  notes=notes,
-                  approximate=approximate, settings=settings, units=units or [
-                      "bandwidth in network.yml: GB/s per link per direction, GB = 2^30 bytes "
-                      "(graph Gbit/s x 1e9 / 8 / 2^30)",
-                      "latency in network.yml: ns per hop; Switch dimensions cost 2 hops",
-                      "local-mem-bw in system.json: GB/s with GB = 1e9 (ASTRA-sim's convention)"])
-
-
-def round_trip_value(x: float) -> float:
-    """How a bandwidth/latency is written (the importer's inverse must agree)."""
-    return round(x, DIGITS) if math.isfinite(x) else x

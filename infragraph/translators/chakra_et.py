@@ -6,26 +6,20 @@ attributes `is_cpu_op` (bool false), `comm_type` (int64) and `comm_size` (int64 
 all-gather the shard each NPU contributes). That is exactly the shape of ASTRA-sim's shipped
 microbenchmark workloads, which these files reproduce byte for byte (tests/test_translators_chakra_et.py).
 
-The schema is ours: only the fields we write, built as descriptors here (no .proto compiler at install
-time). Field numbers and enum values are what make the bytes Chakra's: GlobalMetadata.version = 1;
-Node.id = 1, name = 2, type = 3, attr = 10; AttributeProto.name = 1, and in its `value` oneof
-int64_val = 9, bool_val = 27; NodeType COMM_COLL_NODE = 7; CollectiveCommType ALL_REDUCE 0,
-ALL_GATHER 2, ALL_TO_ALL 6, REDUCE_SCATTER 7. A oneof member set to 0/false is still written, which
-ASTRA-sim relies on (it looks `comm_type` up by name).
+The messages are Chakra's own (MLCommons' `mlc-chakra` package, through infragraph.workload.chakra),
+so the schema is never restated here. A oneof member set to 0/false is still written, which ASTRA-sim
+relies on (it looks `comm_type` up by name).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Any
 
 import numpy as np
 
 from ..errors import error
+from ..workload.chakra import ET_VERSION, encode, schema
 
-ET_VERSION = "0.0.4"
-COMM_COLL_NODE = 7
 # our collective name -> (Chakra CollectiveCommType, ASTRA-sim's file/node stem)
 COLLECTIVES: dict[str, tuple[int, str]] = {
     "all-reduce": (0, "all_reduce"),
@@ -38,40 +32,6 @@ DEFAULT_SIZE = "1MiB"  # as `infragraph simulate`; packet-level backends (HTSim,
 MAX_COMM_SIZE = 2**63 - 1  # int64
 
 
-@lru_cache(maxsize=1)
-def _messages() -> tuple[Any, Any]:
-    """(GlobalMetadata, Node) message classes from descriptors built here (protobuf imported lazily:
-    only bundle writing needs it)."""
-    from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
-
-    F = descriptor_pb2.FieldDescriptorProto
-    fd = descriptor_pb2.FileDescriptorProto(name="infragraph_chakra_et.proto", package="infragraph.chakra", syntax="proto3")
-
-    def message(name: str, fields: list[tuple[str, int, int, str | None, int | None]]) -> None:
-        m = fd.message_type.add(name=name)
-        for fname, number, ftype, type_name, oneof in fields:
-            f = m.field.add(name=fname, number=number, type=ftype,
-                            label=F.LABEL_REPEATED if fname == "attr" else F.LABEL_OPTIONAL)
-            if type_name:
-                f.type_name = type_name
-            if oneof is not None:
-                f.oneof_index = oneof
-        if any(x[4] is not None for x in fields):
-            m.oneof_decl.add(name="value")
-
-    message("AttributeProto", [("name", 1, F.TYPE_STRING, None, None), ("int64_val", 9, F.TYPE_INT64, None, 0),
-                               ("bool_val", 27, F.TYPE_BOOL, None, 0)])
-    message("GlobalMetadata", [("version", 1, F.TYPE_STRING, None, None)])
-    message("Node", [("id", 1, F.TYPE_UINT64, None, None), ("name", 2, F.TYPE_STRING, None, None),
-                     ("type", 3, F.TYPE_INT32, None, None),  # Chakra's NodeType enum: same varint encoding
-                     ("attr", 10, F.TYPE_MESSAGE, ".infragraph.chakra.AttributeProto", None)])
-    pool = descriptor_pool.DescriptorPool()
-    pool.Add(fd)
-    get = message_factory.GetMessageClass
-    return (get(pool.FindMessageTypeByName("infragraph.chakra.GlobalMetadata")),
-            get(pool.FindMessageTypeByName("infragraph.chakra.Node")))
-
-
 def _varint(n: int) -> bytes:
     out = bytearray()
     while True:
@@ -79,11 +39,6 @@ def _varint(n: int) -> bytes:
         out.append(byte | (0x80 if n else 0))
         if not n:
             return bytes(out)
-
-
-def _delimited(payload: bytes) -> bytes:
-    """A varint length prefix, then the message (protobuf's length-delimited stream)."""
-    return _varint(len(payload)) + payload
 
 
 @dataclass(frozen=True)
@@ -115,7 +70,7 @@ class Workload:
 
 
 def _node(npu: int, node_name: str, comm_type: int, comm_size: int) -> bytes:
-    node = _messages()[1](id=npu, name=node_name, type=COMM_COLL_NODE)
+    node = schema().Node(id=npu, name=node_name, type=schema().COMM_COLL_NODE)
     node.attr.add(name="is_cpu_op", bool_val=False)
     node.attr.add(name="comm_type", int64_val=comm_type)
     node.attr.add(name="comm_size", int64_val=comm_size)
@@ -123,12 +78,12 @@ def _node(npu: int, node_name: str, comm_type: int, comm_size: int) -> bytes:
 
 
 def _metadata() -> bytes:
-    return _delimited(_messages()[0](version=ET_VERSION).SerializeToString())
+    return encode(schema().GlobalMetadata(version=ET_VERSION))
 
 
 def et_file(npu: int, node_name: str, comm_type: int, comm_size: int) -> bytes:
     """One NPU's trace: GlobalMetadata, then the collective node (id = the NPU's rank)."""
-    return _metadata() + _delimited(_node(npu, node_name, comm_type, comm_size))
+    return _metadata() + _varint(len(body := _node(npu, node_name, comm_type, comm_size))) + body
 
 
 def workload_files(w: Workload, num_npus: int, folder: str = "workload", node_name: str | None = None
@@ -143,7 +98,7 @@ def workload_files(w: Workload, num_npus: int, folder: str = "workload", node_na
         return {}
     head = _metadata()
     rest = _node(0, node_name or w.node_name(num_npus), COLLECTIVES[w.collective][0], w.size_bytes)
-    out = {f"{folder}/{w.stem}.0.et": head + _delimited(rest)} if num_npus else {}
+    out = {f"{folder}/{w.stem}.0.et": head + _varint(len(rest)) + rest} if num_npus else {}
     ids = np.arange(1, num_npus, dtype=np.uint64)
     length = 1
     while ids.size:

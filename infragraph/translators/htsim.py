@@ -20,11 +20,14 @@ import numpy as np
 
 from ..errors import Diagnostic, InfraGraphError, Location
 from ..graph.fqg import FQG
-from .astra_analytical import (ALGORITHMS, REMOTE_MEMORY, SYSTEM_SETTINGS, network_yaml, ranks_file,
-                               readme, system_config)
+from .astra_analytical import network_yaml
+from .astra_system import ALGORITHMS, REMOTE_MEMORY, SYSTEM_SETTINGS, ranks_file, system_config
 from .base import Bundle, Options, Translator, refuse, render
 from .chakra_et import Workload, workload_files
+from .comparison import HTSIM as HTSIM_MODEL, against_simulate
 from .launch import HTSIM, config_args, run_script
+from .logical_dims import Chosen, same_groups, stated_dims
+from .readme import readme
 from .fat_tree import FatTree, NotAFatTree, infer
 from .structure import SW, Dimension, Fabric, NotSplittable, fabric, host_per_gpu_nic_pair, require_rated
 
@@ -84,6 +87,7 @@ class HTSimPlan:
     g: FQG
     fab: Fabric
     tree: FatTree
+    chosen: Chosen
     system: dict[str, Any]
     values: dict[str, Any]
     workload: Workload
@@ -132,6 +136,28 @@ def halving_doubling_refusals(system: dict[str, Any]) -> list[Diagnostic]:
             for key in ALGORITHMS if "halvingDoubling" in system[key]]
 
 
+def logical_dims(g: FQG, tree: FatTree) -> Chosen:
+    """The graph's stated dims (as simulate runs them) when they describe the same NPU groups in
+    HTSim's NPU order (host h on ToR h / Radix_Down0), else one dimension of all NPUs, said. The
+    dimensions' bandwidth and latency are the tier-0 link's (HTSim reads only the NPU counts)."""
+    stated = stated_dims(g, tree.nodes)
+    speed, latency = float(tree.tiers[0].speed), float(tree.tiers[0].latency)
+    flat = [Dimension(SW, tree.nodes, 1, speed, latency)]
+    if not stated.given:
+        return Chosen(flat, "flat: the graph states no dims; one dimension in HTSim's NPU order (ranks.txt)", stated,
+                      [], f"SW({tree.nodes})")
+    sizes = list(stated.dims.sizes)
+    if same_groups(sizes, tree.host_order):
+        return Chosen([Dimension(d.kind, d.size, 0, speed, latency) for d in stated.dimensions()],
+                      "the graph's dims annotation", stated, [])
+    return Chosen(flat, f"flat: the graph's {stated.shape()} has no equivalent in HTSim's NPU order", stated,
+                  [f"the graph states dims {stated.shape()}, which `infragraph simulate` runs over, but HTSim numbers "
+                   f"its NPUs ToR by ToR (ranks.txt) and in that order the groups of {stated.shape()} are not "
+                   f"dimensions ASTRA-sim can name (dimension 0 = consecutive NPU ids); the collective runs as one "
+                   f"dimension of {tree.nodes} NPUs in ranks.txt order, which `infragraph simulate --dims "
+                   f"{tree.nodes}` runs in the graph's rank order instead"], f"SW({tree.nodes})")
+
+
 class HTSim(Translator):
     name = "htsim"
     description = "ASTRA-sim HTSim backend (csg-htsim, TCP): fat-tree description + analytical YAML"
@@ -147,9 +173,7 @@ class HTSim(Translator):
         except NotSplittable as e:
             raise InfraGraphError(Diagnostic(
                 f"not a fat tree HTSim can build: {e}; ASTRA-sim makes every NPU an HTSim host, and an HTSim host has "
-                f"exactly one link, so GPUs that share NICs have no HTSim equivalent", Location(),
-                "give every GPU its own NIC (e.g. -D nics_per_host=8 -D 'host_device=dgx.dgx()'), or translate with "
-                "--to ns3 (any topology) or --to astra-analytical --approximate")) from None
+                f"exactly one link (one host per GPU-NIC pair)", Location(), e.hint)) from None
         except NotAFatTree as e:
             raise InfraGraphError(Diagnostic(f"not a fat tree HTSim can build: {e}", Location(),
                                              "HTSim builds only 2- or 3-tier fat trees whose hosts have one NIC (or one per GPU); translate "
@@ -160,30 +184,28 @@ class HTSim(Translator):
                                               "HTSim would reject this .topo or build a different tree; make the Clos uniform (one radix, "
                                               "speed and latency per tier) or translate with --to ns3")
                                    for r, d in failed])
-        system, diags = system_config([self._dimension(tree)], values, options.workload, htsim_default)
+        chosen = logical_dims(g, tree)
+        system, diags = system_config(chosen.dims, values, options.workload, htsim_default)
         refuse(diags + halving_doubling_refusals(system))
-        return HTSimPlan(g, fab, tree, system, values, options.workload)
-
-    @staticmethod
-    def _dimension(tree: FatTree) -> Dimension:
-        return Dimension(SW, tree.nodes, 1, float(tree.tiers[0].speed), float(tree.tiers[0].latency))
+        return HTSimPlan(g, fab, tree, chosen, system, values, options.workload)
 
     def render(self, plan: HTSimPlan) -> Bundle:
         fab, tree = plan.fab, plan.tree
         names = fab.g.node_names
         ranks = [names[i] for i in fab.vertex_node[tree.host_order].tolist()]
-        dim = self._dimension(tree)
+        dims = plan.chosen.dims
         moved = int(np.count_nonzero(tree.host_order != np.arange(fab.num_npus)))
         order_note = ([f"ranks.txt: {moved} NPU(s) take a different rank than in the graph's order, because HTSim "
                        f"wires host h to ToR h / Radix_Down0 (hosts of one ToR, and ToRs of one pod, consecutive); "
                        f"ASTRA-sim NPU id = HTSim host = the rank in ranks.txt"] if moved else [])
         notes = fab.notes + order_note + [RING_DEFAULT_NOTE, byte_credit_note(
-            plan.workload, plan.system["preferred-dataset-splits"], tree.nodes), f"network.yml gives HTSim the NPU count and one logical dimension of {tree.nodes}; its "
-                             f"bandwidth/latency are the tier-0 link's and HTSim ignores them (it reads fat_tree.topo)"]
+            plan.workload, plan.system["preferred-dataset-splits"], tree.nodes), f"network.yml gives HTSim the NPU count and the "
+                             f"logical dimensions {plan.chosen.shape()}; their bandwidth/latency are the tier-0 link's and "
+                             f"HTSim ignores them (it reads fat_tree.topo)"] + plan.chosen.notes
         files: dict[str, str | bytes] = {
             "fat_tree.topo": render("htsim_fat_tree.topo.j2", source=plan.g.name, nodes=tree.nodes,
                                     podsize=tree.podsize, tiers=tree.tiers),
-            "network.yml": network_yaml([dim], f"SW({tree.nodes})", plan.g.name),
+            "network.yml": network_yaml(dims, plan.chosen.shape(), plan.g.name),
             "system.json": json.dumps(plan.system, indent=2) + "\n",
             "remote_memory.json": REMOTE_MEMORY,
             "ranks.txt": ranks_file(ranks),
@@ -198,6 +220,9 @@ class HTSim(Translator):
         files["README.md"] = readme(self, plan.g.name, fab.num_npus, summary, files, notes, False,
                                     self.settings_table(plan.values), plan.workload,
                                     units=["Downlink_speed_Gbps: Gbit/s (1e9 bit/s) of the links below each tier",
-                                           "Downlink_Latency_ns: ns of those links (a GPU's internal path folded in)"])
+                                           "Downlink_Latency_ns: ns of those links (a GPU's internal path folded in)"],
+                                    against=against_simulate(dims, plan.chosen.shape(), plan.chosen.source,
+                                                             plan.chosen.stated, plan.system, plan.workload, HTSIM_MODEL,
+                                                             fab.num_npus))
         files.update(workload_files(plan.workload, fab.num_npus))
         return Bundle(self.name, files, notes, ranks)

@@ -35,12 +35,15 @@ from scipy.sparse.csgraph import connected_components
 
 from ..errors import Diagnostic, InfraGraphError, Location
 from ..graph.fqg import FQG
-from .astra_analytical import REMOTE_MEMORY, rank_names, ranks_file, SYSTEM_SETTINGS, KIND_HINT_ANNOTATION, readme, system_config
+from .astra_system import REMOTE_MEMORY, SYSTEM_SETTINGS, rank_names, ranks_file, system_config
 from .base import (Bundle, Options, Setting, Translator, list_of, parse_bool, parse_float, parse_positive_int,
                    refuse, render)
 from .chakra_et import Workload, workload_files
+from .comparison import NS3 as NS3_MODEL, against_simulate
 from .launch import NS3, config_args, run_script
-from .structure import SW, Dimension, Fabric, NotAProduct, detect_product, fabric, require_rated
+from .logical_dims import Chosen, bundle_dims, stated_dims
+from .readme import readme
+from .structure import RING, Dimension, Fabric, fabric, require_rated
 
 SWITCH_KINDS = (1, 2)  # structure.SWITCH, structure.HUB: nodes that forward
 
@@ -151,7 +154,8 @@ def _config_value(key: str) -> Callable[[str], str]:
 NS3_SETTINGS: tuple[Setting, ...] = (
     *(Setting(k, v, doc, _config_value(k)) for k, v, doc in CONFIG_DEFAULTS),
     Setting("logical-dims", "", "logical dimensions for collectives, e.g. 8,2 (product = NPUs); "
-            "empty = the detected RI/FC/SW product, else one dimension of all NPUs", list_of(parse_positive_int)),
+            "empty = the graph's dims annotation (as infragraph simulate), else the detected RI/FC/SW product, "
+            "else one dimension of all NPUs (ring)", list_of(parse_positive_int)),
     Setting("forwarding-nodes", "false", "give NPUs wired to each other a forwarding switch node "
             "(ns-3 NPUs do not forward) instead of refusing multi-hop direct wiring", parse_bool),
     Setting("forwarding-latency-ns", "0", "delay of the added NPU-to-forwarding-node links (ns)", parse_float),
@@ -209,7 +213,7 @@ class Ns3Plan:
     err: np.ndarray
     num_nodes: int
     switch_ids: np.ndarray
-    dims: list[Dimension]
+    chosen: Chosen
     system: dict[str, Any]
     values: dict[str, Any]
     notes: list[str]
@@ -261,10 +265,11 @@ class Ns3(Translator):
         if values["fork-limits"]:
             refuse(over)
         notes += [f"FLAGGED: fork-limits=false: {d.message}" for d in over]
-        dims = self._logical_dims(fab, g, values, notes)
-        system, diags = system_config(dims, values, options.workload)
+        chosen = self._logical_dims(fab, g, values, options.approximate)
+        notes += chosen.notes
+        system, diags = system_config(chosen.dims, values, options.workload)
         refuse(diags + _map_refusals(values, {rate(b) for b in np.unique(bw).tolist()}))
-        return Ns3Plan(g, fab, src, dst, bw, lat, err, num_nodes, switch_ids, dims, system, values, notes,
+        return Ns3Plan(g, fab, src, dst, bw, lat, err, num_nodes, switch_ids, chosen, system, values, notes,
                        options.workload)
 
     def _add_forwarding(self, fab: Fabric, err: np.ndarray, values: dict):
@@ -292,7 +297,9 @@ class Ns3(Translator):
                 f"nodes. Routes now pass through these nodes, which the real hardware does in the NPU")
         return src, dst, bw, lat, err, V + npus.size, switch_ids, note
 
-    def _logical_dims(self, fab: Fabric, g: FQG, values: dict, notes: list[str]) -> list[Dimension]:
+    def _logical_dims(self, fab: Fabric, g: FQG, values: dict, approximate: bool) -> Chosen:
+        """`--set logical-dims`, else the dimensions simulate would use (logical_dims.bundle_dims);
+        with none, one dimension of all NPUs (ns-3 needs one) of unstated kind, so ring, as simulate."""
         N = fab.num_npus
         given = values["logical-dims"]
         if given:
@@ -300,14 +307,13 @@ class Ns3(Translator):
                 raise InfraGraphError(Diagnostic(
                     f"logical-dims {','.join(map(str, given))} multiply to {int(np.prod(given))}, the graph has "
                     f"{N} NPUs", Location(path="--set logical-dims")))
-            return [Dimension(SW, n, 0, np.nan, np.nan) for n in given]
-        hint = g.graph_annotations.get(KIND_HINT_ANNOTATION)
-        try:
-            return detect_product(fab, False, str(hint).split(",") if hint else None).dims
-        except NotAProduct as e:
-            notes.append(f"logical topology: one dimension of {N} NPUs (the graph is not an RI/FC/SW product: {e}); "
-                         f"ns-3 routes on the real topology, the logical dimensions only shape the collectives")
-            return [Dimension(SW, N, 1, np.nan, np.nan)]
+            return Chosen([Dimension(RING, n, 0, np.nan, np.nan) for n in given], "--set logical-dims",
+                          stated_dims(g, N), [], "x".join(map(str, given)))
+        chosen = bundle_dims(fab, g, approximate)
+        if not chosen.dims:
+            chosen.dims = [Dimension(RING, N, 0, np.nan, np.nan)]
+            chosen.written = str(N)
+        return chosen
 
     def render(self, plan: Ns3Plan) -> Bundle:
         fab = plan.fab
@@ -331,7 +337,7 @@ class Ns3(Translator):
             "topology.txt": topology,
             "flow.txt": "0\n",
             "trace.txt": "0\n",
-            "logical_topology.json": json.dumps({"logical-dims": [str(d.size) for d in plan.dims]}) + "\n",
+            "logical_topology.json": json.dumps({"logical-dims": [str(d.size) for d in plan.chosen.dims]}) + "\n",
             "config.txt": render("ns3_config.txt.j2", entries=config),
             "system.json": json.dumps(plan.system, indent=2) + "\n",
             "remote_memory.json": REMOTE_MEMORY,
@@ -345,7 +351,7 @@ class Ns3(Translator):
         }
         summary = (f"{plan.num_nodes:,} nodes ({fab.num_npus:,} NPUs, {plan.switch_ids.size:,} switches), "
                    f"{len(lines):,} links; {fab.collapsed_links:,} links had a device-internal path folded in; "
-                   f"logical dims {[d.size for d in plan.dims]}. Memory: ASTRA-sim's ns-3 allocates "
+                   f"logical dims {plan.chosen.shape()} ({plan.chosen.source}). Memory: ASTRA-sim's ns-3 allocates "
                    f"{SWITCH_NODE_BYTES / 1e6:.1f} MB of counters per switch node, "
                    f"{plan.switch_ids.size * SWITCH_NODE_BYTES / 1e9:,.2f} GB for these before any traffic")
         files["README.md"] = readme(self, plan.g.name, fab.num_npus, summary, files, plan.notes,
@@ -355,7 +361,10 @@ class Ns3(Translator):
                                            "a GPU's internal path (GPU -> NIC -> port) is folded into its link: "
                                            "bandwidth = slowest hop, delay = sum",
                                            "BUFFER_SIZE: MiB per switch (x 1024 x 1024 bytes); KMAX/KMIN "
-                                           "thresholds: kB = 1000 bytes (whole numbers)"])
+                                           "thresholds: kB = 1000 bytes (whole numbers)"],
+                                    against=against_simulate(plan.chosen.dims, plan.chosen.shape(), plan.chosen.source,
+                                                             plan.chosen.stated, plan.system, plan.workload, NS3_MODEL,
+                                                             fab.num_npus))
         files.update(workload_files(plan.workload, fab.num_npus))
         return Bundle(self.name, files, plan.notes, ranks)
 

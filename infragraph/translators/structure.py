@@ -35,6 +35,7 @@ from scipy.sparse.csgraph import connected_components, dijkstra
 from ..errors import Diagnostic, Location
 from ..graph.fqg import FQG
 from ..graph.ranks import NPU_TYPE, npu_order
+from ..importers.astra_analytical import FC, RING, SW  # ASTRA-sim's dimension kinds
 
 SWITCH_TYPE = "switch"
 NPU, SWITCH, HUB = 0, 1, 2
@@ -250,7 +251,6 @@ def require_rated(fab: Fabric, what: str) -> list[Diagnostic]:
 
 # --- multi-dimensional product detection ---------------------------------------------------------
 
-RING, FC, SW = "Ring", "FullyConnected", "Switch"
 # A dimension of directly linked NPUs while detect_product is still finding dimensions: whether it is a
 # Ring or a FullyConnected is decided once all of them are known, so messages raised before that (a
 # broken product, e.g. a torus with a failed link) show it as linked(n).
@@ -572,7 +572,12 @@ def switch_tiers(fab: Fabric, sources: np.ndarray | None = None, keep: np.ndarra
 # --- servers as hosts -----------------------------------------------------------------------------
 
 class NotSplittable(Exception):
-    """Why a server cannot be cut into one host per GPU-NIC pair (message for the user)."""
+    """Why a server cannot be cut into one host per GPU-NIC pair (message for the user), and what
+    would make it one (hint)."""
+
+    def __init__(self, message: str, hint: str = ""):
+        super().__init__(message)
+        self.hint = hint
 
 
 def _renumber(fab: Fabric, keep: np.ndarray, src: np.ndarray, dst: np.ndarray, bw: np.ndarray, lat: np.ndarray,
@@ -597,6 +602,31 @@ def scale_up_switches(fab: Fabric) -> np.ndarray:
         np.logical_or.at(non_npu_nbr, a, b >= N)
     linked = np.bincount(np.concatenate([fab.src, fab.dst]), minlength=V) > 0
     return (fab.vertex_kind == SWITCH) & ~external_at & ~non_npu_nbr & linked
+
+
+def _check_pairs(fab: Fabric, hub: int, npus: np.ndarray, cables: int) -> None:
+    """NotSplittable naming what keeps a shared complex from being one host per GPU-NIC pair: one
+    link per GPU into it and as many cables out of it as GPUs."""
+    where = f"'{fab.name(hub)}' (a device-internal group shared by several NPUs)"
+    gpus = np.unique(npus).size
+    if gpus != npus.size:
+        raise NotSplittable(f"{where} has {npus.size} links to {gpus} NPU(s): an NPU with several links into it has "
+                            f"no one-link equivalent")
+    if cables == 0:
+        raise NotSplittable(f"{where} links to {gpus} NPU(s) and to no cable to a switch: a CPU or PCIe complex wired to GPUs but "
+                            f"not to their NICs (e.g. `cpu -- gpu` links) is a path between GPUs outside the fabric",
+                            "leave the links between CPUs and GPUs out of the server for HTSim, or translate with "
+                            "--to ns3 (it keeps such a complex as a forwarding node) or --to astra-analytical "
+                            "--approximate")
+    if cables < gpus:
+        raise NotSplittable(f"{where} joins {gpus} NPU(s) to {cables} cable(s): the GPUs share NICs, and one host "
+                            f"per GPU-NIC pair needs a NIC per GPU",
+                            "give every GPU its own NIC (e.g. -D nics_per_host=8 -D 'host_device=dgx.dgx()'), or "
+                            "translate with --to ns3 (any topology) or --to astra-analytical --approximate")
+    if cables > gpus:
+        raise NotSplittable(f"{where} joins {gpus} NPU(s) to {cables} cable(s): more NIC cables than GPUs, and one "
+                            f"host per GPU-NIC pair has one cable per GPU",
+                            "cable one NIC port per GPU, or translate with --to ns3 (any topology)")
 
 
 def host_per_gpu_nic_pair(fab: Fabric) -> Fabric:
@@ -632,12 +662,10 @@ def host_per_gpu_nic_pair(fab: Fabric) -> Fabric:
         to_npu, to_switch = mine[far < N], mine[kind[far] == SWITCH]
         if to_npu.size + to_switch.size != mine.size:
             raise NotSplittable(f"'{fab.name(h)}' (shared by several NPUs) also links to another shared device; "
-                                f"only a server whose NPUs share it and whose NICs are cabled to switches is split")
+                                f"only a server whose NPUs share it and whose NICs are cabled to switches is split",
+                                "translate with --to ns3 (any topology) or --to astra-analytical --approximate")
         npus = far_end[to_npu]
-        if np.unique(npus).size != npus.size or to_switch.size != npus.size:
-            raise NotSplittable(f"'{fab.name(h)}' joins {np.unique(npus).size} NPU(s) ({npus.size} link(s)) to "
-                                f"{to_switch.size} cable(s) to switches; one host per GPU-NIC pair needs one link per "
-                                f"NPU and as many cables as NPUs")
+        _check_pairs(fab, h, npus, to_switch.size)
         npu_order = to_npu[np.argsort(npus, kind="stable")]
         s_node, d_node = g.edge_src[fab.origin[to_switch]], g.edge_dst[fab.origin[to_switch]]
         hub_node = int(fab.vertex_node[h])

@@ -257,11 +257,12 @@ def test_translate_a_product_broken_after_a_linked_dimension(tmp_path, capsys):
 
 
 def test_translate_a_torus_with_a_failed_cable(tmp_path, capsys):
-    """The engine bundle takes the failure (flat, with the reason); the analytical one refuses, naming ns3."""
+    """The engine bundle takes the failure (the torus's stated dims on the broken graph, as simulate runs
+    them); the analytical one refuses, naming ns3."""
     cable = "npu.1.port.0--npu.2.port.1"
     code, out = cli(capsys, "translate", "std.fabrics.torus", "--to", "simengine", "-o", tmp_path / "e", "--fail", cable)
     assert code == 0, out
-    assert "no logical dimensions" in out and "ends at NPU 1" in out and "1 failed link(s)" in out
+    assert "1 failed link(s)" in out and " --dims 4,4 " in (tmp_path / "e" / "run.sh").read_text()
     code, out = cli(capsys, "translate", "std.fabrics.torus", "--to", "astra-analytical", "-o", tmp_path / "a",
                     "--fail", cable)
     assert code == 1 and "--fail: error: astra-analytical cannot express failed or degraded links" in out

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from pathlib import Path
 
 import pytest
 from hypothesis import assume, given, settings
@@ -13,8 +14,9 @@ from infragraph.graph import expand
 from infragraph.lang import compile_file, compile_source
 from infragraph.lang.decompile import decompile
 from infragraph.lang.fmt import format_source
-from infragraph.paths import ROOT
 from tests.helpers import shared_file
+
+ROOT = Path(__file__).resolve().parents[2]  # the checkout (examples/, benchmarks/, grammar/)
 
 EXAMPLES = {
     # file: (nodes, edges)

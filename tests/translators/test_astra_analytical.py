@@ -95,10 +95,28 @@ def test_refuses_a_clos_with_the_reason_and_approximates_on_request():
 def test_an_oversubscribed_clos_gets_each_npus_share_of_the_uplinks():
     from infragraph import blueprints
     g = blueprints.graph("std.fabrics.clos", oversubscription=[3])  # radix 8: 6 down, 2 up per leaf
+    del g.graph_annotations["dims"]  # no stated dims: one Switch dimension per tier
     b = T.get("astra-analytical").translate(g, T.Options(approximate=True))
     net = yaml.safe_load(b.files["network.yml"])
     assert net["npus_count"] == [6, 8]
     assert net["bandwidth"][1] == round(400 / 3 * 1e9 / 8 / GIB, 6)  # 2 x 400 G shared by 6 NPUs
+    assert "| dimensions | `SW(6)_SW(8)` (approximation of the graph (see Notes); the graph states no dims) | `flat" \
+        in b.files["README.md"]
+
+
+def test_the_stated_dims_merge_the_tiers_they_span():
+    """std.fabrics.clos states SW(*)_SW(48): one GPU per host, so one dimension of 48, as simulate
+    runs it; the tier dimensions merge at the smaller bandwidth and the larger latency."""
+    from infragraph import blueprints
+    g = blueprints.graph("std.fabrics.clos", oversubscription=[3])
+    b = T.get("astra-analytical").translate(g, T.Options(approximate=True))
+    net = yaml.safe_load(b.files["network.yml"])
+    assert net["npus_count"] == [48] and net["topology"] == ["Switch"]
+    assert net["bandwidth"] == [round(400 / 3 * 1e9 / 8 / GIB, 6)] and net["latency"] == [1300.0]
+    note = next(n for n in b.notes if "the graph states dims SW(48)" in n)
+    assert "SW(6)_SW(8) into SW(48) at 133.333 Gbit/s and 1300 ns per hop" in note
+    assert any(n.startswith("error of this approximation") for n in b.notes)
+    assert "| dimensions | `SW(48)` (the graph's dims annotation, switch tiers merged" in b.files["README.md"]
 
 
 def test_a_graph_that_is_no_fat_tree_still_gets_the_one_switch_model():

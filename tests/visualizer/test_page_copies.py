@@ -10,7 +10,7 @@ import pytest
 from infragraph.sources import load_graph
 from infragraph.visualizer import visualize
 from infragraph.visualizer.page import page_data
-from tests.test_visualizer_browser import CHROMIUM, DRIVER, browser  # noqa: F401  (the fixture)
+from tests.visualizer.test_browser import CHROMIUM, DRIVER, browser  # noqa: F401  (the fixture)
 
 SERVERS = """
 link nv {

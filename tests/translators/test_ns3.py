@@ -8,6 +8,7 @@ import pytest
 
 from infragraph import blueprints
 from infragraph import translators as T
+from infragraph.cli import main
 from infragraph.errors import InfraGraphError
 from infragraph.graph import expand
 from infragraph.translators.ns3 import (MAX_BUFFER_MIB, MAX_LINKS, _fork_limits, delay, merge_parallel_links,
@@ -173,3 +174,19 @@ def test_readme_states_switch_memory_and_units():
     readme = T.get("ns3").translate(expand(clos(4, 2))).files["README.md"]
     assert "33.6 MB of counters per switch node, 0.20 GB for these" in readme  # 6 switches
     assert "kB = 1000 bytes" in readme and "MiB per switch" in readme
+
+
+TORUS_YAML = ("topology: [ Ring, Ring, Ring ]\nnpus_count: [ 4, 4, 4 ]\nbandwidth: [ 50.0, 50.0, 25.0 ]\n"
+              "latency: [ 500.0, 500.0, 500.0 ]\n")
+
+
+def test_cli_reports_refusal_without_traceback(tmp_path, capsys):
+    src = tmp_path / "ring.yml"
+    src.write_text(TORUS_YAML)
+    main(["import", str(src), "--from", "astra-analytical", "-o", str(tmp_path / "t.yaml"), "-q"])
+    assert main(["translate", str(tmp_path / "t.yaml"), "--to", "ns3", "-o", str(tmp_path / "o"), "-q"]) == 1
+    err = capsys.readouterr().err
+    assert "ns-3 NPUs do not forward" in err and "Traceback" not in err and "t.yaml" in err
+    assert main(["translate", str(tmp_path / "t.yaml"), "--to", "ns3", "-o", str(tmp_path / "o"), "-q",
+                 "--set", "nope"]) == 1
+    assert "expected KEY=VALUE" in capsys.readouterr().err

@@ -1,6 +1,7 @@
 """HTSim translator: an independent .topo parser re-checks every consistency rule; refusals."""
 
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 import yaml
@@ -9,6 +10,8 @@ from infragraph import translators as T
 from infragraph.document.model import Bandwidth
 from infragraph.graph import expand
 from tests.translator_graphs import clos, single_switch, stack
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def parse_topo(text: str) -> dict:
@@ -97,9 +100,20 @@ def test_refuses_direct_wiring():
 
 def test_refuses_shared_nics_that_do_not_pair_with_gpus():
     d = T.get("htsim").check(expand(clos(4, 2, npus=4, nics=2)))
-    assert "'host.0.nic.0' joins 2 NPU(s) (2 link(s)) to 1 cable(s)" in d[0].message
-    assert "one host per GPU-NIC pair" in d[0].message and "GPUs that share NICs have no HTSim equivalent" in d[0].message
+    assert "'host.0.nic.0' (a device-internal group shared by several NPUs) joins 2 NPU(s) to 1 cable(s): the GPUs " \
+        "share NICs" in d[0].message
+    assert "one host per GPU-NIC pair" in d[0].message
     assert "give every GPU its own NIC" in d[0].hint and "--to ns3" in d[0].hint
+
+
+def test_refusal_of_cpus_linked_to_gpus_names_the_cpu_links_not_shared_nics():
+    """examples/host8gpu.igl: every GPU has its own NIC; the CPUs link straight to GPUs."""
+    from infragraph.sources import load_graph
+    d = T.get("htsim").check(load_graph(str(ROOT / "examples" / "host8gpu.igl")))
+    assert len(d) == 1 and "'server.0.cpu.0'" in d[0].message and "links to 4 NPU(s) and to no cable to a switch" \
+        in d[0].message and "`cpu -- gpu`" in d[0].message
+    assert "share NICs" not in d[0].message and "own NIC" not in d[0].hint
+    assert "leave the links between CPUs and GPUs out" in d[0].hint and "--to ns3" in d[0].hint
 
 
 def test_every_bundle_says_its_times_are_optimistic_with_its_message_size():

@@ -7,7 +7,7 @@ import yaml
 
 from infragraph import blueprints
 from infragraph import translators as T
-from infragraph.translators.astra_analytical import rank_names
+from infragraph.translators.astra_system import rank_names
 from infragraph.translators.fat_tree import NotAFatTree
 from infragraph.translators.server_tiers import server_tier_product
 from infragraph.translators.structure import fabric

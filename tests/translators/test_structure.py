@@ -3,6 +3,8 @@ reason naming the NPUs (or a model with --approximate), never a crash (it was Ke
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from infragraph.graph.failures import FailureSpec, with_failures
@@ -52,13 +54,16 @@ def test_every_single_failed_cable_gives_a_reason_or_a_model(sizes):
 
 @pytest.mark.parametrize("backend", ["astra-analytical", "simengine"])
 def test_translators_take_a_broken_torus(torus, backend):
-    """The analytical translator refuses with the reason, or approximates with --approximate; the engine
-    bundle (which takes failures exactly) runs flat with the reason as a note."""
+    """The analytical translator refuses with the reason, or approximates with --approximate (and says
+    that the torus's stated dims are not that model); the engine bundle (which takes failures exactly)
+    runs the stated dims on the broken graph, as simulate does."""
     g = _without(torus, "npu.1.port.0--npu.2.port.1")
     if backend == "astra-analytical":
         assert "ends at NPU 1" in get(backend).check(g)[0].message
         notes = get(backend).translate(g, Options(approximate=True)).notes
         assert any("Modelled as one Switch(16)" in n and "ends at NPU 1" in n for n in notes)
+        assert any(n.startswith("the graph states dims RI(4)_RI(4)") and "this one is SW(16)" in n for n in notes)
     else:
-        notes = get(backend).translate(g).notes
-        assert any(n.startswith("no logical dimensions") and "ends at NPU 1" in n for n in notes)
+        b = get(backend).translate(g)
+        assert json.loads(b.files["engine_input.json"])["logical_dims"] == [4, 4]
+        assert "--dims 4,4 " in b.files["run.sh"] and not any("no logical dimensions" in n for n in b.notes)

@@ -12,8 +12,8 @@ import pytest
 from infragraph import translators as T
 from infragraph.graph import expand
 from infragraph.simulate import SimulationOptions, simulate
-from infragraph.translators.importers import import_astra_analytical
-from infragraph.translators.simengine import ENGINE_ALGORITHM
+from infragraph.importers.astra_analytical import import_astra_analytical
+from infragraph.translators.astra_system import ENGINE_ALGORITHM
 from tests.translator_graphs import stack
 
 STACKS = ["RI(4)_FC(8)_SW(32)", "RI(4)_RI(2)", "RI(4)_SW(2)", "FC(4)_SW(2)", "SW(4)_SW(2)", "RI(8)", "FC(4)_FC(2)_FC(2)", "SW(8)_RI(4)"]

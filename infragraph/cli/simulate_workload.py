@@ -1,0 +1,106 @@
+"""`infragraph simulate FABRIC --workload PREFIX|FILE.txt`: replay a training step (docs/workloads.md).
+
+    infragraph simulate fabric.igl --workload traces/step --comm-group traces/step.json --model astra
+    infragraph simulate fabric.igl --workload tutorial.txt --chunks 4 --scheduling lifo --model astra
+    infragraph simulate fabric.igl --workload step --roofline --peak-perf 989 --json r.json \\
+        --trace r.trace.json --breakdown r.png
+
+The collective options of `infragraph simulate` (--model, --algorithm, --chunks, ...) apply to
+every collective of the workload; --collective, --size, --group and --root do not (the trace says).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import replace
+from pathlib import Path
+
+from ..output import check_output, open_output
+from .common import load_graph_with_progress, option_error, progress
+
+
+def add_arguments(p) -> None:
+    w = p.add_argument_group("workload replay (docs/workloads.md)")
+    w.add_argument("--workload", metavar="PREFIX|FILE.txt",
+                   help="replay a workload instead of one collective: a Chakra ET set (PREFIX.<rank>.et for every "
+                        "NPU) or an ASTRA-sim text workload (.txt, converted by Chakra's converter)")
+    w.add_argument("--comm-group", metavar="JSON", help="the ET set's communicator groups ({\"1\": [0, 1], ...})")
+    w.add_argument("--passes", type=int, default=1, help="text workload: training passes (default 1)")
+    w.add_argument("--roofline", action="store_true",
+                   help="time GPU compute nodes by roofline from num_ops/tensor_size (ASTRA-sim's roofline-enabled)")
+    w.add_argument("--peak-perf", default="900", metavar="TFLOPS",
+                   help="roofline peak compute in TFLOP/s (1e12 FLOP/s; default 900, ASTRA-sim's example)")
+    w.add_argument("--remote-mem-bw", default=None, metavar="GB/s",
+                   help="memory load/store nodes: remote memory bandwidth in GB/s (1e9 B/s)")
+    w.add_argument("--remote-mem-latency", default="0", metavar="NS", help="memory load/store latency in ns")
+    w.add_argument("--breakdown", metavar="PNG", help="write the per-NPU time breakdown as a picture")
+
+
+def _positive(text: str | None, option: str) -> float | None:
+    if text is None:
+        return None
+    try:
+        v = float(text)
+    except ValueError:
+        v = math.nan
+    if not math.isfinite(v) or v <= 0:
+        raise option_error(option, f"bad {option} '{text}'; expected a finite number > 0")
+    return v
+
+
+def _not_for_workload(args) -> None:
+    for option, value, default in (("--collective", args.collective, "all-reduce"), ("--size", args.size, "1MiB"),
+                                   ("--group", args.group, []), ("--root", args.root, 0)):
+        if value != default:
+            raise option_error(option, f"{option} does not apply to --workload: the trace names each node's "
+                                       "collective, size and group")
+
+
+def run_workload(args, sim_options) -> int:
+    from ..graph.ranks import npu_order
+    from ..simulate import prepare
+    from ..workload.replay import ReplayOptions, replay
+    from ..workload.report import breakdown_picture, chrome_trace, format_report
+    from ..workload.trace import read_et_set, read_text
+
+    _not_for_workload(args)
+    if args.passes < 1:
+        raise option_error("--passes", f"bad --passes {args.passes}; expected a whole number >= 1")
+    latency = _positive(args.remote_mem_latency, "--remote-mem-latency") if args.remote_mem_latency != "0" else 0
+    if latency != int(latency):
+        raise option_error("--remote-mem-latency", f"bad --remote-mem-latency '{args.remote_mem_latency}'; "
+                                                   "expected whole ns")
+    opts = ReplayOptions(sim=replace(sim_options, trace=False), roofline=args.roofline,
+                         peak_perf_tflops=_positive(args.peak_perf, "--peak-perf"),
+                         remote_mem_bw_gb_per_s=_positive(args.remote_mem_bw, "--remote-mem-bw"),
+                         remote_mem_latency_ns=int(latency), keep_timeline=bool(args.trace or args.breakdown))
+    for path, option in ((args.json, "--json"), (args.trace, "--trace"), (args.breakdown, "--breakdown")):
+        if path:
+            check_output(path, option=option)
+    g = load_graph_with_progress(args)
+    n = int(npu_order(g).size)
+    with progress(args).phase("reading the workload"):
+        if args.workload.endswith(".txt"):
+            if args.comm_group:
+                raise option_error("--comm-group", "a text workload runs every collective on all NPUs; "
+                                                   "--comm-group is for Chakra ET sets")
+            w = read_text(args.workload, n, args.passes)
+        else:
+            if not Path(f"{args.workload}.0.et").exists() and Path(args.workload).is_file():
+                raise option_error("--workload", f"'{args.workload}' is a file; give an ET set's prefix "
+                                                 "(PREFIX.<rank>.et) or a text workload ending in .txt")
+            w = read_et_set(args.workload, n, args.comm_group)
+    with progress(args).phase("replaying"):
+        r = replay(prepare(g), w, opts)
+    if args.trace:
+        with open_output(args.trace, option="--trace") as fh:
+            json.dump(chrome_trace(r), fh)
+    if args.breakdown:
+        breakdown_picture(r, args.breakdown)
+    r.pop("timeline", None)
+    if args.json:
+        with open_output(args.json, option="--json") as fh:
+            json.dump(r, fh, indent=1)
+    print(format_report(r, args.top))
+    return 0

@@ -1,0 +1,49 @@
+"""`infragraph workload SPEC -o PREFIX`: write Chakra ETs for a transformer training step.
+
+    infragraph workload examples/workloads/gpt3_175b.yaml -o out/gpt3/step
+    infragraph simulate FABRIC --workload out/gpt3/step --comm-group out/gpt3/step.json
+
+SPEC is a YAML mapping: layers, hidden, heads, seq, vocab, global_batch, micro_batch, tp, pp, dp,
+ep, experts, top_k, sequence_parallel, zero (3 = FSDP), schedule (1f1b), peak_tflops, efficiency,
+hbm_gb_per_s (flat, or grouped under model/batch/parallel/moe/gpu). Formulas: docs/workloads.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+
+def register(sub) -> None:
+    p = sub.add_parser("workload", help="write Chakra ETs for a transformer training step from a small spec",
+                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("spec", help="the workload spec (YAML)")
+    p.add_argument("-o", "--output", required=True, metavar="PREFIX",
+                   help="write PREFIX.<rank>.et for every GPU and PREFIX.json (the communicator groups)")
+    p.add_argument("--summary-only", action="store_true", help="print the counts without writing traces")
+    p.add_argument("--json", metavar="OUT", help="write the summary as JSON")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from ..output import check_output, open_output
+    from ..workload.llm import Generator, read_spec, summary
+
+    if args.json:
+        check_output(args.json, option="--json")
+    spec = read_spec(args.spec)
+    out = summary(spec) if args.summary_only else Generator(spec).write(args.output)
+    print(f"{spec.world} ranks (TP {spec.tp} x PP {spec.pp} x DP {spec.dp}"
+          f"{f', EP {spec.ep}, {spec.experts} experts top-{spec.top_k}' if spec.experts else ''}), "
+          f"{out['params'] / 1e9:,.2f} B parameters, {out['tokens_per_step']:,} tokens and "
+          f"{out['micro_batches']} micro-batches per step")
+    print(f"step FLOPs {out['step_flops']:.4e} (6 x params x tokens = {out['six_p_t']:.4e}); at "
+          f"{spec.peak_tflops:g} TFLOP/s x {spec.efficiency:g} per GPU the compute alone takes "
+          f"{out['ideal_compute_s'] * 1e3:,.1f} ms")
+    if not args.summary_only:
+        print(f"wrote {out['nodes']:,} nodes in {spec.world} traces {out['prefix']}.<rank>.et and "
+              f"{out['groups']} groups in {out['comm_group_file']}")
+    if args.json:
+        with open_output(args.json, option="--json") as fh:
+            json.dump(out, fh, indent=1)
+    return 0

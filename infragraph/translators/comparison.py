@@ -1,0 +1,94 @@
+"""How a bundle's run differs from `infragraph simulate`'s default run of the same graph (its README).
+
+A user who simulates a fabric and then runs its bundle must know whether the two numbers answer the
+same question. Bundles keep the ASTRA-sim defaults that make the real tools complete (per-dimension
+algorithms topology-aware as in ASTRA-sim's examples, i.e. simulate's `--algorithm auto`; 4 chunks;
+LIFO), so the README lists, item by item, the bundle's value beside simulate's default, read from
+simulate's own `SimulationOptions` and dimension rules (never restated here, so a change of
+simulate's defaults shows up in every new bundle), and the `infragraph simulate` command that runs
+the bundle's configuration in our engine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..simulate import SimulationOptions
+from ..simulate.dims import algorithms as resolve_algorithms
+from .astra_system import COLLECTIVE_KEY, ENGINE_ALGORITHM
+from .chakra_et import Workload
+from .logical_dims import Stated
+from .structure import Dimension
+
+
+@dataclass(frozen=True)
+class Model:
+    """The bundle's network model: its name, and the engine model that computes the same (None: none does)."""
+
+    text: str
+    engine: str | None
+    nearest: str = "fair"  # the engine model to compare with when none is the same
+
+
+ANALYTICAL_UNAWARE = Model("ASTRA-sim analytical, congestion-unaware (each message: latency + size / bandwidth)",
+                           "astra")
+ANALYTICAL_AWARE = Model("ASTRA-sim analytical, congestion-aware (links shared in arrival order)", "astra-aware")
+NS3 = Model("ns-3 packet level (RDMA with DCQCN and PFC, ECMP routes)", None)
+HTSIM = Model("HTSim packet level (TCP, ECMP routes)", None)
+
+
+def _scheduling(model: str, given: str | None) -> str:
+    return given or ("arrival" if model.startswith("astra") else "fifo")
+
+
+def against_simulate(dims: list[Dimension], dims_shape: str, dims_from: str, stated: Stated, system: dict[str, Any],
+                     workload: Workload, model: Model, num_npus: int) -> list[str]:
+    """Markdown lines: a table of the bundle's run against simulate's default run, then the command
+    that runs the bundle's configuration in our engine. `dims_shape` is how the bundle's dimensions are
+    written ('SW(8)_SW(128)'; 'flat' for none), `dims_from` says where the bundle's
+    dimensions come from ("the graph's dims annotation", "detected: ...")."""
+    d = SimulationOptions()
+    sim_sizes = list(stated.dims.sizes)
+    sim_dims = stated.shape() if sim_sizes else "flat (one dimension of all NPUs)"
+    why_flat = f"; {stated.dims.note}" if stated.dims.note else ""
+    sim_from = "the graph's dims annotation" if sim_sizes else f"the graph states no usable dims{why_flat}"
+    default_algos = resolve_algorithms(d.algorithm, stated.dims, num_npus, workload.collective)
+    astra_algos = list(system.get(COLLECTIVE_KEY[workload.collective], [])) or ["ring"]
+    engine_algos = [ENGINE_ALGORITHM[a] for a in astra_algos]
+    sim_model = d.model
+    sched = _scheduling(sim_model, d.scheduling)
+    mem = d.local_mem_bw_gb_per_s
+    rows = [  # item, this bundle, simulate's default, whether they agree
+        ("dimensions", f"`{dims_shape}` ({dims_from})", f"`{sim_dims}` ({sim_from})",
+         [x.size for x in dims] == sim_sizes),
+        (f"{workload.collective} algorithm per dimension",
+         f"`{','.join(astra_algos)}` (= `--algorithm {','.join(engine_algos)}`)", f"`{','.join(default_algos)}`",
+         tuple(engine_algos) == tuple(default_algos)),
+        ("chunks (preferred-dataset-splits)", str(system["preferred-dataset-splits"]), str(d.chunks),
+         system["preferred-dataset-splits"] == d.chunks),
+        ("chunks in flight per dimension", str(system["active-chunks-per-dimension"]), str(d.active_chunks),
+         system["active-chunks-per-dimension"] == d.active_chunks),
+        ("chunk order", system["scheduling-policy"], sched, system["scheduling-policy"].lower() == sched),
+        ("endpoint delay", f"{system['endpoint-delay']} ns", f"{d.endpoint_delay_ns:g} ns",
+         float(system["endpoint-delay"]) == d.endpoint_delay_ns),
+        ("local memory bandwidth (reductions)", f"{system['local-mem-bw']:g} GB/s",
+         "none (free)" if mem is None else f"{mem:g} GB/s", mem is not None and float(system["local-mem-bw"]) == mem),
+        ("collective optimization", system["collective-optimization"], d.optimization,
+         system["collective-optimization"] == d.optimization),
+        ("network model", model.text, f"`{sim_model}`", model.engine == sim_model),
+    ]
+    lines = ["| | this bundle | `infragraph simulate` default | |", "|---|---|---|---|"]
+    lines += [f"| {item} | {ours} | {theirs} | {'same' if same else '**differs**'} |"
+              for item, ours, theirs, same in rows]
+    engine_model = model.engine or model.nearest
+    dims_flag = f" --dims {','.join(str(x.size) for x in dims)}" if dims else ""
+    command = (f"infragraph simulate FILE{dims_flag} --algorithm {','.join(engine_algos)} "
+               f"--chunks {system['preferred-dataset-splits']} --active-chunks {system['active-chunks-per-dimension']} "
+               f"--scheduling {system['scheduling-policy'].lower()} --endpoint-delay {system['endpoint-delay']}ns "
+               f"--local-mem-bw {system['local-mem-bw']:g} --optimization {system['collective-optimization']} "
+               f"--model {engine_model} --collective {workload.collective} --size {workload.size_bytes}B")
+    lines += ["", f"The same configuration in our engine (FILE = the file this bundle was translated from)"
+                  f"{'' if model.engine else f'; no engine model is packet level, `{engine_model}` is the nearest'}:",
+              "", f"```sh\n{command}\n```"]
+    return lines

@@ -1,0 +1,337 @@
+"""A transformer training step as Chakra ETs: one trace per GPU from a small spec (docs/workloads.md,
+"LLM training steps").
+
+Every node's FLOPs and bytes come from Megatron-LM's per-layer counts (Narayanan et al., SC'21,
+"Efficient Large-Scale Language Model Training on GPU Clusters Using Megatron-LM", section 5.1 and
+appendix): per layer and micro-batch of b sequences of s tokens, hidden h, FFN width f (4h by
+default), forward FLOPs are 8bsh^2 + 4bs^2h (attention) + 4bshf (MLP), backward twice forward, the
+logit layer 2bshV forward; tensor parallelism divides each by t. Communication per layer and
+micro-batch: the TP all-reduces of b*s*h activations (two forward, two backward), or with sequence
+parallelism an all-gather and a reduce-scatter in their place; PP activations and gradients of
+b*s*h elements (divided by t with sequence parallelism) per micro-batch; DP gradients at the end of
+the step (all-reduce, or with ZeRO 1/2 a reduce-scatter plus an all-gather of the updated
+parameters; ZeRO 3 / FSDP gathers each layer's parameters before its forward and backward and
+reduce-scatters its gradients after its backward); MoE: an all-to-all of the routed tokens before
+and after the experts, forward and backward. Elements are 2 bytes (bf16).
+
+Ranks: rank = tp_index + TP * (dp_index + DP * pp_index): TP inside the server first, then DP, then
+PP (Megatron's default order). Expert parallelism splits each DP group into DP/EP groups of EP
+consecutive members.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any
+
+from ..errors import InfraGraphError, error
+from .chakra import et_bytes, located, make_node
+
+BYTES = 2  # bf16
+
+
+@dataclass(frozen=True)
+class LlmSpec:
+    """The model, the batch, the parallelism and the GPU (docs/workloads.md lists every key)."""
+
+    layers: int
+    hidden: int
+    heads: int
+    seq: int
+    vocab: int
+    global_batch: int
+    micro_batch: int = 1
+    ffn: int = 0  # 0: 4 x hidden
+    tp: int = 1
+    pp: int = 1
+    dp: int = 1
+    ep: int = 1
+    experts: int = 0  # 0: dense
+    top_k: int = 1
+    sequence_parallel: bool = False
+    zero: int = 0  # 0..3; FSDP is zero 3
+    schedule: str = "1f1b"
+    peak_tflops: float = 989.0  # H100 SXM dense bf16
+    efficiency: float = 0.5
+    hbm_gb_per_s: float = 3350.0
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            v = getattr(self, f.name)
+            if f.type == "int" and (isinstance(v, bool) or not isinstance(v, int) or v < (0 if f.name in ("ffn", "experts", "zero") else 1)):
+                raise error(f"workload spec: '{f.name}' is {v!r}; expected a whole number >= "
+                            f"{0 if f.name in ('ffn', 'experts', 'zero') else 1}")
+            if f.type == "float" and (not isinstance(v, (int, float)) or isinstance(v, bool) or not math.isfinite(v) or v <= 0):
+                raise error(f"workload spec: '{f.name}' is {v!r}; expected a finite number > 0")
+        checks = [
+            (self.layers % self.pp == 0, f"layers {self.layers} must divide evenly over pp {self.pp}"),
+            (self.hidden % self.heads == 0, f"hidden {self.hidden} must be a multiple of heads {self.heads}"),
+            (self.heads % self.tp == 0, f"heads {self.heads} must divide evenly over tp {self.tp}"),
+            (self.global_batch % (self.micro_batch * self.dp) == 0,
+             f"global_batch {self.global_batch} must be a multiple of micro_batch x dp = {self.micro_batch * self.dp}"),
+            (self.zero <= 3, f"zero stage {self.zero}; expected 0, 1, 2 or 3 (3 = FSDP)"),
+            (self.efficiency <= 1, f"efficiency {self.efficiency}; expected a fraction of peak in (0, 1]"),
+            (self.schedule == "1f1b", f"schedule '{self.schedule}'; expected '1f1b'"),
+            (not self.sequence_parallel or self.seq % self.tp == 0, f"seq {self.seq} must divide over tp {self.tp} "
+                                                                    "with sequence parallelism"),
+        ]
+        if self.experts:
+            checks += [(self.dp % self.ep == 0, f"ep {self.ep} must divide dp {self.dp}"),
+                       (self.experts % self.ep == 0, f"experts {self.experts} must divide evenly over ep {self.ep}"),
+                       (self.top_k <= self.experts, f"top_k {self.top_k} exceeds experts {self.experts}")]
+        elif self.ep != 1:
+            checks.append((False, f"ep {self.ep} needs experts (a MoE model)"))
+        for ok, message in checks:
+            if not ok:
+                raise error(f"workload spec: {message}")
+
+    @property
+    def f(self) -> int:
+        return self.ffn or 4 * self.hidden
+
+    @property
+    def world(self) -> int:
+        return self.tp * self.pp * self.dp
+
+    @property
+    def micro_batches(self) -> int:
+        return self.global_batch // (self.micro_batch * self.dp)
+
+    def rank(self, t: int, d: int, p: int) -> int:
+        return t + self.tp * (d + self.dp * p)
+
+    # -- Megatron-LM counts (whole model, one micro-batch of b sequences, before dividing by t) --
+    def attention_flops(self) -> int:
+        b, s, h = self.micro_batch, self.seq, self.hidden
+        return 8 * b * s * h * h + 4 * b * s * s * h
+
+    def mlp_flops(self) -> int:
+        """Dense MLP, or the routed experts: each token through top_k experts."""
+        b, s, h = self.micro_batch, self.seq, self.hidden
+        return 4 * b * s * h * self.f * (self.top_k if self.experts else 1)
+
+    def logit_flops(self) -> int:
+        return 2 * self.micro_batch * self.seq * self.hidden * self.vocab
+
+    def params(self) -> int:
+        """Parameters: per layer 4h^2 + 4h (attention) + MLP 2hf + h + f (x experts) + 4h (two
+        layer norms); word and position embeddings Vh + sh (the output layer shares the words)."""
+        h, f = self.hidden, self.f
+        mlp = 2 * h * f + h + f
+        per_layer = 4 * h * h + 4 * h + mlp * max(1, self.experts) + 4 * h
+        return self.layers * per_layer + self.vocab * h + self.seq * h
+
+    def step_flops(self) -> int:
+        """Forward + backward (2x forward) FLOPs of the whole step, every GPU together."""
+        per_mb = self.layers * (self.attention_flops() + self.mlp_flops()) + self.logit_flops()
+        return 3 * per_mb * self.micro_batches * self.dp
+
+    def tokens(self) -> int:
+        return self.global_batch * self.seq
+
+
+class _Rank:
+    """Builds one rank's node list, numbering ids in order."""
+
+    def __init__(self) -> None:
+        self.nodes: list[Any] = []
+
+    def add(self, name: str, kind: str, deps: tuple[int, ...] = (), ctrl: tuple[int, ...] = (), **attrs: Any) -> int:
+        nid = len(self.nodes)
+        self.nodes.append(make_node(nid, name, kind, tuple(d for d in deps if d is not None),
+                                    tuple(c for c in ctrl if c is not None), **attrs))
+        return nid
+
+
+class Generator:
+    """One step's ETs for every rank of `spec` (see the module docstring)."""
+
+    def __init__(self, spec: LlmSpec) -> None:
+        self.s = spec
+        self.groups: dict[int, list[int]] = {}
+        self._group_ids: dict[tuple[int, ...], int] = {}
+
+    def group(self, ranks: list[int]) -> int:
+        key = tuple(ranks)
+        if key not in self._group_ids:
+            self._group_ids[key] = len(self._group_ids) + 1
+            self.groups[self._group_ids[key]] = list(ranks)
+        return self._group_ids[key]
+
+    def compute(self, r: _Rank, name: str, flops: float, bytes_: float, deps=(), ctrl=()) -> int:
+        s = self.s
+        seconds = flops / (s.peak_tflops * 1e12 * s.efficiency)
+        return r.add(name, "compute", deps, ctrl, duration_us=max(1, round(seconds * 1e6)),
+                     num_ops=int(flops), tensor_size=max(1, int(bytes_)))
+
+    def collective(self, r: _Rank, name: str, kind: str, size: float, group: int | None, deps=()) -> int | None:
+        if group is None or size <= 0:
+            return deps[0] if deps else None
+        return r.add(name, "collective", deps, comm_type=kind, comm_size=max(1, int(size)), pg_name=str(group))
+
+    def rank_nodes(self, t: int, d: int, p: int) -> list[Any]:
+        s = self.s
+        b, sq, h = s.micro_batch, s.seq, s.hidden
+        tp_group = self.group([s.rank(i, d, p) for i in range(s.tp)]) if s.tp > 1 else None
+        dp_ranks = [s.rank(t, i, p) for i in range(s.dp)]
+        dp_group = self.group(dp_ranks) if s.dp > 1 else None
+        ep_group = None
+        if s.experts and s.ep > 1:
+            start = d - d % s.ep
+            ep_group = self.group(dp_ranks[start:start + s.ep])
+        act = BYTES * b * sq * h  # one micro-batch's activations, bytes
+        layers = s.layers // s.pp
+        layer_params = (s.params() - s.vocab * h - sq * h) // s.layers // s.tp
+        first, last = p == 0, p == s.pp - 1
+        me = s.rank(t, d, p)
+        r = _Rank()
+        prev_compute: int | None = None
+
+        def tp_comm(name: str, after: int) -> int:
+            if s.sequence_parallel:
+                x = self.collective(r, f"{name}_rs", "reduce-scatter", act, tp_group, (after,))
+                return self.collective(r, f"{name}_ag", "all-gather", act / s.tp, tp_group, (x,))
+            return self.collective(r, f"{name}_ar", "all-reduce", act, tp_group, (after,))
+
+        def layer(phase: str, j: int, i: int, dep: int, ctrl: int | None) -> tuple[int, int]:
+            """One layer's forward or backward for micro-batch j: returns (last node, last compute)."""
+            mult = 1 if phase == "fwd" else 2
+            tag = f"mb{j}_l{i}_{phase}"
+            if s.zero == 3 and dp_group is not None:
+                dep = self.collective(r, f"{tag}_zero3_ag", "all-gather", BYTES * layer_params / s.dp, dp_group, (dep,))
+            blocks = [("attn", s.attention_flops(), 4 * h * h), ("mlp", s.mlp_flops(), 2 * h * s.f)]
+            if phase == "bwd":
+                blocks.reverse()
+            last_c = None
+            for k, (block, flops, weights) in enumerate(blocks):
+                moe = block == "mlp" and s.experts
+                if moe:
+                    dep = self.collective(r, f"{tag}_dispatch", "all-to-all", act * s.top_k / s.tp, ep_group, (dep,))
+                c = self.compute(r, f"{tag}_{block}", mult * flops / s.tp,
+                                 BYTES * (weights / s.tp * (s.top_k if moe else 1)) + 4 * act / s.tp,
+                                 (dep,), (ctrl if k == 0 else last_c,))
+                last_c = c
+                dep = c
+                if moe:
+                    dep = self.collective(r, f"{tag}_combine", "all-to-all", act * s.top_k / s.tp, ep_group, (dep,))
+                dep = tp_comm(f"{tag}_{block}", dep) if tp_group else dep
+            if s.zero == 3 and dp_group is not None and phase == "bwd":
+                dep = self.collective(r, f"{tag}_zero3_rs", "reduce-scatter", BYTES * layer_params, dp_group, (dep,))
+            return dep, last_c
+
+        pp_bytes = act / s.tp if s.sequence_parallel else act
+        m = s.micro_batches
+        warmup = min(s.pp - p - 1, m)
+        order = [("fwd", j) for j in range(warmup)]
+        for i in range(m - warmup):
+            order += [("fwd", warmup + i), ("bwd", i)]
+        order += [("bwd", j) for j in range(m - warmup, m)]
+        fwd_end: dict[int, int] = {}
+        last_any: list[int] = []
+        for phase, j in order:
+            if phase == "fwd":
+                dep = (r.add(f"mb{j}_fwd_recv", "recv", comm_src=s.rank(t, d, p - 1), comm_dst=me,
+                             comm_size=int(pp_bytes), comm_tag=0) if not first else None)
+                for i in range(layers):
+                    dep, prev_compute = layer("fwd", j, i, dep, prev_compute)
+                if last:
+                    dep = prev_compute = self.compute(r, f"mb{j}_logits_fwd", s.logit_flops() / s.tp,
+                                                      BYTES * (s.vocab * h / s.tp + 2 * b * sq * h), (dep,),
+                                                      (prev_compute,))
+                else:
+                    r.add(f"mb{j}_fwd_send", "send", (dep,), comm_src=me, comm_dst=s.rank(t, d, p + 1),
+                          comm_size=int(pp_bytes), comm_tag=0)
+                fwd_end[j] = dep
+            else:
+                if last:
+                    dep = prev_compute = self.compute(r, f"mb{j}_logits_bwd", 2 * s.logit_flops() / s.tp,
+                                                      BYTES * (s.vocab * h / s.tp + 2 * b * sq * h),
+                                                      (fwd_end[j],), (prev_compute,))
+                else:
+                    dep = r.add(f"mb{j}_bwd_recv", "recv", (fwd_end[j],), comm_src=s.rank(t, d, p + 1), comm_dst=me,
+                                comm_size=int(pp_bytes), comm_tag=1)
+                for i in reversed(range(layers)):
+                    dep, prev_compute = layer("bwd", j, i, dep, prev_compute)
+                if not first:
+                    dep = r.add(f"mb{j}_bwd_send", "send", (dep,), comm_src=me, comm_dst=s.rank(t, d, p - 1),
+                                comm_size=int(pp_bytes), comm_tag=1)
+                last_any.append(dep)
+        if dp_group is not None and s.zero < 3:
+            stage_params = layers * layer_params + (s.vocab * h // s.tp if first or last else 0)
+            grads = BYTES * stage_params
+            deps = tuple(last_any)
+            if s.zero == 0:
+                r.add("dp_grad_ar", "collective", deps, comm_type="all-reduce", comm_size=int(grads),
+                      pg_name=str(dp_group))
+            else:
+                x = r.add("dp_grad_rs", "collective", deps, comm_type="reduce-scatter", comm_size=int(grads),
+                          pg_name=str(dp_group))
+                r.add("dp_param_ag", "collective", (x,), comm_type="all-gather", comm_size=max(1, int(grads / s.dp)),
+                      pg_name=str(dp_group))
+        return r.nodes
+
+    def write(self, prefix: str | Path) -> dict[str, Any]:
+        """Write <prefix>.<rank>.et for every rank and <prefix>.json (the comm groups); a summary back."""
+        s = self.s
+        prefix = str(prefix)
+        Path(prefix).parent.mkdir(parents=True, exist_ok=True)
+        nodes = 0
+        for p in range(s.pp):
+            for d in range(s.dp):
+                for t in range(s.tp):
+                    ns = self.rank_nodes(t, d, p)
+                    nodes += len(ns)
+                    Path(f"{prefix}.{s.rank(t, d, p)}.et").write_bytes(et_bytes(ns))
+        Path(f"{prefix}.json").write_text(json.dumps({str(k): v for k, v in self.groups.items()}), encoding="utf-8")
+        return summary(s) | {"nodes": nodes, "groups": len(self.groups), "prefix": prefix,
+                             "comm_group_file": f"{prefix}.json"}
+
+
+def summary(s: LlmSpec) -> dict[str, Any]:
+    return {"ranks": s.world, "params": s.params(), "tokens_per_step": s.tokens(), "step_flops": s.step_flops(),
+            "micro_batches": s.micro_batches, "six_p_t": 6 * s.params() * s.tokens(),
+            "ideal_compute_s": s.step_flops() / s.world / (s.peak_tflops * 1e12 * s.efficiency)}
+
+
+SPEC_KEYS = {f.name for f in fields(LlmSpec)}
+
+
+def read_spec(path: str | Path) -> LlmSpec:
+    """A YAML or JSON mapping of LlmSpec's keys (flat, or grouped under model/batch/parallel/moe/gpu)."""
+    import yaml
+
+    where = str(path)
+    try:
+        raw = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise located(where, f"cannot read the workload spec: {exc.strerror}") from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        raise located(where, f"not YAML: {getattr(exc, 'problem', exc)}", mark.line + 1 if mark else None,
+                      mark.column + 1 if mark else None) from None
+    if not isinstance(raw, dict):
+        raise located(where, f"expected a mapping of spec keys, found {type(raw).__name__}")
+    flat: dict[str, Any] = {}
+    for key, value in raw.items():
+        if isinstance(value, dict) and key in ("model", "batch", "parallel", "moe", "gpu"):
+            for k, v in value.items():
+                flat[k] = (key, v)
+        else:
+            flat[key] = (None, value)
+    unknown = [(sec, k) for k, (sec, _) in flat.items() if k not in SPEC_KEYS]
+    if unknown:
+        sec, k = unknown[0]
+        from ..errors import did_you_mean
+
+        raise located(where, f"{sec + '.' if sec else ''}{k}: unknown key; expected one of: {', '.join(sorted(SPEC_KEYS))}",
+                    hint=did_you_mean(k, sorted(SPEC_KEYS)))
+    missing = [k for k in ("layers", "hidden", "heads", "seq", "vocab", "global_batch") if k not in flat]
+    if missing:
+        raise located(where, f"missing key '{missing[0]}'")
+    try:
+        return LlmSpec(**{k: v for k, (_, v) in flat.items()})
+    except InfraGraphError as exc:  # the spec's own checks: say which file
+        raise located(where, exc.diagnostics[0].message) from None

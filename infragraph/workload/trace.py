@@ -1,0 +1,329 @@
+"""Read and check a workload: one Chakra ET per NPU plus its communicator groups.
+
+`read_et_set(prefix, num_npus, comm_groups)` reads `<prefix>.<npu>.et` for every NPU;
+`read_text(path, num_npus)` converts an ASTRA-sim text workload with Chakra's converter first.
+Either way the result is a `Workload`: per NPU, its nodes by id, checked so that a replay can
+never hang on it. Every inconsistency ASTRA-sim would turn into a hang, an abort or a silent early
+finish is a located error here (file, node id and name; what was found, what was expected):
+- a missing or unreadable rank file, or a file for a rank the fabric does not have;
+- a dependency on a node id the file does not hold, or a dependency cycle (the cycle is named);
+- a collective on a group the comm-group file does not define, a group naming a rank outside the
+  fabric, an NPU issuing a collective on a group it is not a member of, or the members of a group
+  disagreeing on the sequence of collectives they issue on it (type and size, in issue order);
+- a send without its receive (or a receive without its send), matched as ASTRA-sim's analytical
+  network matches them: by (source, destination, tag, size) in order.
+
+Units: Chakra's `duration_micros` is in µs (ASTRA-sim multiplies by 1,000; 0 means 1 ns), sizes
+in bytes, `num_ops` in floating-point operations.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .chakra import decode_stream, located, schema, text_converter
+
+# Chakra NodeType values -> our kind names
+KINDS = {0: "invalid", 1: "metadata", 2: "mem-load", 3: "mem-store", 4: "compute", 5: "send", 6: "recv",
+         7: "collective"}
+# Chakra CollectiveCommType values the replay runs -> infragraph.simulate collective names
+COLLECTIVE_TYPES = {0: "all-reduce", 2: "all-gather", 6: "all-to-all", 7: "reduce-scatter"}
+MAX_U64 = 2**64 - 1
+
+
+@dataclass
+class Node:
+    """One ET node, with the attributes the replay uses (absent attributes as ASTRA-sim defaults them)."""
+
+    id: int
+    name: str
+    kind: str
+    deps: tuple[int, ...]  # data and control dependencies (ASTRA-sim honours both)
+    duration_ns: int = 1  # replay time: duration_micros * 1000, or 1 ns when it is 0
+    is_cpu_op: bool = False
+    num_ops: int = 0
+    tensor_size: int = 0
+    collective: str | None = None
+    comm_size: int = 0
+    group: int = 0  # pg_name; 0 = every NPU
+    src: int = -1
+    dst: int = -1
+    tag: int = 0
+
+
+@dataclass
+class Workload:
+    """Every NPU's nodes (by id) and the communicator groups (id -> ranks)."""
+
+    source: str
+    nodes: list[dict[int, Node]]
+    groups: dict[int, tuple[int, ...]] = field(default_factory=dict)
+
+    @property
+    def num_npus(self) -> int:
+        return len(self.nodes)
+
+    def members(self, group: int) -> tuple[int, ...]:
+        return self.groups[group] if group else tuple(range(self.num_npus))
+
+
+def _attr_value(a) -> object:
+    which = a.WhichOneof("value")
+    return None if which is None else getattr(a, which)
+
+
+def _int_attr(attrs: dict, name: str, default: int, where: str, lo: int = 0, hi: int = MAX_U64) -> int:
+    v = attrs.get(name, default)
+    if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+        raise located(where, f"attribute '{name}' is {v!r}; expected a whole number from {lo} to {hi}")
+    return v
+
+
+def _node(msg, where_file: str) -> Node:
+    where = f"{where_file}: node {msg.id} '{msg.name}'"
+    kind = KINDS.get(int(msg.type))
+    if kind is None:
+        raise located(where, f"node type {msg.type} is not a Chakra NodeType; expected one of "
+                    f"{', '.join(f'{k} ({v})' for k, v in KINDS.items())}")
+    attrs = {a.name: _attr_value(a) for a in msg.attr}
+    is_cpu = attrs.get("is_cpu_op", False)
+    if not isinstance(is_cpu, bool):
+        raise located(where, f"attribute 'is_cpu_op' is {is_cpu!r}; expected a bool")
+    n = Node(id=int(msg.id), name=msg.name, kind=kind, deps=tuple(dict.fromkeys([*msg.data_deps, *msg.ctrl_deps])),
+             duration_ns=int(msg.duration_micros) * 1000 or 1, is_cpu_op=is_cpu)
+    if kind == "compute":
+        n.num_ops = _int_attr(attrs, "num_ops", 0, where)
+        n.tensor_size = _int_attr(attrs, "tensor_size", 0, where)
+    elif kind in ("mem-load", "mem-store"):
+        n.tensor_size = _int_attr(attrs, "tensor_size", 0, where)
+    elif kind in ("collective", "send", "recv"):
+        if is_cpu:
+            raise located(where, f"a communication node cannot run on the CPU (is_cpu_op true); ASTRA-sim refuses it")
+        for need in ("comm_size",) + (("comm_type",) if kind == "collective" else ("comm_src", "comm_dst")):
+            if need not in attrs:
+                raise located(where, f"{kind} node has no '{need}' attribute")
+        n.comm_size = _int_attr(attrs, "comm_size", 0, where, lo=1)
+        n.tag = _int_attr(attrs, "comm_tag", 0, where, hi=2**32 - 1)
+        if kind == "collective":
+            t = _int_attr(attrs, "comm_type", 0, where, hi=2**31)
+            if t not in COLLECTIVE_TYPES:
+                raise located(where, f"collective type {t} is not replayed; expected one of "
+                            f"{', '.join(f'{v} ({k})' for k, v in COLLECTIVE_TYPES.items())}")
+            n.collective = COLLECTIVE_TYPES[t]
+            pg = attrs.get("pg_name", "")
+            try:
+                n.group = int(pg) if pg not in ("", None) else 0
+            except (TypeError, ValueError):
+                raise located(where, f"pg_name {pg!r} is not a communicator group id (a whole number)") from None
+        else:
+            n.src = _int_attr(attrs, "comm_src", 0, where, hi=2**31)
+            n.dst = _int_attr(attrs, "comm_dst", 0, where, hi=2**31)
+    return n
+
+
+def _read_file(path: Path, rank: int) -> dict[int, Node]:
+    where = str(path)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise located(where, f"missing: the workload has no trace for rank {rank}; expected one "
+                    f"<prefix>.<rank>.et per NPU of the fabric") from None
+    except OSError as exc:
+        raise located(where, f"cannot read rank {rank}'s trace: {exc.strerror}") from None
+    S = schema()
+    payloads = decode_stream(data, where)
+    try:
+        first = next(payloads)
+    except StopIteration:
+        raise located(where, f"empty file; expected GlobalMetadata then the nodes") from None
+    from google.protobuf.message import DecodeError
+
+    try:
+        S.GlobalMetadata().ParseFromString(first)
+        nodes: dict[int, Node] = {}
+        for i, payload in enumerate(payloads, 1):
+            msg = S.Node()
+            msg.ParseFromString(payload)
+            n = _node(msg, where)
+            if n.id in nodes:
+                raise located(where, f"message {i}: node id {n.id} ('{n.name}') appears twice; ids must be "
+                            f"unique within a rank's trace (first: '{nodes[n.id].name}')")
+            nodes[n.id] = n
+    except DecodeError as exc:
+        raise located(where, f"not a Chakra ET message ({exc})") from None
+    for n in nodes.values():
+        if n.kind == "send" and n.src != rank:
+            raise located(where, f"node {n.id} '{n.name}': send from rank {n.src} in rank {rank}'s trace; a send "
+                        "is issued by its sender")
+        if n.kind == "recv" and n.dst != rank:
+            raise located(where, f"node {n.id} '{n.name}': receive at rank {n.dst} in rank {rank}'s trace; a "
+                        "receive is issued by its receiver")
+        for d in n.deps:
+            if d not in nodes:
+                raise located(where, f"node {n.id} '{n.name}' depends on node {d}, which the file does not hold")
+    _check_acyclic(nodes, where)
+    return nodes
+
+
+def _check_acyclic(nodes: dict[int, Node], where: str) -> None:
+    """Kahn's algorithm; on a cycle, walk it from a node left over to name it."""
+    indeg = {i: len(n.deps) for i, n in nodes.items()}
+    children: dict[int, list[int]] = defaultdict(list)
+    for n in nodes.values():
+        for d in n.deps:
+            children[d].append(n.id)
+    ready = [i for i, k in indeg.items() if k == 0]
+    done = 0
+    while ready:
+        i = ready.pop()
+        done += 1
+        for c in children[i]:
+            indeg[c] -= 1
+            if indeg[c] == 0:
+                ready.append(c)
+    if done == len(nodes):
+        return
+    left = {i for i, k in indeg.items() if k > 0}
+    at, seen = min(left), []
+    while at not in seen:
+        seen.append(at)
+        at = next(d for d in nodes[at].deps if d in left)
+    cycle = seen[seen.index(at):] + [at]
+    raise located(where, f"dependency cycle: " + " -> ".join(f"{i} '{nodes[i].name}'" for i in reversed(cycle))
+                + "; no node on it can ever start")
+
+
+def read_comm_groups(path: str | os.PathLike, num_npus: int) -> dict[int, tuple[int, ...]]:
+    """ASTRA-sim's comm-group JSON: {"<group id>": [ranks...]}, ids >= 1 (0 and "" mean every NPU)."""
+    where = str(path)
+    try:
+        with open(path, encoding="utf-8") as fh:
+            raw = json.load(fh)
+    except FileNotFoundError:
+        raise located(where, f"communicator group file not found") from None
+    except json.JSONDecodeError as exc:
+        raise located(where, f"not JSON: {exc.msg}", exc.lineno, exc.colno) from None
+    if not isinstance(raw, dict):
+        raise located(where, f"expected an object mapping group ids to rank lists, found {type(raw).__name__}")
+    groups: dict[int, tuple[int, ...]] = {}
+    for key, ranks in raw.items():
+        try:
+            gid = int(key)
+        except ValueError:
+            raise located(where, f"group id '{key}' is not a whole number") from None
+        if gid < 1:
+            raise located(where, f"group id {gid}: ids start at 1 (0 is the group of every NPU)")
+        if not isinstance(ranks, list) or not ranks or not all(isinstance(r, int) and not isinstance(r, bool)
+                                                               for r in ranks):
+            raise located(where, f"group {gid}: expected a non-empty list of ranks, found {ranks!r}")
+        bad = [r for r in ranks if not 0 <= r < num_npus]
+        if bad:
+            raise located(where, f"group {gid} names rank {bad[0]}, but the fabric has ranks 0..{num_npus - 1}")
+        dup = [r for r, k in Counter(ranks).items() if k > 1]
+        if dup:
+            raise located(where, f"group {gid} lists rank {dup[0]} twice")
+        groups[gid] = tuple(ranks)
+    return groups
+
+
+def _check_communication(w: Workload, prefix: str) -> None:
+    """Collectives: issued by members only, and the same sequence on every member. Point-to-point:
+    every send has its receive, matched by (src, dst, tag, size) in order."""
+    seqs: dict[int, dict[int, list[tuple[str, int]]]] = defaultdict(dict)
+    sends: Counter = Counter()
+    recvs: Counter = Counter()
+    first_node: dict[tuple, tuple[int, Node]] = {}
+    for rank, nodes in enumerate(w.nodes):
+        for nid in sorted(nodes):
+            n = nodes[nid]
+            if n.kind == "collective":
+                if n.group and n.group not in w.groups:
+                    raise located(f"{prefix}.{rank}.et", f"node {n.id} '{n.name}': communicator group {n.group} is not "
+                                f"defined" + (f" (defined: {', '.join(map(str, sorted(w.groups)))})" if w.groups
+                                              else "; give the comm-group JSON (--comm-group)"))
+                members = w.members(n.group)
+                if rank not in members:
+                    raise located(f"{prefix}.{rank}.et", f"node {n.id} '{n.name}': rank {rank} issues a collective on "
+                                f"group {n.group}, which does not include it (members {list(members)})")
+                seqs[n.group].setdefault(rank, []).append((n.collective, n.comm_size))
+            elif n.kind in ("send", "recv"):
+                if not 0 <= (n.dst if n.kind == "send" else n.src) < w.num_npus:
+                    peer = n.dst if n.kind == "send" else n.src
+                    raise located(f"{prefix}.{rank}.et", f"node {n.id} '{n.name}': {n.kind} names rank {peer}, but the "
+                                f"workload has ranks 0..{w.num_npus - 1}")
+                key = (n.src, n.dst, n.tag, n.comm_size)
+                (sends if n.kind == "send" else recvs)[key] += 1
+                first_node.setdefault((n.kind,) + key, (rank, n))
+    for gid, per_rank in seqs.items():
+        members = w.members(gid)
+        ref_rank = members[0]
+        ref = per_rank.get(ref_rank, [])
+        for r in members:
+            mine = per_rank.get(r, [])
+            if mine != ref:
+                k = next((i for i, (a, b) in enumerate(zip(mine, ref)) if a != b), min(len(mine), len(ref)))
+                got = mine[k] if k < len(mine) else "nothing"
+                want = ref[k] if k < len(ref) else "nothing"
+                raise located(prefix, f"group {gid}: collective #{k + 1} is {got} on rank {r} but {want} on rank "
+                            f"{ref_rank}; every member must issue the same collectives (type, bytes) in the same "
+                            "order, or the group waits forever")
+    for key in sorted(set(sends) | set(recvs)):
+        if sends[key] != recvs[key]:
+            src, dst, tag, size = key
+            kind, missing = ("send", "recv") if sends[key] > recvs[key] else ("recv", "send")
+            rank, n = first_node[(kind,) + key]
+            raise located(f"{prefix}.{rank}.et", f"node {n.id} '{n.name}': {kind} {src} -> {dst} (tag {tag}, {size} bytes) "
+                        f"has no matching {missing} ({sends[key]} sends, {recvs[key]} receives with these "
+                        "endpoints, tag and size)")
+
+
+def read_et_set(prefix: str, num_npus: int, comm_groups: str | os.PathLike | None = None) -> Workload:
+    """Read `<prefix>.<rank>.et` for ranks 0..num_npus-1 (the fabric's NPUs) and check the set."""
+    extra = Path(f"{prefix}.{num_npus}.et")
+    if extra.exists():
+        raise located(extra, f"the workload has a trace for rank {num_npus}, but the fabric has only {num_npus} NPUs")
+    nodes = [_read_file(Path(f"{prefix}.{r}.et"), r) for r in range(num_npus)]
+    groups = read_comm_groups(comm_groups, num_npus) if comm_groups else {}
+    w = Workload(source=prefix, nodes=nodes, groups=groups)
+    _check_communication(w, prefix)
+    return w
+
+
+def read_text(path: str | os.PathLike, num_npus: int, passes: int = 1) -> Workload:
+    """An ASTRA-sim text workload (MICRO / DATA / MODEL / HYBRID_*), converted by Chakra's converter
+    into one ET per NPU in a temporary folder, then read as an ET set (every collective on all NPUs)."""
+    where = str(path)
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise located(where, f"cannot read the text workload: {exc.strerror}") from None
+    if len(lines) < 2:
+        raise located(where, f"a text workload needs a parallelism line and a layer count, found {len(lines)} line(s)")
+    try:
+        layers = int(lines[1].strip())
+    except ValueError:
+        raise located(where, f"layer count '{lines[1].strip()}' is not a whole number", 2, 1) from None
+    body = [ln for ln in lines[2:] if ln.strip()]
+    if layers != len(body):
+        raise located(where, f"the file says {layers} layers but lists {len(body)}", 2, 1)
+    for i, ln in enumerate(lines[2:], 3):
+        cols = ln.split()
+        if cols and (len(cols) < 12 or not all(c.lstrip("-").isdigit() for c in (cols[2], cols[4], cols[5], cols[7],
+                                                                                   cols[8], cols[10]))):
+            raise located(where, line=i, column=1, message=f"layer line has {len(cols)} fields; expected 12: name, reserved, then "
+                        "compute time, comm type and comm size for forward, input gradient and weight gradient, "
+                        "then the update time")
+    with tempfile.TemporaryDirectory(prefix="infragraph-workload-") as tmp:
+        out = os.path.join(tmp, "et")
+        try:
+            text_converter()(str(path), out, num_npus, passes).convert()
+        except ValueError as exc:
+            raise located(where, f"Chakra's text converter refused the workload: {exc}", 1, 1) from None
+        w = read_et_set(out, num_npus)
+    w.source = where
+    return w

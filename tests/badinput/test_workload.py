@@ -1,0 +1,47 @@
+"""Malformed or inconsistent workloads through the command line: exit 1, a located message, no hang."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.badinput.input_cases import cli
+from tests.workload.etsets import coll, comp, send, write_set
+
+RING = "examples/ring8.igl"
+
+
+def _set(tmp_path, case):
+    if case == "missing":
+        prefix, cg = write_set(tmp_path, [[comp(1, 1)]] * 8)
+        (tmp_path / "wl.3.et").unlink()
+        return prefix, cg, r"wl\.3\.et: error: missing: the workload has no trace for rank 3"
+    if case == "cycle":
+        prefix, cg = write_set(tmp_path, [[comp(1, 1, deps=(2,)), comp(2, 1, deps=(1,))]] * 8)
+        return prefix, cg, r"wl\.0\.et: error: dependency cycle"
+    if case == "group":
+        prefix, cg = write_set(tmp_path, [[coll(1, "all-reduce", 8, group=1)]] * 8, {1: [0, 9]})
+        return prefix, cg, r"wl\.json: error: group 1 names rank 9, but the fabric has ranks 0\.\.7"
+    prefix, cg = write_set(tmp_path, [[send(1, 0, 1, 8)]] + [[comp(1, 1)]] * 7)
+    return prefix, cg, r"wl\.0\.et: error: node 1 'send1': send 0 -> 1 \(tag 0, 8 bytes\) has no matching recv"
+
+
+@pytest.mark.parametrize("case", ["missing", "cycle", "group", "send-without-recv"])
+def test_inconsistent_traces_are_located_errors(tmp_path, capsys, case):
+    import re
+
+    prefix, cg, message = _set(tmp_path, case)
+    code, out = cli(capsys, "simulate", RING, "--workload", prefix, *(["--comm-group", cg] if cg else []))
+    assert code == 1 and re.search(message, out), out
+    assert "Traceback" not in out
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["--size", "1GiB"], "--size does not apply to --workload"),
+    (["--peak-perf", "-3", "--roofline"], "bad --peak-perf '-3'"),
+    (["--remote-mem-bw", "nan"], "bad --remote-mem-bw 'nan'"),
+    (["--passes", "0"], "bad --passes 0"),
+])
+def test_bad_workload_options(tmp_path, capsys, argv, message):
+    prefix, _ = write_set(tmp_path, [[comp(1, 1)]] * 8)
+    code, out = cli(capsys, "simulate", RING, "--workload", prefix, *argv)
+    assert code in (1, 2) and message in out, out

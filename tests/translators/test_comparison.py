@@ -1,0 +1,64 @@
+"""Every bundle's README compares its run with `infragraph simulate`'s default run of the same graph,
+item by item from simulate's own defaults, and gives the simulate command that runs the bundle's
+configuration — which, for the engine bundle, is exactly what its run.sh runs."""
+
+import json
+import re
+import shlex
+
+import pytest
+
+from infragraph import blueprints
+from infragraph import translators as T
+from infragraph.cli import main
+from infragraph.graph import expand
+from infragraph.simulate import SimulationOptions
+from tests.translator_graphs import stack
+
+
+def _section(readme: str) -> str:
+    return readme.split("## Against `infragraph simulate`")[1].split("\n## ")[0]
+
+
+def _row(section: str, item: str) -> list[str]:
+    line = next(ln for ln in section.splitlines() if ln.startswith(f"| {item} |"))
+    return [c.strip() for c in line.strip("|").split("|")]
+
+
+@pytest.mark.parametrize("backend", ["astra-analytical", "ns3", "htsim", "simengine"])
+def test_every_readme_has_the_comparison_from_simulates_own_defaults(backend):
+    g = blueprints.graph("std.fabrics.clos", radix=4)  # states SW(*)_SW(8): one dimension of 8
+    b = T.get(backend).translate(g, T.Options(approximate=True))
+    section = _section(b.files["README.md"])
+    d = SimulationOptions()
+    assert _row(section, "chunks (preferred-dataset-splits)") == ["chunks (preferred-dataset-splits)", "4",
+                                                                  str(d.chunks), "**differs**" if d.chunks != 4 else "same"]
+    assert _row(section, "dimensions")[2] == "`SW(8)` (the graph's dims annotation)"
+    assert _row(section, "network model")[2] == f"`{d.model}`"
+    assert re.search(r"```sh\ninfragraph simulate FILE --dims 8 --algorithm \S+ --chunks 4 ", section)
+
+
+def test_a_graph_without_dims_says_simulate_runs_it_flat():
+    g = expand(stack("RI(4)_SW(2)"))
+    assert "dims" not in g.graph_annotations
+    b = T.get("ns3").translate(g, T.Options(settings={"forwarding-nodes": "true"}))
+    row = _row(_section(b.files["README.md"]), "dimensions")
+    assert row[1].startswith("`RI(4)_SW(2)` (detected: the graph is the RI/FC/SW product RI(4)_SW(2))")
+    assert row[2].startswith("`flat (one dimension of all NPUs)` (the graph states no usable dims") and row[3] == "**differs**"
+    assert any("runs such a graph flat unless given `--dims 4,2`" in n for n in b.notes)
+
+
+def test_the_readme_command_runs_what_the_engine_bundles_run_sh_runs(tmp_path):
+    src = tmp_path / "torus.json"
+    assert main(["compile", "std.fabrics.torus", "-D", "sizes=[4,2]", "-o", str(src), "-q"]) == 0
+    out = tmp_path / "bundle"
+    assert main(["translate", str(src), "--to", "simengine", "-o", str(out), "-q"]) == 0
+    section = _section((out / "README.md").read_text())
+    readme_args = shlex.split(section.split("```sh\n")[1].split("\n```")[0])[2:]
+    run_line = next(ln for ln in (out / "run.sh").read_text().splitlines() if ln.startswith("exec "))
+    run_args = shlex.split(run_line.split('"$here/graph.json"')[1].replace('"$@"', ""))
+    times = []
+    for graph, args in ((str(src), readme_args[1:]), (str(out / "graph.json"), run_args)):
+        assert main(["simulate", graph, *args, "--json", str(tmp_path / "r.json"), "-q"]) == 0
+        times.append(json.loads((tmp_path / "r.json").read_text())["collective_time_ns"])
+    assert readme_args[0] == "FILE" and times[0] == times[1] > 0

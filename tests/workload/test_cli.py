@@ -1,0 +1,51 @@
+"""`infragraph simulate FABRIC --workload ...` end to end: text, JSON, trace and picture."""
+
+from __future__ import annotations
+
+import json
+
+from tests.badinput.input_cases import cli
+from tests.helpers import shared_file
+
+MICRO = "backends/astra-sim/examples/workload/microbenchmarks/all_reduce/8npus_1MB"
+
+
+def test_shipped_et_set_replays_with_every_output(tmp_path, capsys):
+    out = {k: tmp_path / f"r.{k}" for k in ("json", "trace", "png")}
+    code, text = cli(capsys, "simulate", "examples/ring8.igl", "--workload", str(shared_file(MICRO) / "all_reduce"), "--model",
+                     "astra", "--chunks", "4", "--json", out["json"], "--trace", out["trace"], "--breakdown", out["png"])
+    assert code == 0, text
+    r = json.loads(out["json"].read_text())
+    assert r["num_npus"] == 8 and len(r["collectives"]) == 1 and r["step_time_ns"] > 0
+    assert f"step time: {r['step_time_ns']:,.0f} ns" in text or f"({r['step_time_ns']:,.0f} ns)" in text
+    trace = json.loads(out["trace"].read_text())
+    assert sum(e["ph"] == "X" for e in trace["traceEvents"]) == 8
+    assert out["png"].read_bytes()[:4] == b"\x89PNG"
+
+
+def test_text_workload(tmp_path, capsys):
+    p = tmp_path / "micro.txt"
+    p.write_text("MICRO\n1\nallreduce -1 1 NONE 0 1 NONE 0 1 ALLREDUCE 1048576 1\n")
+    code, text = cli(capsys, "simulate", "examples/ring8.igl", "--workload", p, "--model", "astra")
+    assert code == 0 and "collectives: 1" in text, text
+
+
+def test_workload_command_writes_traces_that_simulate_replays(tmp_path, capsys):
+    spec = tmp_path / "tiny.yaml"
+    spec.write_text("model: {layers: 2, hidden: 64, heads: 4, seq: 16, vocab: 100}\n"
+                    "batch: {global_batch: 8}\nparallel: {tp: 2, pp: 2, dp: 2}\n")
+    code, text = cli(capsys, "workload", spec, "-o", tmp_path / "out" / "step", "--json", tmp_path / "s.json")
+    assert code == 0 and "8 ranks (TP 2 x PP 2 x DP 2)" in text, text
+    assert json.loads((tmp_path / "s.json").read_text())["ranks"] == 8
+    assert sorted(p.name for p in (tmp_path / "out").iterdir())[:2] == ["step.0.et", "step.1.et"]
+    code, text = cli(capsys, "simulate", "examples/ring8.igl", "--workload", tmp_path / "out" / "step",
+                     "--comm-group", tmp_path / "out" / "step.json")
+    assert code == 0 and "step time" in text, text
+
+
+def test_workload_command_bad_spec_is_located(tmp_path, capsys):
+    spec = tmp_path / "bad.yaml"
+    spec.write_text("model: {layers: 2, hidden: 64, heads: 4, seq: 16, vocab: 100}\nbatch: {global_batch: 8}\n"
+                    "parallel: {tp: 3}\n")
+    code, text = cli(capsys, "workload", spec, "-o", tmp_path / "x")
+    assert code == 1 and "bad.yaml: error: workload spec: heads 4 must divide evenly over tp 3" in text, text

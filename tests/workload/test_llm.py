@@ -1,0 +1,109 @@
+"""The transformer-step generator: totals against Megatron-LM's formulas, traces that replay."""
+
+from __future__ import annotations
+
+import pytest
+
+from infragraph.errors import InfraGraphError
+from infragraph.workload.llm import Generator, LlmSpec, read_spec, summary
+from infragraph.workload.trace import read_et_set
+
+GPT3 = dict(layers=96, hidden=12288, heads=96, seq=2048, vocab=51200, global_batch=1536, tp=8, pp=8, dp=16)
+
+
+def test_gpt3_175b_has_175b_parameters_and_megatrons_flops():
+    s = LlmSpec(**GPT3)
+    assert 174.5e9 < s.params() < 175.0e9
+    b, sq, L, h, V = s.global_batch, s.seq, s.layers, s.hidden, s.vocab
+    # Megatron-LM (SC'21, eq. 3 without recomputation): 72 B s L h^2 (1 + s/6h + V/12hL)
+    megatron = 72 * b * sq * L * h * h * (1 + sq / (6 * h) + V / (12 * h * L))
+    assert s.step_flops() == pytest.approx(megatron, rel=1e-12)
+    six_p_t = 6 * s.params() * s.tokens()
+    assert 1.0 < s.step_flops() / six_p_t < 1.03  # the attention-score term, s/6h = 2.8 %
+
+
+def test_dense_step_flops_are_six_p_t_when_attention_and_small_terms_vanish():
+    # with s << h, no biases of note and V << hL the step is 6 x params x tokens to 0.1 %
+    s = LlmSpec(layers=8, hidden=4096, heads=32, seq=4, vocab=8, global_batch=64, dp=4, micro_batch=2)
+    assert s.step_flops() == pytest.approx(6 * s.params() * s.tokens(), rel=1e-3)
+
+
+def test_moe_routes_each_token_through_top_k_experts():
+    dense = LlmSpec(layers=2, hidden=64, heads=4, seq=16, vocab=100, global_batch=8, dp=4)
+    moe = LlmSpec(layers=2, hidden=64, heads=4, seq=16, vocab=100, global_batch=8, dp=4, ep=2, experts=8, top_k=2)
+    assert moe.mlp_flops() == 2 * dense.mlp_flops()
+    assert moe.params() - dense.params() == 2 * 7 * (2 * 64 * 256 + 64 + 256)
+
+
+def _traces(tmp_path, **kw):
+    s = LlmSpec(**{**dict(layers=4, hidden=64, heads=4, seq=32, vocab=100, global_batch=8), **kw})
+    out = Generator(s).write(tmp_path / "step")
+    return s, out, read_et_set(str(tmp_path / "step"), s.world, out["comm_group_file"])
+
+
+def test_traces_hold_every_flop_once(tmp_path):
+    s, _, w = _traces(tmp_path, tp=2, pp=2, dp=2)
+    total = sum(n.num_ops for nodes in w.nodes for n in nodes.values() if n.kind == "compute")
+    assert total == pytest.approx(s.step_flops(), rel=1e-6)
+
+
+def test_groups_follow_tp_inside_the_server_first(tmp_path):
+    _, _, w = _traces(tmp_path, tp=2, pp=2, dp=2)
+    groups = sorted(w.groups.values())
+    assert [0, 1] in [list(g) for g in groups]          # TP: consecutive ranks
+    assert [0, 2] in [list(g) for g in groups]          # DP: stride TP
+    sends = {(n.src, n.dst) for nodes in w.nodes for n in nodes.values() if n.kind == "send"}
+    assert sends == {(0, 4), (1, 5), (2, 6), (3, 7), (4, 0), (5, 1), (6, 2), (7, 3)}  # PP: stride TP x DP
+
+
+def test_1f1b_on_the_first_stage_starts_with_pp_minus_one_forwards(tmp_path):
+    _, _, w = _traces(tmp_path, pp=4, global_batch=8)
+    computes = [n.name for _, n in sorted(w.nodes[0].items()) if n.kind == "compute"]
+    phases = []
+    for name in computes:
+        mb, _, phase = name.split("_")[0], name, name.split("_")[2]
+        if not phases or phases[-1] != (mb, phase):
+            phases.append((mb, phase))
+    assert phases[:5] == [("mb0", "fwd"), ("mb1", "fwd"), ("mb2", "fwd"), ("mb3", "fwd"), ("mb0", "bwd")]
+
+
+@pytest.mark.parametrize("kw,kinds", [
+    (dict(tp=2), {"all-reduce"}),
+    (dict(tp=2, sequence_parallel=True), {"all-gather", "reduce-scatter"}),
+    (dict(dp=2, zero=1), {"all-gather", "reduce-scatter"}),
+    (dict(dp=2, zero=3), {"all-gather", "reduce-scatter"}),
+    (dict(dp=4, ep=2, experts=4, top_k=2), {"all-to-all", "all-reduce"}),
+])
+def test_each_parallelism_writes_its_collectives(tmp_path, kw, kinds):
+    _, _, w = _traces(tmp_path, **kw)
+    assert {n.collective for nodes in w.nodes for n in nodes.values() if n.kind == "collective"} == kinds
+
+
+def test_generated_step_replays(tmp_path):
+    from infragraph import blueprints
+    from infragraph.simulate import SimulationOptions, prepare
+    from infragraph.workload.replay import ReplayOptions, replay
+
+    s, _, w = _traces(tmp_path, tp=2, pp=2, dp=2)
+    p = prepare(blueprints.graph("std.fabrics.stack", shape="RI(8)", bandwidth="[50 GiB/s]", latency="[500 ns]"))
+    r = replay(p, w, ReplayOptions(sim=SimulationOptions(model="astra")))
+    compute = max(n["compute_ns"] for n in r["npus"])
+    assert r["step_time_ns"] >= compute > 0 and len(r["messages"]) == 2 * 4 * 4  # 2 directions x 4 stage pairs x 4 micro-batches
+    assert summary(s)["ranks"] == 8
+
+
+@pytest.mark.parametrize("text,message", [
+    ("layers: 3\nhidden: 64\nheads: 4\nseq: 8\nvocab: 10\nglobal_batch: 4\npp: 2\n", "layers 3 must divide evenly over pp 2"),
+    ("layers: 2\nhidden: 64\nheads: 4\nseq: 8\nvocab: 10\nglobal_batch: 4\ndp: 3\n", "must be a multiple of micro_batch x dp"),
+    ("layers: 2\nhidden: 64\nheads: 4\nseq: 8\nvocab: 10\nglobal_batch: 4\nep: 2\n", "ep 2 needs experts"),
+    ("layers: 2\nhidden: 64\nheads: 4\nseq: 8\nvocab: 10\nglobal_batch: 4\nefficiency: 1.5\n", "efficiency 1.5"),
+    ("layers: 2\nhidden: 64\nheads: 4\nseq: 8\nvocab: 10\nglobal_batch: 4\ntp: 0\n", "'tp' is 0"),
+    ("model:\n  layers: 2\n  hiden: 64\n", "model.hiden: unknown key"),
+    ("layers: 2\n", "missing key 'hidden'"),
+    ("layers: [2\n", "spec.yaml:2:1: error: not YAML"),
+])
+def test_bad_specs(tmp_path, text, message):
+    p = tmp_path / "spec.yaml"
+    p.write_text(text)
+    with pytest.raises(InfraGraphError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        read_spec(p)

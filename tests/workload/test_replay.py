@@ -1,0 +1,142 @@
+"""The replay's rules, each against a hand-derived time (ASTRA-sim's workload layer, restated in
+infragraph/workload/replay.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from infragraph import blueprints
+from infragraph.errors import InfraGraphError
+from infragraph.simulate import SimulationOptions, prepare, simulate
+from infragraph.workload.chakra import make_node
+from infragraph.workload.replay import ReplayOptions, replay
+from infragraph.workload.trace import read_et_set
+from tests.workload.etsets import coll, comp, recv, send, write_set
+
+SIM = SimulationOptions(model="astra", chunks=1, endpoint_delay_ns=10, local_mem_bw_gb_per_s=1600)
+
+
+@pytest.fixture(scope="module")
+def ring4():
+    return prepare(blueprints.graph("std.fabrics.stack", shape="RI(4)", bandwidth="[50.0 GiB/s]", latency="[500.0 ns]"))
+
+
+def run(p, tmp_path, per_rank, groups=None, **kw):
+    prefix, cg = write_set(tmp_path, per_rank, groups)
+    return replay(p, read_et_set(prefix, len(per_rank), cg), ReplayOptions(sim=SIM, **kw))
+
+
+def coll_time(p, kind, size, group=(0, 1, 2, 3)):
+    r = simulate(p, SimulationOptions(**{**SIM.__dict__, "collective": kind, "size_bytes": size,
+                                         "groups": (group,), "top_links": 0}))
+    return r["collective_time_ns"]
+
+
+def test_a_lone_collective_takes_the_engines_time(ring4, tmp_path):
+    r = run(ring4, tmp_path, [[coll(1, "all-reduce", 1 << 20)]] * 4)
+    assert r["step_time_ns"] == coll_time(ring4, "all-reduce", 1 << 20) > 0
+    (c,) = r["collectives"]
+    assert (c["start_ns"], c["end_ns"], c["ranks"]) == (0, r["step_time_ns"], 4)
+
+
+def test_compute_nodes_on_one_npu_run_one_at_a_time(ring4, tmp_path):
+    r = run(ring4, tmp_path, [[comp(1, 3), comp(2, 4)]] * 4)
+    assert r["step_time_ns"] == 7000
+    assert r["npus"][0]["compute_ns"] == 7000 and r["npus"][0]["idle_ns"] == 0
+
+
+def test_compute_and_communication_overlap(ring4, tmp_path):
+    t = coll_time(ring4, "all-reduce", 1 << 20)
+    r = run(ring4, tmp_path, [[comp(1, 10), coll(2, "all-reduce", 1 << 20)]] * 4)
+    assert r["step_time_ns"] == max(t, 10_000)
+    n = r["npus"][0]
+    assert n["overlapped_ns"] == min(t, 10_000) and n["exposed_ns"] == t - min(t, 10_000)
+
+
+def test_a_dependent_collective_is_exposed(ring4, tmp_path):
+    t = coll_time(ring4, "all-gather", 65536)
+    r = run(ring4, tmp_path, [[comp(1, 5), coll(2, "all-gather", 65536, deps=(1,))]] * 4)
+    assert r["step_time_ns"] == 5000 + t
+    assert r["npus"][2]["exposed_ns"] == t and r["npus"][2]["overlapped_ns"] == 0
+
+
+def test_two_independent_collectives_on_one_npu_run_one_at_a_time(ring4, tmp_path):
+    t1, t2 = coll_time(ring4, "all-reduce", 4096), coll_time(ring4, "reduce-scatter", 8192)
+    r = run(ring4, tmp_path, [[coll(1, "all-reduce", 4096), coll(2, "reduce-scatter", 8192)]] * 4)
+    assert r["step_time_ns"] == t1 + t2
+    assert [c["collective"] for c in r["collectives"]] == ["all-reduce", "reduce-scatter"]  # ascending node id
+
+
+def test_a_group_starts_when_its_last_member_issues(ring4, tmp_path):
+    t = coll_time(ring4, "all-reduce", 4096, (0, 1))
+    late = [comp(1, 2), coll(2, "all-reduce", 4096, group=1, deps=(1,))]
+    early = [comp(1, 1), coll(2, "all-reduce", 4096, group=1, deps=(1,))]
+    idle = [comp(1, 1)]
+    r = run(ring4, tmp_path, [early, late, idle, idle], {1: [0, 1]})
+    assert r["npus"][0]["finish_ns"] == r["npus"][1]["finish_ns"] == 2000 + t
+    assert r["npus"][0]["communication_ns"] == 1000 + t  # waiting in the collective counts as communication
+    assert r["npus"][3]["finish_ns"] == 1000 and r["npus"][3]["idle_to_step_ns"] == 2000 + t - 1000
+
+
+def test_groups_of_different_ranks_run_concurrently(ring4, tmp_path):
+    a = [coll(1, "all-reduce", 4096, group=1)]
+    b = [coll(1, "all-reduce", 4096, group=2)]
+    r = run(ring4, tmp_path, [a, a, b, b], {1: [0, 1], 2: [2, 3]})
+    assert [c["start_ns"] for c in r["collectives"]] == [0, 0]
+    assert r["step_time_ns"] == coll_time(ring4, "all-reduce", 4096, (0, 1))
+
+
+def test_send_recv_chain(ring4, tmp_path):
+    p2p = simulate(ring4, SimulationOptions(**{**SIM.__dict__, "collective": "point-to-point", "size_bytes": 65536,
+                                               "groups": ((0, 1),), "top_links": 0}))
+    d = max(x["finish_ns"] for x in p2p["ranks"])
+    early_recv = [recv(1, 0, 1, 65536), comp(2, 1, deps=(1,))]
+    late_recv = [comp(1, 100), recv(2, 0, 1, 65536, deps=(1,))]
+    r = run(ring4, tmp_path, [[comp(1, 2), send(2, 0, 1, 65536, deps=(1,))], early_recv, [comp(1, 1)], [comp(1, 1)]])
+    assert r["npus"][0]["finish_ns"] == 2000 + d
+    assert r["npus"][1]["finish_ns"] == 2000 + d + 1000  # the receive ends at arrival, then 1 µs of compute
+    r = run(ring4, tmp_path, [[send(1, 0, 1, 65536)], late_recv, [comp(1, 1)], [comp(1, 1)]])
+    assert r["npus"][1]["finish_ns"] == max(100_000, d)  # posted after the arrival: ends at once
+    assert r["messages"] == [{"src": 0, "dst": 1, "tag": 0, "size_bytes": 65536, "start_ns": 0, "end_ns": d}]
+
+
+def test_roofline_compute_and_memory_bound(ring4, tmp_path):
+    nodes = [comp(1, 0, num_ops=10**9, tensor_size=10**6), comp(2, 0, deps=(1,), num_ops=10**9, tensor_size=10**9)]
+    r = run(ring4, tmp_path, [nodes] * 4, roofline=True, peak_perf_tflops=900)
+    # 1e9 ops at 900 TFLOP/s = 1,111 ns; intensity 1 op/B at 1,600 GB/s = 1.6 TFLOP/s -> 625,000 ns
+    assert r["step_time_ns"] == 1111 + 625_000
+    r = run(ring4, tmp_path, [nodes] * 4, roofline=False)
+    assert r["step_time_ns"] == 2  # duration 0 µs counts as 1 ns each
+
+
+def test_cpu_and_gpu_compute_overlap(ring4, tmp_path):
+    nodes = [comp(1, 5, is_cpu_op=True), comp(2, 3)]
+    assert run(ring4, tmp_path, [nodes] * 4)["step_time_ns"] == 5000
+
+
+def test_memory_nodes_take_latency_plus_size_over_bandwidth(ring4, tmp_path):
+    nodes = [make_node(1, "load", "mem-load", (), tensor_size=1000), comp(2, 1, deps=(1,))]
+    r = run(ring4, tmp_path, [nodes] * 4, remote_mem_bw_gb_per_s=4.0, remote_mem_latency_ns=7)
+    assert r["step_time_ns"] == 7 + 250 + 1000 and r["npus"][0]["memory_ns"] == 257
+    with pytest.raises(InfraGraphError, match=r"node 1 'load' is a memory load but no remote memory is modelled"):
+        run(ring4, tmp_path, [nodes] * 4)
+
+
+def test_a_node_freed_only_by_a_skipped_node_is_a_located_stall(ring4, tmp_path):
+    nodes = [make_node(1, "bad", "invalid"), comp(2, 1, deps=(1,))]
+    with pytest.raises(InfraGraphError, match=r"rank 0 never finishes: node 2 'comp2' \(compute\) cannot start"):
+        run(ring4, tmp_path, [nodes] * 4)
+
+
+def test_workload_and_fabric_sizes_must_agree(ring4, tmp_path):
+    prefix, _ = write_set(tmp_path, [[comp(1, 1)]] * 2)
+    with pytest.raises(InfraGraphError, match=r"the workload has 2 ranks but the fabric 'stack' has 4 NPUs"):
+        replay(ring4, read_et_set(prefix, 2), ReplayOptions(sim=SIM))
+
+
+def test_link_load_per_tier_adds_up_every_collective(ring4, tmp_path):
+    single = run(ring4, tmp_path, [[coll(1, "all-reduce", 1 << 20)]] * 4)
+    double = run(ring4, tmp_path, [[coll(1, "all-reduce", 1 << 20), coll(2, "all-reduce", 1 << 20, deps=(1,))]] * 4)
+    for a, b in zip(single["tiers"], double["tiers"]):
+        assert b["bytes"] == 2 * a["bytes"]
+    assert sum(t["bytes"] for t in single["tiers"]) > 0

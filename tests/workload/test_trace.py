@@ -1,0 +1,141 @@
+"""Reading ET sets, comm groups and text workloads; every inconsistency is a located error."""
+
+from __future__ import annotations
+
+import pytest
+
+from infragraph.errors import InfraGraphError
+from infragraph.workload.chakra import make_node
+from infragraph.workload.trace import read_et_set, read_text
+from tests.helpers import shared_file
+from tests.workload.etsets import coll, comp, recv, send, write_set
+
+
+def test_astra_sims_shipped_microbenchmark_reads_as_one_collective_per_npu():
+    prefix = shared_file("backends/astra-sim/examples/workload/microbenchmarks/all_reduce/8npus_1MB") / "all_reduce"
+    w = read_et_set(str(prefix), 8)
+    assert w.num_npus == 8
+    for rank, nodes in enumerate(w.nodes):
+        (n,) = nodes.values()
+        assert (n.id, n.kind, n.collective, n.comm_size, n.group) == (rank, "collective", "all-reduce", 1 << 20, 0)
+
+
+def test_nodes_keep_durations_deps_and_attributes(tmp_path):
+    prefix, cg = write_set(tmp_path, [[comp(1, 3), comp(2, 0, deps=(1,), num_ops=10, tensor_size=4),
+                                       coll(3, "all-gather", 512, group=1, deps=(2,))]] * 2, {1: [0, 1]})
+    w = read_et_set(prefix, 2, cg)
+    n1, n2, n3 = (w.nodes[1][i] for i in (1, 2, 3))
+    assert (n1.duration_ns, n2.duration_ns, n2.deps, n2.num_ops, n2.tensor_size) == (3000, 1, (1,), 10, 4)
+    assert (n3.collective, n3.comm_size, n3.group, w.members(1)) == ("all-gather", 512, 1, (0, 1))
+
+
+def test_control_dependencies_count_as_dependencies(tmp_path):
+    prefix, _ = write_set(tmp_path, [[comp(1, 1), make_node(2, "c", "compute", (), ctrl_deps=(1,), duration_us=1)]])
+    assert read_et_set(prefix, 1).nodes[0][2].deps == (1,)
+
+
+def test_missing_rank_file(tmp_path):
+    prefix, _ = write_set(tmp_path, [[comp(1, 1)]] * 3)
+    (tmp_path / "wl.1.et").unlink()
+    with pytest.raises(InfraGraphError, match=r"wl\.1\.et: error: missing: the workload has no trace for rank 1"):
+        read_et_set(prefix, 3)
+
+
+def test_more_rank_files_than_npus(tmp_path):
+    prefix, _ = write_set(tmp_path, [[comp(1, 1)]] * 3)
+    with pytest.raises(InfraGraphError, match=r"wl\.2\.et: error: the workload has a trace for rank 2, but the fabric has only 2"):
+        read_et_set(prefix, 2)
+
+
+def test_dependency_cycle_is_named(tmp_path):
+    prefix, _ = write_set(tmp_path, [[comp(1, 1, deps=(3,)), comp(2, 1, deps=(1,)), comp(3, 1, deps=(2,)),
+                                      comp(4, 1)]])
+    with pytest.raises(InfraGraphError, match=r"wl\.0\.et: error: dependency cycle: .*1 'comp1'.*2 'comp2'.*3 'comp3'"):
+        read_et_set(prefix, 1)
+
+
+def test_dependency_on_an_unknown_node(tmp_path):
+    prefix, _ = write_set(tmp_path, [[comp(1, 1, deps=(9,))]])
+    with pytest.raises(InfraGraphError, match=r"node 1 'comp1' depends on node 9, which the file does not hold"):
+        read_et_set(prefix, 1)
+
+
+def test_group_naming_an_unknown_rank(tmp_path):
+    prefix, cg = write_set(tmp_path, [[coll(1, "all-reduce", 64, group=1)]] * 2, {1: [0, 1, 5]})
+    with pytest.raises(InfraGraphError, match=r"wl\.json: error: group 1 names rank 5, but the fabric has ranks 0\.\.1"):
+        read_et_set(prefix, 2, cg)
+
+
+def test_collective_on_an_undefined_group(tmp_path):
+    prefix, cg = write_set(tmp_path, [[coll(1, "all-reduce", 64, group=2)]] * 2, {1: [0, 1]})
+    with pytest.raises(InfraGraphError, match=r"wl\.0\.et: error: node 1 'all-reduce1': communicator group 2 is not defined"):
+        read_et_set(prefix, 2, cg)
+
+
+def test_group_members_disagreeing_on_their_collectives(tmp_path):
+    prefix, _ = write_set(tmp_path, [[coll(1, "all-reduce", 64)], [coll(1, "all-reduce", 128)]])
+    with pytest.raises(InfraGraphError, match=r"collective #1 is \('all-reduce', 128\) on rank 1 but "
+                                              r"\('all-reduce', 64\) on rank 0"):
+        read_et_set(prefix, 2)
+
+
+def test_send_without_recv(tmp_path):
+    prefix, _ = write_set(tmp_path, [[send(1, 0, 1, 4096, tag=7)], [comp(1, 1)]])
+    with pytest.raises(InfraGraphError, match=r"wl\.0\.et: error: node 1 'send1': send 0 -> 1 \(tag 7, 4096 bytes\) has "
+                                              r"no matching recv"):
+        read_et_set(prefix, 2)
+
+
+def test_recv_without_send_and_size_mismatch(tmp_path):
+    prefix, _ = write_set(tmp_path, [[send(1, 0, 1, 4096)], [recv(1, 0, 1, 2048)]])
+    with pytest.raises(InfraGraphError, match=r"has no matching (recv|send)"):
+        read_et_set(prefix, 2)
+
+
+def test_truncated_file(tmp_path):
+    prefix, _ = write_set(tmp_path, [[comp(1, 1), comp(2, 1)]])
+    p = tmp_path / "wl.0.et"
+    p.write_bytes(p.read_bytes()[:-3])
+    with pytest.raises(InfraGraphError, match=r"wl\.0\.et: error: byte \d+: message of \d+ bytes runs past the end"):
+        read_et_set(prefix, 1)
+
+
+def test_duplicate_node_id(tmp_path):
+    prefix, _ = write_set(tmp_path, [[comp(1, 1), comp(1, 2)]])
+    with pytest.raises(InfraGraphError, match=r"node id 1 \('comp1'\) appears twice"):
+        read_et_set(prefix, 1)
+
+
+def test_send_in_the_wrong_ranks_file(tmp_path):
+    prefix, _ = write_set(tmp_path, [[send(1, 1, 0, 8)], [recv(1, 1, 0, 8)]])
+    with pytest.raises(InfraGraphError, match=r"wl\.0\.et: error: node 1 'send1': send from rank 1 in rank 0's trace"):
+        read_et_set(prefix, 2)
+
+
+def test_text_workload_through_chakras_converter(tmp_path):
+    p = tmp_path / "micro.txt"
+    p.write_text("MICRO\n1\nallreduce -1 1 NONE 0 1 NONE 0 1 ALLREDUCE 1048576 1\n")
+    w = read_text(p, 8)
+    assert w.num_npus == 8 and w.source == str(p)
+    assert [(n.kind, n.collective, n.comm_size) for n in w.nodes[5].values()] == [("collective", "all-reduce", 1048576)]
+
+
+def test_data_parallel_text_workload_has_forward_backward_chain(tmp_path):
+    p = tmp_path / "data.txt"
+    p.write_text("DATA\n2\nl0 -1 5 NONE 0 5 NONE 0 5 ALLREDUCE 1024 1\nl1 -1 7 NONE 0 7 NONE 0 7 ALLREDUCE 2048 1\n")
+    w = read_text(p, 4)
+    kinds = [n.kind for _, n in sorted(w.nodes[0].items())]
+    assert kinds.count("compute") == 5 and kinds.count("collective") == 2
+
+
+@pytest.mark.parametrize("text,message", [
+    ("MICRO\n2\nallreduce -1 1 NONE 0 1 NONE 0 1 ALLREDUCE 1048576 1\n", r":2:1: error: the file says 2 layers but lists 1"),
+    ("MICRO\nx\n", r":2:1: error: layer count 'x' is not a whole number"),
+    ("MICRO\n1\nallreduce -1 1 NONE 0\n", r":3:1: error: layer line has 5 fields; expected 12"),
+    ("TRIPLE\n1\nallreduce -1 1 NONE 0 1 NONE 0 1 ALLREDUCE 1048576 1\n", r"Unsupported parallelism type"),
+])
+def test_bad_text_workloads(tmp_path, text, message):
+    p = tmp_path / "bad.txt"
+    p.write_text(text)
+    with pytest.raises(InfraGraphError, match=message):
+        read_text(p, 4)
