@@ -82,6 +82,10 @@ def register(sub) -> None:
                         "scale-up=spray,scale-out=ecmp. The astra models always route as ASTRA-sim (one path)")
     p.add_argument("--gpu-transit", action="store_true",
                    help="let every GPU forward other GPUs' traffic (default: only GPUs cabled to GPUs, as in tori)")
+    p.add_argument("--pxn", choices=("auto", "on", "off"), default="auto",
+                   help="PXN (NCCL's PCI x NVLink): a message to another server first crosses NVLink to the GPU on "
+                        "the destination's rail and leaves through that GPU's NIC (auto, default: on for all-to-all "
+                        "when the GPUs have scale-up links, as NCCL enables it)")
     p.add_argument("--no-nic-affinity", action="store_true",
                    help="route between servers by plain shortest paths instead of through the NIC NCCL binds each "
                         "GPU to (the nearest on PCIe; default on)")
@@ -204,6 +208,7 @@ def options(args):
         routing_policy=_routing_policy(args.routing_policy),
         gpu_transit=args.gpu_transit,
         nic_affinity=not args.no_nic_affinity,
+        pxn={"auto": None, "on": True, "off": False}[args.pxn],
         trace=bool(args.trace),
         **_links(args.links),
     )

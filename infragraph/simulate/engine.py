@@ -59,6 +59,7 @@ class _SimulateArrays(Protocol):
         npu_nic: Sequence[int] = ...,
         npu_server: Sequence[int] = ...,
         edge_policy: Sequence[int] = ...,
+        pxn: bool = ...,
         cut_through_kinds: Sequence[int] = ...,
         max_events: int = ...,
         progress: Callable[[dict[str, float]], None] | None = ...,

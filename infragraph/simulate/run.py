@@ -86,6 +86,9 @@ class SimulationOptions:
     # GPUs forward other GPUs' traffic: False (default) lets only GPUs cabled to GPUs (tori, rings)
     # forward; True lets every GPU forward, as routes did before (simulate.affinity).
     gpu_transit: bool = False
+    # PXN (NCCL's PCI x NVLink): a message to another server first crosses NVLink to the GPU on the
+    # destination's rail. None: on for all-to-all when GPUs have scale-up links (as NCCL enables it).
+    pxn: bool | None = None
     no_transit_types: tuple[str, ...] = DEFAULT_NO_TRANSIT
     cut_through_types: tuple[str, ...] = DEFAULT_CUT_THROUGH
     trace: bool = False
@@ -316,6 +319,8 @@ def _routing(p: PreparedGraph, opts: SimulationOptions) -> tuple[dict[str, Any],
     else:
         policy = parse_policy(str(p.g.graph_annotations.get("routing_policy", "")), "graph annotation 'routing_policy'")
     routes["edge_policy"] = edge_policies(p.scale_up, policy)
+    pxn = opts.collective == "all-to-all" and bool(p.scale_up.any()) if opts.pxn is None else opts.pxn
+    routes["pxn"] = bool(bind and pxn)
     return routes, policy
 
 

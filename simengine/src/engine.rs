@@ -36,6 +36,8 @@ pub struct SimConfig {
     pub policies: Vec<(Policy, bool)>,
     /// NIC affinity per NPU rank: (NIC node, server id); empty: none (see `Router::with_affinity`).
     pub affinity: Vec<(u32, u32)>,
+    /// PXN for messages between servers (see `Router::with_pxn`); needs `affinity`.
+    pub pxn: bool,
     /// Record every message for a timeline.
     pub trace: bool,
     /// Stop with an error after this many events (guards against runaway runs).
@@ -60,6 +62,7 @@ impl Default for SimConfig {
             dor_direct_dims: vec![],
             affinity: vec![],
             policies: vec![],
+            pxn: false,
             trace: false,
             max_events: u64::MAX,
             no_shortcuts: false,
@@ -194,6 +197,9 @@ pub fn simulate_watched(
     if !cfg.affinity.is_empty() {
         let (nic, server): (Vec<u32>, Vec<u32>) = cfg.affinity.iter().copied().unzip();
         router = router.with_affinity(npu_nodes, &nic, &server)?;
+        if cfg.pxn {
+            router = router.with_pxn();
+        }
     }
     let mut jobs = Vec::new();
     let (mut base, mut queue_base) = (0usize, 0usize);

@@ -86,14 +86,15 @@ impl Monitor for PyMonitor {
 /// `no_transit_nodes`: nodes routes may not pass through (besides `no_transit_kinds`);
 /// `npu_nic`, `npu_server`: per NPU rank, the NIC node its traffic to other servers uses and its
 /// server id (both empty: no NIC affinity); `edge_policy`: per edge 0 (ecmp), 1 (spray) or
-/// 2 (adaptive), plus 4 for a scale-up link (empty: ecmp everywhere, no tiers).
+/// 2 (adaptive), plus 4 for a scale-up link (empty: ecmp everywhere, no tiers); `pxn`: messages
+/// between servers first cross to the NPU at the destination's position (needs `npu_nic`).
 #[pyfunction]
 #[pyo3(signature = (*, num_nodes, edge_src, edge_dst, edge_bandwidth_gbps, edge_latency_ns, npu_nodes,
     collective, size_bytes, groups, algorithms, dims=vec![], root=0, chunks=1, active_chunks=1,
     endpoint_delay_ns=10.0, local_mem_bw_gb_per_s=None, optimization="localBWAware", scheduling="fifo",
     intra_dimension_scheduling="FIFO", inter_dimension_scheduling="ascending", dim_bandwidth=vec![],
     model="unaware", astra=false, routing="hops", ecmp=true, dor_dims=None, dor_direct_dims=vec![], trace=false,
-    node_kind=None, no_transit_kinds=vec![], no_transit_nodes=vec![], npu_nic=vec![], npu_server=vec![], edge_policy=vec![], cut_through_kinds=vec![], max_events=u64::MAX, progress=None, progress_interval_s=0.2))]
+    node_kind=None, no_transit_kinds=vec![], no_transit_nodes=vec![], npu_nic=vec![], npu_server=vec![], edge_policy=vec![], pxn=false, cut_through_kinds=vec![], max_events=u64::MAX, progress=None, progress_interval_s=0.2))]
 #[allow(clippy::too_many_arguments)]
 fn simulate<'py>(
     py: Python<'py>,
@@ -131,6 +132,7 @@ fn simulate<'py>(
     npu_nic: Vec<u32>,
     npu_server: Vec<u32>,
     edge_policy: Vec<u8>,
+    pxn: bool,
     cut_through_kinds: Vec<i32>,
     max_events: u64,
     progress: Option<PyObject>,
@@ -196,6 +198,7 @@ fn simulate<'py>(
                     ))),
                 })
                 .collect::<Result<Vec<_>, _>>()?,
+            pxn,
             affinity: npu_nic.iter().copied().zip(npu_server.iter().copied()).collect(),
             trace,
             max_events,

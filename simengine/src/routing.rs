@@ -71,6 +71,10 @@ pub struct Router<'t> {
     /// servers leaves through the source's NIC and enters through the destination's (see
     /// `with_affinity`).
     affinity: HashMap<u32, (u32, u32), FxBuild>,
+    /// PXN: (server, position of the NPU among its server's NPUs) -> NPU node; empty: off.
+    pxn: HashMap<(u32, u32), u32, FxBuild>,
+    /// Per NPU node with a NIC: its position among its server's NPUs (rank order).
+    position: HashMap<u32, u32, FxBuild>,
     /// Distance from a source to every node, computed once per source on demand.
     dist: HashMap<u32, Vec<f64>, FxBuild>,
     /// Hops metric: distances from a source composed from its region and shared switch trees
@@ -149,6 +153,8 @@ impl<'t> Router<'t> {
             ecmp,
             dor,
             affinity: HashMap::default(),
+            pxn: HashMap::default(),
+            position: HashMap::default(),
             dist: HashMap::default(),
             hubs: if metric == Metric::Hops { HubTrees::new(topo) } else { None },
             upcoming: Vec::new(),
@@ -182,10 +188,14 @@ impl<'t> Router<'t> {
                 server.len()
             )));
         }
+        let mut count: HashMap<u32, u32, FxBuild> = HashMap::default();
         for ((&n, &c), &s) in npu.iter().zip(nic).zip(server) {
             if c == NO_NIC {
                 continue;
             }
+            let k = count.entry(s).or_insert(0);
+            self.position.insert(n, *k);
+            *k += 1;
             if c as usize >= self.topo.num_nodes {
                 return Err(SimError::InvalidInput(format!("NIC node {c} is outside the {}-node graph", self.topo.num_nodes)));
             }
@@ -207,6 +217,16 @@ impl<'t> Router<'t> {
         self.policy = per_edge.iter().flat_map(|&(p, _)| [p, p]).collect();
         self.scale_up = per_edge.iter().flat_map(|&(_, u)| [u, u]).collect();
         Ok(self)
+    }
+
+    /// PXN (NCCL's PCI x NVLink): a message to an NPU of another server first goes to the NPU of
+    /// its own server at the destination's position (GPU j of a DGX: rail j), which sends it out
+    /// through its NIC, so it stays on the destination's rail. Needs `with_affinity` first.
+    pub fn with_pxn(mut self) -> Self {
+        for (&n, &(_, s)) in &self.affinity {
+            self.pxn.insert((s, self.position[&n]), n);
+        }
+        self
     }
 
     /// Every source gets a search over the whole graph of its own (the reference the shared
@@ -293,7 +313,10 @@ impl<'t> Router<'t> {
         let dor_ranks = self.dor.as_ref().and_then(|(_, rank_of)| Some((*rank_of.get(&src)?, *rank_of.get(&dst)?)));
         let waypoints = match (dor_ranks, self.exit_nics(src, dst)) {
             (Some((rs, rd)), _) => self.dor_waypoints(rs, rd),
-            (None, Some((nic_s, nic_d))) => vec![src, nic_s, nic_d, dst],
+            (None, Some((nic_s, nic_d))) => match self.pxn_proxy(src, dst) {
+                Some(proxy) => vec![src, proxy, self.affinity[&proxy].0, nic_d, dst],
+                None => vec![src, nic_s, nic_d, dst],
+            },
             (None, None) => vec![src, dst],
         };
         let start = self.arena.len();
@@ -357,6 +380,15 @@ impl<'t> Router<'t> {
     fn exit_nics(&self, src: u32, dst: u32) -> Option<(u32, u32)> {
         let (&(nic_s, server_s), &(nic_d, server_d)) = (self.affinity.get(&src)?, self.affinity.get(&dst)?);
         (server_s != server_d).then_some((nic_s, nic_d))
+    }
+
+    /// PXN: the NPU of `src`'s server at `dst`'s position, when that is not `src` itself.
+    fn pxn_proxy(&self, src: u32, dst: u32) -> Option<u32> {
+        if self.pxn.is_empty() {
+            return None;
+        }
+        let proxy = *self.pxn.get(&(self.affinity[&src].1, self.position[&dst]))?;
+        (proxy != src).then_some(proxy)
     }
 
     /// NPU nodes visited by dimension-order routing from rank `rs` to rank `rd`.
@@ -843,6 +875,27 @@ mod tests {
         }
         spines.sort();
         assert_eq!(spines, vec![2, 2, 3, 3]);
+    }
+
+    #[test]
+    fn pxn_crosses_nvlink_to_the_destination_rail_first() {
+        // Two servers of 2 GPUs (0, 1 | 4, 5) on a scale-up switch each (2 | 6), NICs 3 (GPU 0),
+        // 8 (GPU 1), 7 (GPU 4), 9 (GPU 5); rail leaves 10 (NICs 3, 7) and 11 (8, 9), spine 12.
+        let e = [(0, 2), (1, 2), (0, 3), (1, 8), (4, 6), (5, 6), (4, 7), (5, 9), (3, 10), (7, 10), (8, 11), (9, 11), (10, 12), (11, 12)];
+        let t = Topology::uniform(13, &e, 100.0, 1.0).unwrap();
+        let npus = [0, 1, 4, 5];
+        let r = Router::new(&t, Metric::Hops, true, None).unwrap();
+        let mut r = r.with_affinity(&npus, &[3, 8, 7, 9], &[0, 0, 1, 1]).unwrap();
+        let t = &t;
+        // Without PXN, GPU 0 -> GPU 5 crosses the spine (rail 0 leaf to rail 1 leaf).
+        let nodes = |r: &mut Router, a, b| -> Vec<u32> {
+            let id = r.route(a, b).unwrap();
+            r.links(id).iter().map(|&l| t.link_to[l as usize]).collect()
+        };
+        assert!(nodes(&mut r, 0, 5).contains(&12));
+        let mut p = Router::new(t, Metric::Hops, true, None).unwrap().with_affinity(&npus, &[3, 8, 7, 9], &[0, 0, 1, 1]).unwrap().with_pxn();
+        assert_eq!(nodes(&mut p, 0, 5), vec![2, 1, 8, 11, 9, 5]);
+        assert_eq!(nodes(&mut p, 0, 4), vec![3, 10, 7, 4]); // same rail: no detour
     }
 
     #[test]

@@ -46,7 +46,7 @@ def test_all_reduce_loads_every_nic_cable_evenly():
 def test_all_to_all_crosses_the_spines_and_no_gpu_forwards():
     size = 32 << 20  # flat: GPU i also sends to GPU j != i of other hosts, across rails
     r = simulate(dgx_clos(), Opts(collective="all-to-all", algorithm=("direct",), size_bytes=size, dims=(32,),
-                                  local_mem_bw_gb_per_s=None))
+                                  local_mem_bw_gb_per_s=None, pxn=False))
     tiers = {t["tier"]: t["bytes"] for t in r["tiers"]}
     assert tiers["leaf–spine"] > 0
     # Every block to a GPU of the same host crosses two NVLinks (GPU -> NVSwitch -> GPU) and
@@ -61,3 +61,18 @@ def test_the_old_routes_stay_available():
     old = simulate(dgx_clos(), Opts(**{**base.__dict__, "gpu_transit": True, "nic_affinity": False}))
     tiers = {t["tier"]: t["bytes"] for t in old["tiers"]}
     assert tiers["host: scale-up (per switch)"] > 32 * 7 * (1 << 20) / 32 * 2  # GPUs forward again
+
+
+def test_pxn_keeps_an_all_to_all_on_the_rails():
+    base = Opts(collective="all-to-all", algorithm=("direct",), size_bytes=8 << 20, dims=(32,),
+                local_mem_bw_gb_per_s=None)
+    tiers = {}
+    for pxn in (None, True, False):
+        r = simulate(dgx_clos(), Opts(**{**base.__dict__, "pxn": pxn}))
+        tiers[pxn] = {t["tier"]: t["bytes"] for t in r["tiers"]}
+    # PXN (on by default for all-to-all): every message leaves through the NIC on the destination's
+    # rail, and a rail is one leaf here, so nothing crosses the spines; without it, cross-rail blocks do.
+    assert tiers[None] == tiers[True]
+    assert tiers[True]["leaf–spine"] == 0
+    assert tiers[False]["leaf–spine"] > 0
+    assert tiers[True]["host: scale-up (per switch)"] > tiers[False]["host: scale-up (per switch)"]
