@@ -236,3 +236,21 @@ def test_the_source_contents_are_in_the_key(tmp_path):
     before = expand(read_spec(spec))[0].key
     igl.write_text(igl.read_text().replace("50 GB/s", "25 GB/s"))
     assert expand(read_spec(spec))[0].key != before
+
+
+def test_a_sweep_varies_astra_sims_scheduling_options(tmp_path):
+    spec = write(tmp_path, """
+        source: std.fabrics.ring
+        axes:
+          inter_dimension_scheduling: [baseline, themis]
+          intra_dimension_scheduling: [FIFO, SCF, lessRemainingPhaseFirst]
+    """)
+    points = expand(read_spec(spec))
+    assert {(p.options.inter_dimension_scheduling, p.options.intra_dimension_scheduling) for p in points} == {
+        (inter, intra) for inter in ("baseline", "themis") for intra in ("FIFO", "SCF", "lessRemainingPhaseFirst")}
+    bad = write(tmp_path, """
+        source: std.fabrics.ring
+        axes:
+          inter_dimension_scheduling: [offlineGreedyFlex]
+    """, "bad.yaml")
+    assert "offlineGreedyFlex" in error_of(bad)

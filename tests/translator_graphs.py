@@ -10,6 +10,8 @@ are exercised through the real document -> expand -> FQG path:
 - `single_switch(n)`: n NPUs on one switch; cables written switch-side first (ns-3 note's "8 0 ...").
 - `clos(k, tiers, ...)`: 2/3-tier folded Clos of radix k with hosts of `npus` xpus and `nics` NICs
   (xpu i uses NIC i*nics//npus), host port p = host*nics + nic goes to leaf p // (k/2).
+- `rails(directory)`: a hand-written (no blueprint) rail-optimized Clos of 8 DGX-like servers in 2
+  scalable units, stating its logical dimensions SW(8)_SW(8) as a designer would.
 """
 
 from __future__ import annotations
@@ -17,8 +19,12 @@ from __future__ import annotations
 import json
 import re
 
+from pathlib import Path
+
 from infragraph.document import io
 from infragraph.document.model import Infrastructure
+from infragraph.graph.fqg import FQG
+from infragraph.sources import load_graph
 from tests.docparts import edge as _edge
 from tests.docparts import link as _link
 from tests.docparts import switch_device as _switch_device
@@ -164,3 +170,34 @@ def clos(k: int, tiers: int = 3, **kw) -> Infrastructure:
 def ring_direct(n: int = 8, gbps: float = 400.0, ns: float = 100.0) -> Infrastructure:
     """n NPUs in a direct-connect ring (multi-hop without switches: ns-3 must refuse it)."""
     return stack(f"RI({n})", [gbps], [ns], name=f"ring{n}")
+
+
+# NIC i of a unit's 4 servers on leaf i of the unit (8 leaves per unit), every leaf on all 4 spines.
+RAILS_IGL = '''
+import std.devices.dgx as dgx
+import std.devices.switch as switches
+
+link eth { bandwidth = 400 Gbps; latency = 500 ns }
+
+fabric rails {
+    instance host[8]: dgx.dgx()
+    instance leaf[16]: switches.switch(8, 400 Gbps)
+    instance spine[4]: switches.switch(16, 400 Gbps)
+    for g in 0..2 {
+        for i in 0..8 {
+            host[g * 4:(g + 1) * 4].nic[i].port[0] -- leaf[g * 8 + i].port[0:4] via eth
+        }
+    }
+    for s in 0..4 {
+        leaf.port[4 + s] -- spine[s].port[0:16] via eth
+    }
+    dims = "SW(8)_SW(8)"
+}
+'''
+
+
+def rails(directory: Path) -> FQG:
+    """The rail-optimized fabric above, compiled from a file in `directory`."""
+    path = directory / "rails.igl"
+    path.write_text(RAILS_IGL)
+    return load_graph(str(path))

@@ -56,6 +56,16 @@ def register(sub) -> None:
                    help="order of chunks waiting on a dimension: fifo = (phase, chunk) order, never deadlocks "
                         "(default for unaware/aware/fair); arrival = ASTRA-sim's order (default for astra, "
                         "astra-aware); lifo = newest first. arrival and lifo can deadlock on asymmetric fabrics")
+    p.add_argument("--intra-dimension-scheduling", default="FIFO",
+                   type=one_of("infragraph.simulate", "INTRA_DIMENSION_SCHEDULINGS", "intra-dimension scheduling"),
+                   metavar="FIFO|SCF|lessRemainingPhaseFirst",
+                   help="ASTRA-sim's intra-dimension-scheduling: where a chunk waits in a dimension's queue (FIFO; "
+                        "SCF = smallest chunk first; lessRemainingPhaseFirst). Default FIFO")
+    p.add_argument("--inter-dimension-scheduling", default="baseline",
+                   type=one_of("infragraph.simulate", "INTER_DIMENSION_SCHEDULINGS", "inter-dimension scheduling"),
+                   metavar="baseline|themis|ascending|offlineGreedy",
+                   help="ASTRA-sim's inter-dimension-scheduling: the order in which each chunk visits the dimensions "
+                        "(baseline = ascending; themis = offlineGreedy: least-loaded dimension first). Default baseline")
     p.add_argument("--model", default="fair", type=one_of("infragraph.simulate", "MODELS", "model"), metavar="MODEL",
                    help="fair (max-min sharing between concurrent flows; default), unaware (alpha-beta, no "
                         "contention: a lower bound), aware (FIFO links, store-and-forward), astra (ASTRA-sim "
@@ -177,6 +187,8 @@ def options(args):
         local_mem_bw_gb_per_s=_mem_bw(args.local_mem_bw),
         optimization=args.optimization,
         scheduling=args.scheduling,
+        intra_dimension_scheduling=args.intra_dimension_scheduling,
+        inter_dimension_scheduling=args.inter_dimension_scheduling,
         model=args.model,
         routing=args.routing,
         ecmp=not args.no_ecmp,

@@ -11,10 +11,10 @@ One module per step of the stage:
 - `failures`: what-if runs with failed or degraded links, compared against the healthy graph.
 """
 
-from .run import (ALGORITHMS, COLLECTIVES, LINK_FILTERS, MODELS, ROUTINGS, SCHEDULINGS,
-                  PreparedGraph, SimulationOptions, chrome_trace, prepare, simulate, sweep)
+from .run import (ALGORITHMS, COLLECTIVES, INTER_DIMENSION_SCHEDULINGS, INTRA_DIMENSION_SCHEDULINGS, LINK_FILTERS,
+                  MODELS, ROUTINGS, SCHEDULINGS, PreparedGraph, SimulationOptions, chrome_trace, prepare, simulate, sweep)
 from .dims import parse_dims
 
-__all__ = ["ALGORITHMS", "COLLECTIVES", "LINK_FILTERS", "MODELS", "ROUTINGS", "SCHEDULINGS",
+__all__ = ["ALGORITHMS", "COLLECTIVES", "INTER_DIMENSION_SCHEDULINGS", "INTRA_DIMENSION_SCHEDULINGS", "LINK_FILTERS", "MODELS", "ROUTINGS", "SCHEDULINGS",
            "PreparedGraph", "SimulationOptions", "chrome_trace", "parse_dims", "prepare",
            "simulate", "sweep"]

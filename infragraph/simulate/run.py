@@ -34,6 +34,12 @@ ALGORITHMS = ("ring", "ring-bidirectional", "direct", "halving-doubling", "doubl
 MODELS = ("unaware", "aware", "fair", "astra", "astra-aware")
 ROUTINGS = ("hops", "latency", "dor")
 SCHEDULINGS = ("fifo", "arrival", "lifo")
+# ASTRA-sim's `intra-dimension-scheduling` / `inter-dimension-scheduling` (its README's names; the
+# engine's name after the colon where its code calls it otherwise). docs/simulate.md, "Scheduling".
+INTRA_DIMENSION_SCHEDULINGS = ("FIFO", "SCF", "lessRemainingPhaseFirst")
+INTER_DIMENSION_SCHEDULINGS = ("baseline", "ascending", "themis", "offlineGreedy")
+_ENGINE_INTER = {"baseline": "ascending", "ascending": "ascending", "themis": "offlineGreedy",
+                 "offlineGreedy": "offlineGreedy"}
 LINK_FILTERS = ("all", "cables")  # which directed links the result lists: every one, or inter-device only
 # Node types a route never passes through (they are endpoints of memory traffic, not forwarders).
 DEFAULT_NO_TRANSIT = ("memory",)
@@ -62,6 +68,12 @@ class SimulationOptions:
     # (arrival order per NPU and dimension), "lifo" = newest first; None: arrival for the astra
     # models, fifo otherwise.
     scheduling: str | None = None
+    # Where a chunk waits in a dimension's queue (FIFO, SCF = smallest chunk first,
+    # lessRemainingPhaseFirst) and the order in which chunks visit the dimensions (baseline =
+    # ascending; themis = offlineGreedy, least-loaded dimension first): ASTRA-sim's system options.
+    # Other than FIFO / baseline they need arrival scheduling (the astra models' default).
+    intra_dimension_scheduling: str = "FIFO"
+    inter_dimension_scheduling: str = "baseline"
     model: str = "fair"  # contention-aware and pipelined: docs/simulate.md, "Which model for which question"
     # None: "dor" for the astra models on a graph that states its ASTRA-sim topology (ASTRA-sim's
     # routes: rings the short way, clockwise on a tie), else "hops".
@@ -128,6 +140,44 @@ def _astra_direct_dims(p: PreparedGraph, dims: tuple[int, ...]) -> list[int] | N
     return [d for d, k in enumerate(names) if k != "Ring"]
 
 
+def dim_bandwidths(p: PreparedGraph, dims: Sequence[int]) -> list[float]:
+    """Per logical dimension, the narrowest link (Gbit/s) on a fewest-hops route from rank 0 to its
+    neighbour in that dimension (rank `n_0 x ... x n_(d-1)`): what offlineGreedy weighs each
+    dimension's load by (ASTRA-sim takes the network's per-dimension bandwidth)."""
+    if not dims or math.prod(dims) != int(p.npu_nodes.size):
+        raise error("inter-dimension scheduling other than baseline needs logical dimensions covering every NPU "
+                    "(--dims or the graph's 'dims' annotation)")
+    src = np.asarray(p.arrays["edge_src"])
+    dst = np.asarray(p.arrays["edge_dst"])
+    bw = np.asarray(p.arrays["edge_bandwidth_gbps"], dtype=np.float64)
+    # Links are full duplex: walk them both ways.
+    heads, tails, rates = np.concatenate([src, dst]), np.concatenate([dst, src]), np.concatenate([bw, bw])
+    order = np.argsort(heads, kind="stable")
+    starts = np.searchsorted(heads[order], np.arange(p.arrays["num_nodes"] + 1))
+    start = int(p.npu_nodes[0])
+    # Breadth-first from rank 0, keeping the narrowest link of the path that reached each node.
+    narrowest = {start: math.inf}
+    frontier = [start]
+    while frontier:
+        nxt = []
+        for u in frontier:
+            for k in order[starts[u]:starts[u + 1]]:
+                v = int(tails[k])
+                if v not in narrowest:
+                    narrowest[v] = min(narrowest[u], float(rates[k]))
+                    nxt.append(v)
+        frontier = nxt
+    out = []
+    for d in range(len(dims)):
+        peer = int(p.npu_nodes[math.prod(dims[:d])])
+        rate = narrowest.get(peer, math.nan)
+        if not (rate > 0 and math.isfinite(rate)):
+            raise error(f"dimension {d} has no rated route from rank 0 to its neighbour (rank {math.prod(dims[:d])}); "
+                        "offlineGreedy weighs each dimension by its bandwidth")
+        out.append(rate)
+    return out
+
+
 def _check_choice(what: str, value: str, choices: Sequence[str]) -> None:
     if value not in choices:
         from ..errors import did_you_mean
@@ -159,6 +209,17 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
         _check_choice("routing", opts.routing, ROUTINGS)
     if opts.scheduling is not None:
         _check_choice("scheduling", opts.scheduling, SCHEDULINGS)
+    _check_choice("intra-dimension scheduling", opts.intra_dimension_scheduling, INTRA_DIMENSION_SCHEDULINGS)
+    if opts.inter_dimension_scheduling == "offlineGreedyFlex":
+        raise error("inter-dimension scheduling 'offlineGreedyFlex' (ASTRA-sim's chunk sizes from the load gaps "
+                    "between dimensions) is not modelled; use themis (offlineGreedy) or baseline")
+    _check_choice("inter-dimension scheduling", opts.inter_dimension_scheduling, INTER_DIMENSION_SCHEDULINGS)
+    scheduling = opts.scheduling or ("arrival" if opts.model.startswith("astra") else "fifo")
+    greedy = _ENGINE_INTER[opts.inter_dimension_scheduling] != "ascending"
+    if (greedy or opts.intra_dimension_scheduling != "FIFO") and scheduling != "arrival":
+        raise error(f"--intra-dimension-scheduling {opts.intra_dimension_scheduling} / --inter-dimension-scheduling "
+                    f"{opts.inter_dimension_scheduling} model ASTRA-sim's dimension queues, which need --scheduling "
+                    f"arrival (the default of the astra models); got --scheduling {scheduling}")
     _check_choice("link filter", opts.links, LINK_FILTERS)
     n_npus = int(p.npu_nodes.size)
     groups = [list(gr) for gr in opts.groups] if opts.groups else [list(range(n_npus))]
@@ -218,7 +279,10 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
         endpoint_delay_ns=float(opts.endpoint_delay_ns),
         local_mem_bw_gb_per_s=opts.local_mem_bw_gb_per_s,
         optimization=opts.optimization,
-        scheduling=opts.scheduling or ("arrival" if opts.model.startswith("astra") else "fifo"),
+        scheduling=scheduling,
+        intra_dimension_scheduling=opts.intra_dimension_scheduling,
+        inter_dimension_scheduling=_ENGINE_INTER[opts.inter_dimension_scheduling],
+        dim_bandwidth=dim_bandwidths(p, dims) if greedy else [],
         model=model,
         astra=opts.model.startswith("astra"),
         routing="hops" if opts.routing == "dor" else opts.routing,

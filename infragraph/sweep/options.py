@@ -13,7 +13,8 @@ import math
 from typing import Any, Callable
 
 from ..errors import InfraGraphError
-from ..simulate import ALGORITHMS, COLLECTIVES, MODELS, ROUTINGS, SCHEDULINGS, parse_dims
+from ..simulate import (ALGORITHMS, COLLECTIVES, INTER_DIMENSION_SCHEDULINGS, INTRA_DIMENSION_SCHEDULINGS, MODELS,
+                        ROUTINGS, SCHEDULINGS, parse_dims)
 from ..units import UnitError, parse_quantity, parse_size_bytes, to_ns
 
 
@@ -101,6 +102,10 @@ OPTIONS: dict[str, tuple[str, str, Callable[[Any], Any]]] = {
     "routing": ("routing", "routing", _choice(ROUTINGS)),
     "optimization": ("optimization", "optimization", _choice(("localBWAware", "baseline"))),
     "scheduling": ("scheduling", "scheduling", _choice(SCHEDULINGS)),
+    "intra_dimension_scheduling": ("intra_dimension_scheduling", "intra_dimension_scheduling",
+                                   _choice(INTRA_DIMENSION_SCHEDULINGS)),
+    "inter_dimension_scheduling": ("inter_dimension_scheduling", "inter_dimension_scheduling",
+                                   _choice(INTER_DIMENSION_SCHEDULINGS)),
     "endpoint_delay": ("endpoint_delay_ns", "endpoint_delay_ns", _delay),
     "local_mem_bw": ("local_mem_bw_gb_per_s", "local_mem_bw_gb_per_s", _mem_bw),
     "ecmp": ("ecmp", "ecmp", _bool),

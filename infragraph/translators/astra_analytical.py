@@ -115,7 +115,9 @@ def approximation_error(g: FQG, product: Product, system: dict[str, Any], w: Wor
                              endpoint_delay_ns=float(system["endpoint-delay"]),
                              local_mem_bw_gb_per_s=float(system["local-mem-bw"]),
                              optimization=system["collective-optimization"],
-                             scheduling=system["scheduling-policy"].lower(), model="astra", top_links=0)
+                             scheduling=system["scheduling-policy"].lower(), model="astra", top_links=0,
+                             intra_dimension_scheduling=system["intra-dimension-scheduling"],
+                             inter_dimension_scheduling=system["inter-dimension-scheduling"])
     order = product.order if product.order is not None else np.arange(N)
     group = (tuple(int(x) for x in order),)
     def timed(graph: FQG, o: SimulationOptions) -> tuple[float, str]:

@@ -47,6 +47,11 @@ SYSTEM_SETTINGS: tuple[Setting, ...] = (
             "localBWAware: reduce-scatter/all-gather around the last dimension; baseline: all-reduce per dimension",
             choice("baseline", "localBWAware")),
     Setting("local-mem-bw", "1600", "GB/s (GB = 1e9 here) for reductions; missing -> undefined delay", parse_float),
+    Setting("intra-dimension-scheduling", "FIFO", "where a chunk waits in a dimension's queue (FIFO|SCF|"
+            "lessRemainingPhaseFirst); ASTRA-sim 518bd51's JSON loader ignores it (runs FIFO)",
+            choice("FIFO", "SCF", "lessRemainingPhaseFirst")),
+    Setting("inter-dimension-scheduling", "baseline", "order in which chunks visit the dimensions (baseline|themis); "
+            "ASTRA-sim 518bd51's JSON loader ignores it (runs baseline)", choice("baseline", "themis")),
 )
 
 
@@ -100,6 +105,8 @@ def system_config(dims: list[Dimension], values: dict[str, Any], workload: Workl
         out[key] = list(given)
     out["collective-optimization"] = values["collective-optimization"]
     out["local-mem-bw"] = values["local-mem-bw"]
+    out["intra-dimension-scheduling"] = values["intra-dimension-scheduling"]
+    out["inter-dimension-scheduling"] = values["inter-dimension-scheduling"]
     diags += workload_refusals(out, dims, workload)
     return out, diags
 

@@ -71,8 +71,11 @@ def collapse(v: View, key: np.ndarray, captions: list[str]) -> View:
         comp[p // nb].append(f"{block_names[p % nb]} ×{count(c)}")
     labels = [v.label[int(first[i])] if size[i] == 1 and v.size[int(first[i])] == 1
               else " · ".join(comp[i]) + (f"\n{captions[i]}" if captions[i] else "") for i in range(k)]
-    marks = () if v.failed is None else (v.failed, v.degraded)
-    src, dst, cnt, bw, util, *marked = merge_edges(v.src, v.dst, v.count, v.bandwidth, v.utilization, key, marks)
+    marks = () if v.failed is None else (v.failed, v.degraded, v.rated)
+    loads = () if v.util_sum is None else (v.util_sum, v.used)
+    src, dst, cnt, bw, util, *merged = merge_edges(v.src, v.dst, v.count, v.bandwidth, v.utilization, key,
+                                                   marks + loads)
+    marked, load = merged[:len(marks)], merged[len(marks):]
     devices = [v.device[int(first[i])] if len(comp[i]) == 1 else "" for i in range(k)]
     return View(
         title=v.title + " (aggregated)", kinds=v.kinds, kind=v.kind[first], block=np.arange(k, dtype=np.int32),
@@ -80,6 +83,7 @@ def collapse(v: View, key: np.ndarray, captions: list[str]) -> View:
         name=[f"box {i}: " + " · ".join(comp[i]) + (f" ({captions[i]})" if captions[i] else "") for i in range(k)],
         device=devices, src=src, dst=dst, count=cnt, bandwidth=bw, utilization=util,
         failed=marked[0] if marked else None, degraded=marked[1] if marked else None,
+        rated=marked[2] if marked else None, util_sum=load[0] if load else None, used=load[1] if load else None,
     )
 
 
@@ -107,7 +111,8 @@ def _tiers(v: View, s: Structure, xy: np.ndarray, max_boxes: int) -> tuple[np.nd
     n = v.num_nodes
     graph = sparse.csr_matrix((np.ones(keep.sum()), (v.src[keep], v.dst[keep])), shape=(n, n))
     _, piece = csgraph.connected_components(graph, directed=False)
-    unit = {1: "group", 2: "rack"}.get(top, "pod")
+    leaves = np.bincount(piece[tier == 1], minlength=piece.max() + 1)  # tier-1 switches per piece
+    unit = {1: "group", 2: "SU" if leaves.max() > 1 else "rack"}.get(top, "pod")  # as structure.units names them
     # pieces in left-to-right order
     pieces = np.unique(piece[below])
     left = np.full(piece.max() + 1, np.inf)

@@ -1,7 +1,7 @@
 """Positions for a view, from its recognised structure (units: about one box apart).
 
-Tiers: one row per tier, hosts at the bottom, each row ordered by the mean position of the row
-above (so racks sit under their leaves) and spread to a common width. Grid: routers on their
+Tiers: one row per tier, hosts at the bottom, each row in index order and spread to a common
+width. Grid: routers on their
 mesh/torus coordinates, a third dimension as planes side by side. Dragonfly: groups around a
 circle. Boxes that hang off a core box (hosts, compute units, memory channels) sit on a small
 ring around it. Free structures come from Graphviz (`sfdp`) when it is installed and the view is
@@ -31,26 +31,15 @@ def positions(v: View, s: Structure) -> np.ndarray:
 
 
 def _tiers(v: View, tier: np.ndarray) -> np.ndarray:
-    """Rows bottom-up: hosts in id order (racks are contiguous), each higher tier ordered by the
-    mean position of the boxes below it, so pods stay together all the way up."""
+    """Rows bottom-up, hosts at the bottom; every row in index order (leaf.0, leaf.1, … left to
+    right, as a designer numbers them), spread to a common width. Hosts of one rack or scalable
+    unit are consecutive in any Clos numbered the usual way, so they sit under their switches."""
     xy = np.zeros((v.num_nodes, 2))
     top = int(tier.max())
     width = max(np.bincount(tier).max(), 1)
-    a = np.concatenate([v.src, v.dst])
-    b = np.concatenate([v.dst, v.src])
-    down = tier[b] == tier[a] - 1  # a's neighbour b is one tier below
-    a, b = a[down], b[down]
     gap = max(2.0, width / 8)
     for t in range(top + 1):
-        members = np.flatnonzero(tier == t)
-        if t == 0:
-            order = members
-        else:
-            sel = tier[a] == t
-            sums = np.bincount(a[sel], weights=xy[b[sel], 0], minlength=v.num_nodes)
-            cnt = np.bincount(a[sel], minlength=v.num_nodes)
-            key = sums[members] / np.maximum(cnt[members], 1)
-            order = members[np.lexsort((members, key))]
+        order = np.flatnonzero(tier == t)
         step = width / len(order)
         xy[order, 0] = (np.arange(len(order)) + 0.5) * step
         xy[order, 1] = (top - t) * gap

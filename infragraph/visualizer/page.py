@@ -20,7 +20,8 @@ from ..document.model import Value
 from ..graph.fqg import FQG
 from ..output import write_text
 from .scene import Scene, prepare
-from .style import kind_colours, widths
+from .structure import units
+from .style import RAIL_COLOURS, kind_colours, widths
 from .views import View, device_copy_nodes
 
 DEVICE_LIMIT = 5000  # components: larger devices are not offered for drill-down
@@ -60,6 +61,13 @@ def _layer(v: View, xy: np.ndarray, kinds: list[str], *, labels: bool, small: np
     }
     if v.failed is not None:
         out["failed"], out["degraded"] = v.failed.tolist(), v.degraded.tolist()
+        out["rated"] = np.round(v.rated, 3).tolist()
+    if out["util"] is not None and v.util_sum is not None:  # per bundle: mean utilization, links that carried traffic
+        out["umean"] = np.round(v.util_sum / np.maximum(v.count, 1), 4).tolist()
+        out["used"] = v.used.tolist()
+    if v.rail is not None:
+        out["rail"] = v.rail.tolist()
+        out["rail_names"] = list(v.rail_names)
     if labels:
         out["label"] = list(v.label)
     if small is not None and small.any():
@@ -91,12 +99,15 @@ def page_data(g: FQG, utilization: np.ndarray | None = None, start_device: str |
     starts = np.cumsum([0] + [i.count for i in g.instances]).tolist()
     data = {
         "title": g.name, "notes": fabric.view.notes + list(notes or []), "kinds": kinds,
-        "colours": [colours[k] for k in kinds],
+        "colours": [colours[k] for k in kinds], "rail_colours": list(RAIL_COLOURS),
         "instances": [{"name": i.name, "device": i.device, "count": i.count, "first": starts[k],
                        "first_node": i.first_node, "per_copy": i.nodes_per_copy}
                       for k, i in enumerate(g.instances)],
         "annotations": copy_annotations(g),
         "fabric": _layer(fabric.view, fabric.xy, kinds, labels=False, small=_satellites(fabric)),
+        "units": [{"label": u.label, "box": _round(np.concatenate([fabric.xy[u.members].min(axis=0) - 0.5,
+                                                                    fabric.xy[u.members].max(axis=0) + 0.5]))}
+                  for u in units(fabric.view, fabric.structure, fabric.xy)],
         "agg": None, "devices": {}, "start": _start(g, start_device),
     }
     if agg is not None:
@@ -145,5 +156,7 @@ def write_page(g: FQG, output: str, utilization: np.ndarray | None = None, start
     html = _env.get_template("page.html.j2").render(
         title=f"{g.name} — InfraGraph", data=text, script=(_TEMPLATES / "viewer.js").read_text(encoding="utf-8"),
         heat=data["fabric"]["util"] is not None, failures="failed" in data["fabric"],
+        rails=[] if data["fabric"]["util"] is not None else
+        [(f"rail {r} ({n})", RAIL_COLOURS[r % len(RAIL_COLOURS)]) for r, n in enumerate(data["fabric"].get("rail_names", []))],
     )
     write_text(output, html)

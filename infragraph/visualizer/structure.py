@@ -187,3 +187,42 @@ def _dragonfly(v: View, adj: sparse.csr_matrix) -> Structure | None:
     group[anchor >= 0] = group[anchor[anchor >= 0]]
     return Structure("dragonfly", f"dragonfly: {n_groups} groups of {a} routers", core=core, group=group,
                      anchor=anchor)
+
+
+@dataclass
+class Unit:
+    """A rack (one switch and its hosts), scalable unit (several switches sharing their hosts) or pod
+    (three or more tiers): what is left joined when a Clos loses its top tier."""
+
+    unit: str  # "rack" | "SU" | "pod"
+    label: str  # "SU 0: host.0–31"
+    members: np.ndarray  # box ids
+
+
+def units(v: View, s: Structure, xy: np.ndarray) -> list[Unit]:
+    """The units of a Clos of two switch tiers or more, left to right; none when there is one, or
+    when units interleave in index order (separate planes: every host is in all of them), since an
+    outline would then cover other units' boxes."""
+    if s.kind != "tiers" or int(s.tier.max()) < 2:
+        return []
+    top = int(s.tier.max())
+    below = s.tier < top
+    keep = below[v.src] & below[v.dst]
+    n = v.num_nodes
+    _, piece = csgraph.connected_components(
+        sparse.csr_matrix((np.ones(int(keep.sum())), (v.src[keep], v.dst[keep])), shape=(n, n)), directed=False)
+    pieces = np.unique(piece[below])
+    if pieces.size < 2:
+        return []
+    ordered = sorted(pieces.tolist(), key=lambda q: xy[(piece == q) & below, 0].min())
+    spans = [(xy[(piece == q) & below, 0].min(), xy[(piece == q) & below, 0].max()) for q in ordered]
+    if any(a[1] >= b[0] for a, b in zip(spans, spans[1:])):
+        return []
+    out = []
+    for k, p in enumerate(ordered):
+        members = np.flatnonzero((piece == p) & below)
+        unit = "pod" if top > 2 else ("SU" if np.count_nonzero(s.tier[members] == 1) > 1 else "rack")
+        hosts = members[s.tier[members] == 0]
+        span = f"{v.label[hosts[0]]}–{v.label[hosts[-1]].rsplit('.', 1)[-1]}" if hosts.size > 1 else v.label[hosts[0]]
+        out.append(Unit(unit, f"{unit} {k}: {span}", members))
+    return out

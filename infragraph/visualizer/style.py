@@ -13,6 +13,9 @@ TYPE_COLOURS = {
     "memory": "#edc948", "port": "#bab0ac", "device": "#9c755f",
 }
 SPARE = ["#b07aa1", "#ff9da7", "#9c755f", "#86bcb6", "#d4a6c8", "#8cd17d"]
+# Rail colours (ColorBrewer Dark2 then Set1): lines, so they need not avoid the box colours.
+RAIL_COLOURS = ("#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e", "#e6ab02", "#a6761d", "#666666",
+                "#e41a1c", "#377eb8", "#4daf4a", "#984ea3", "#ff7f00", "#a65628", "#f781bf", "#999999")
 HEAT = ((0.0, (44, 160, 44)), (0.5, (255, 200, 0)), (1.0, (214, 39, 40)))  # green, amber, red
 MIN_WIDTH, MAX_WIDTH = 1.0, 6.0
 

@@ -8,7 +8,8 @@
 use std::collections::{HashMap, VecDeque};
 use std::time::{Duration, Instant};
 
-use crate::algorithms::{tag, Send};
+use crate::algorithms::{tag, Op, Send};
+use crate::dim_scheduling::{InterScheduling, IntraScheduling, QueueKey};
 use crate::error::{SimError, SimResult};
 use crate::events::{Ev, EventQueue};
 use crate::fxhash::FxBuild;
@@ -149,6 +150,12 @@ pub fn simulate_watched(
             return Err(SimError::InvalidInput(format!("NPU rank {i} is node {node}, outside the {}-node graph", topo.num_nodes)));
         }
     }
+    if (spec.intra != IntraScheduling::Fifo || spec.inter != InterScheduling::Ascending) && spec.scheduling != Scheduling::Arrival {
+        return Err(SimError::InvalidInput(
+            "intra-/inter-dimension scheduling other than FIFO / ascending needs arrival scheduling (ASTRA-sim's queues, \
+             the default of the astra models)".into(),
+        ));
+    }
     if spec.groups.is_empty() {
         return Err(SimError::InvalidInput("no process group given".into()));
     }
@@ -272,7 +279,7 @@ impl<'t> Sim<'t> {
                         let batch = member..(member + PREFETCH_SOURCES).min(plan.ranks.len());
                         self.router.expect_sources(&job.member_nodes[batch]);
                     }
-                    let pos = plan.position(p, member);
+                    let pos = plan.position(0, p, member);
                     for lane in 0..phase.algo.lanes() {
                         for s in 0..self.cfg.primed_steps {
                             if phase.algo.step(pos, lane, s, 0, &mut sends).is_none() {
@@ -393,7 +400,16 @@ impl<'t> Sim<'t> {
     }
 
     /// A member's chunk becomes ready for phase `p` at `now`.
-    fn enter_phase(&mut self, j: usize, member: usize, chunk: usize, mut p: usize, now: f64) {
+    fn enter_phase(&mut self, j: usize, member: usize, chunk: usize, p: usize, now: f64) {
+        if let Some(qi) = self.queue_for_phase(j, member, chunk, p, now) {
+            self.admit(j, member, qi, now);
+        }
+    }
+
+    /// Puts a member's chunk in the queue of phase `p` (the next phase it takes part in) without
+    /// starting anything, and returns that queue; None when the chunk has no phase left (its
+    /// finish time is recorded).
+    fn queue_for_phase(&mut self, j: usize, member: usize, chunk: usize, mut p: usize, now: f64) -> Option<usize> {
         let phases = self.jobs[j].plan.phases.len();
         while p < phases && !self.jobs[j].plan.participates(p, member) {
             p += 1; // not this member's part of a rooted hierarchical op
@@ -402,16 +418,34 @@ impl<'t> Sim<'t> {
             let job = &mut self.jobs[j];
             job.chunks_left[member] -= 1;
             job.finish_ns[member] = job.finish_ns[member].max(now);
-            return;
+            return None;
         }
-        let qi = self.queue_index(j, member, p);
-        self.queues[qi].waiting.push_back((chunk * phases + p) as u32);
-        self.admit(j, member, qi, now);
+        let qi = self.queue_index(j, member, chunk, p);
+        let cp = (chunk * phases + p) as u32;
+        let at = match self.spec.intra {
+            IntraScheduling::Fifo => self.queues[qi].waiting.len(),
+            intra => {
+                let keys: Vec<QueueKey> = self.queues[qi].waiting.iter().map(|&w| self.queue_key(j, w)).collect();
+                intra.insert_at(&keys, self.queue_key(j, cp))
+            }
+        };
+        self.queues[qi].waiting.insert(at, cp);
+        Some(qi)
     }
 
-    fn queue_index(&self, j: usize, member: usize, p: usize) -> usize {
+    fn queue_index(&self, j: usize, member: usize, chunk: usize, p: usize) -> usize {
         let job = &self.jobs[j];
-        job.queue_base + member * job.plan.dims.len() + job.plan.phases[p].dim
+        job.queue_base + member * job.plan.dims.len() + job.plan.phase(chunk, p).dim
+    }
+
+    /// What intra-dimension scheduling compares for a waiting (chunk * phases + phase).
+    fn queue_key(&self, j: usize, cp: u32) -> QueueKey {
+        let plan = &self.jobs[j].plan;
+        let phases = plan.phases.len();
+        let (chunk, p) = (cp as usize / phases, cp as usize % phases);
+        let algo = &plan.phase(chunk, p).algo;
+        let bytes = if algo.op == Op::AllGather { algo.bytes_in * algo.n as f64 } else { algo.bytes_in };
+        QueueKey { bytes, phases_to_go: phases - p - 1, fifo_only: matches!(algo.op, Op::AllReduce | Op::AllToAll) }
     }
 
     /// Starts waiting chunks on a member's dimension queue while it has free slots.
@@ -435,9 +469,9 @@ impl<'t> Sim<'t> {
             self.queues[qi].active += 1;
             let (chunk, p) = (cp as usize / phases, cp as usize % phases);
             let mps = self.mps(j, chunk, p, member);
-            let algo = &self.jobs[j].plan.phases[p].algo;
+            let algo = &self.jobs[j].plan.phase(chunk, p).algo;
             let lanes = algo.lanes();
-            let delayed = algo.astra_start_delay(self.jobs[j].plan.position(p, member), chunk);
+            let delayed = algo.astra_start_delay(self.jobs[j].plan.position(chunk, p, member), chunk);
             let st = &mut self.states[mps];
             st.started = true;
             st.lanes_left = lanes as u8;
@@ -495,8 +529,8 @@ impl<'t> Sim<'t> {
         self.steps_done += 1;
         let (j, chunk, p, member) = self.decode(mps);
         let plan = &self.jobs[j].plan;
-        let phase = &plan.phases[p];
-        let pos = plan.position(p, member);
+        let phase = plan.phase(chunk, p);
+        let pos = plan.position(chunk, p, member);
         let mut sends = std::mem::take(&mut self.sends);
         let Some(spec) = phase.algo.step(pos, lane, s, chunk, &mut sends) else {
             self.sends = sends;
@@ -551,8 +585,8 @@ impl<'t> Sim<'t> {
     /// Sends one message of a step of member `member` in phase `p` of `chunk`.
     fn send_one(&mut self, now: f64, j: usize, chunk: usize, p: usize, member: usize, snd: &Send) -> SimResult<()> {
         let plan = &self.jobs[j].plan;
-        let stride = plan.phases[p].stride;
-        let pos = plan.position(p, member);
+        let stride = plan.phase(chunk, p).stride;
+        let pos = plan.position(chunk, p, member);
         let peer = member + snd.to * stride - pos * stride;
         let (src, dst) = (self.jobs[j].member_nodes[member], self.jobs[j].member_nodes[peer]);
         let route = self.router.route(src, dst)?;
@@ -574,9 +608,9 @@ impl<'t> Sim<'t> {
     /// A send of step `s` whose release a staggered step put off until `now`.
     fn send_released(&mut self, now: f64, mps: u32, lane: usize, s: usize, idx: usize) -> SimResult<()> {
         let (j, chunk, p, member) = self.decode(mps);
-        let pos = self.jobs[j].plan.position(p, member);
+        let pos = self.jobs[j].plan.position(chunk, p, member);
         let mut sends = std::mem::take(&mut self.sends);
-        self.jobs[j].plan.phases[p].algo.step(pos, lane, s, chunk, &mut sends);
+        self.jobs[j].plan.phase(chunk, p).algo.step(pos, lane, s, chunk, &mut sends);
         let snd = sends[idx];
         self.sends = sends;
         self.send_one(now, j, chunk, p, member, &snd)
@@ -603,8 +637,8 @@ impl<'t> Sim<'t> {
         if !self.cfg.astra {
             return false;
         }
-        let (j, _, p, _) = self.decode(mps);
-        self.jobs[j].plan.phases[p].algo.staggered_step((tag & 0xFF_FFFF) as usize)
+        let (j, chunk, p, _) = self.decode(mps);
+        self.jobs[j].plan.phase(chunk, p).algo.staggered_step((tag & 0xFF_FFFF) as usize)
     }
 
     fn deliver(&mut self, now: f64, id: u32) {
@@ -652,11 +686,18 @@ impl<'t> Sim<'t> {
         }
     }
 
+    /// ASTRA-sim's order (`Sys::proceed_to_next_vnet_baseline`): the chunk leaves its queue and
+    /// joins the next phase's queue first, then the old queue starts its next waiting chunk, then
+    /// the new one. When both phases use one dimension, the chunk itself may be that next chunk
+    /// (SCF or lessRemainingPhaseFirst can queue it in front of chunks that waited longer).
     fn finish_phase(&mut self, j: usize, chunk: usize, p: usize, member: usize, now: f64) {
-        let qi = self.queue_index(j, member, p);
+        let qi = self.queue_index(j, member, chunk, p);
         self.queues[qi].active -= 1;
+        let next = self.queue_for_phase(j, member, chunk, p + 1, now);
         self.admit(j, member, qi, now);
-        self.enter_phase(j, member, chunk, p + 1, now);
+        if let Some(nq) = next {
+            self.admit(j, member, nq, now);
+        }
     }
 
     fn finish(mut self, wall_s: f64) -> SimResult<SimOutput> {

@@ -11,6 +11,7 @@
 pub mod algorithms;
 pub mod astra_algorithms;
 pub mod engine;
+pub mod dim_scheduling;
 pub mod error;
 pub mod events;
 pub mod fair;

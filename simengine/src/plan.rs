@@ -5,6 +5,7 @@
 //! dimensions, AR on the last, AG back), and each phase runs one algorithm inside every
 //! dimension group. Size-1 dimensions contribute no phase.
 use crate::algorithms::{Algo, Op, PhaseAlgo};
+use crate::dim_scheduling::{Greedy, InterScheduling, IntraScheduling};
 use crate::error::{invalid, SimError, SimResult};
 use crate::routing::coords;
 
@@ -36,6 +37,12 @@ pub struct CollectiveSpec {
     pub optimization: Optimization,
     /// Which waiting chunk a dimension admits next (see `engine::Sim::admit`).
     pub scheduling: Scheduling,
+    /// ASTRA-sim's `intra-dimension-scheduling` (arrival and LIFO scheduling only).
+    pub intra: IntraScheduling,
+    /// ASTRA-sim's `inter-dimension-scheduling`.
+    pub inter: InterScheduling,
+    /// Bandwidth of each logical dimension (any unit; only ratios count): offlineGreedy's loads.
+    pub dim_bandwidth: Vec<f64>,
 }
 
 /// Order in which a member's dimension queue admits waiting chunks.
@@ -65,7 +72,11 @@ pub struct Phase {
 pub struct JobPlan {
     pub ranks: Vec<u32>,
     pub dims: Vec<usize>,
+    /// The phases every chunk walks (with a per-chunk order, chunk 0's).
     pub phases: Vec<Phase>,
+    /// offlineGreedy: each chunk's own phases (same count, its own dimension order and sizes);
+    /// empty when every chunk walks `phases`.
+    pub chunk_phases: Vec<Vec<Phase>>,
     pub chunks: usize,
     pub chunk_bytes: f64,
     pub root: usize,
@@ -73,6 +84,15 @@ pub struct JobPlan {
 }
 
 impl JobPlan {
+    /// Phase `p` of `chunk`.
+    pub fn phase(&self, chunk: usize, p: usize) -> &Phase {
+        if self.chunk_phases.is_empty() {
+            &self.phases[p]
+        } else {
+            &self.chunk_phases[chunk][p]
+        }
+    }
+
     /// Whether `member` takes part in phase `p` (else it passes through instantly).
     pub fn participates(&self, p: usize, member: usize) -> bool {
         let ph = &self.phases[p];
@@ -83,9 +103,9 @@ impl JobPlan {
         ph.match_root_dims.iter().all(|&d| c[d] == self.root_coords[d])
     }
 
-    /// Position of `member` inside its dimension group for phase `p`.
-    pub fn position(&self, p: usize, member: usize) -> usize {
-        let ph = &self.phases[p];
+    /// Position of `member` inside its dimension group for phase `p` of `chunk`.
+    pub fn position(&self, chunk: usize, p: usize, member: usize) -> usize {
+        let ph = self.phase(chunk, p);
         (member / ph.stride) % self.dims[ph.dim]
     }
 }
@@ -137,71 +157,152 @@ pub fn plan(spec: &CollectiveSpec, group: &[u32], astra: bool) -> SimResult<JobP
         return invalid(format!("root member {} is outside the group of {n}", spec.root));
     }
     let (chunks, chunk_bytes) = chunking(spec.op, spec.size_bytes, spec.chunks, n, astra)?;
-    let algo_of = |d: usize| spec.algorithms[if spec.algorithms.len() == 1 { 0 } else { d }];
-    let strides: Vec<usize> = (0..dims.len()).map(|d| dims[..d].iter().product()).collect();
     let root_coords = coords(spec.root, &dims);
     let live: Vec<usize> = (0..dims.len()).filter(|&d| dims[d] > 1).collect();
-    let div = |x: f64, k: usize| if astra { (x / k as f64).floor() } else { x / k as f64 };
-
-    // (dim, op, input bytes, root-matching dims) per phase.
-    let mut seq: Vec<(usize, Op, f64, Vec<usize>)> = Vec::new();
-    let mut bytes = chunk_bytes;
-    match spec.op {
-        Op::AllReduce if spec.optimization == Optimization::LocalBwAware && !live.is_empty() => {
-            let (last, first) = live.split_last().unwrap();
-            for &d in first {
-                seq.push((d, Op::ReduceScatter, bytes, vec![]));
-                bytes = div(bytes, dims[d]);
-            }
-            seq.push((*last, Op::AllReduce, bytes, vec![]));
-            for &d in first.iter().rev() {
-                seq.push((d, Op::AllGather, bytes, vec![]));
-                bytes *= dims[d] as f64;
-            }
-        }
-        Op::AllReduce | Op::AllToAll => {
-            for &d in &live {
-                seq.push((d, spec.op, bytes, vec![]));
-            }
-        }
-        Op::ReduceScatter => {
-            for &d in &live {
-                seq.push((d, Op::ReduceScatter, bytes, vec![]));
-                bytes = div(bytes, dims[d]);
-            }
-        }
-        Op::AllGather => {
-            for &d in live.iter().rev() {
-                seq.push((d, Op::AllGather, bytes, vec![]));
-                bytes *= dims[d] as f64;
-            }
-        }
-        Op::Reduce => {
-            for (i, &d) in live.iter().enumerate() {
-                seq.push((d, Op::Reduce, bytes, live[..i].to_vec()));
-            }
-        }
-        Op::Broadcast => {
-            for (i, &d) in live.iter().enumerate().rev() {
-                seq.push((d, Op::Broadcast, bytes, live[..i].to_vec()));
-            }
-        }
-        Op::PointToPoint => seq.push((0, Op::PointToPoint, bytes, vec![])),
-    }
-    let mut phases = Vec::with_capacity(seq.len());
-    for (dim, op, bytes_in, match_root_dims) in seq {
-        let algo = PhaseAlgo { op, algo: algo_of(dim), n: dims[dim], bytes_in, root: root_coords[dim], integer: astra };
-        algo.validate()?;
-        if bytes_in <= 0.0 && astra {
-            return Err(SimError::InvalidInput(format!(
-                "chunk of {chunk_bytes} B leaves {bytes_in} B for a {} phase on dimension {dim}",
-                op.name()
-            )));
-        }
-        phases.push(Phase { dim, algo, stride: strides[dim], match_root_dims });
-    }
-    Ok(JobPlan { ranks: group.to_vec(), dims, phases, chunks, chunk_bytes, root: spec.root, root_coords })
+    let ctx = PhaseContext { spec, dims: &dims, root_coords: &root_coords, astra };
+    let phases = ctx.phases(&live, chunk_bytes, false)?;
+    let chunk_phases = if spec.inter == InterScheduling::OfflineGreedy && !matches!(spec.op, Op::AllToAll) {
+        ctx.greedy_phases(chunks, chunk_bytes)?
+    } else {
+        vec![]
+    };
+    let phases = chunk_phases.first().cloned().unwrap_or(phases);
+    Ok(JobPlan { ranks: group.to_vec(), dims, phases, chunk_phases, chunks, chunk_bytes, root: spec.root, root_coords })
 }
+
+/// What building one chunk's phase list needs.
+struct PhaseContext<'a> {
+    spec: &'a CollectiveSpec,
+    dims: &'a [usize],
+    root_coords: &'a [usize],
+    astra: bool,
+}
+
+impl PhaseContext<'_> {
+    /// The phases of a chunk of `chunk_bytes` visiting the dimensions `order` (size > 1, in order;
+    /// all-gather: reversed). `greedy`: offlineGreedy's all-reduce under localBWAware,
+    /// reduce-scatter over every dimension and all-gather back (`Sys::generate_collective`).
+    fn phases(&self, order: &[usize], chunk_bytes: f64, greedy: bool) -> SimResult<Vec<Phase>> {
+        let (spec, dims) = (self.spec, self.dims);
+        let astra = self.astra;
+        let strides: Vec<usize> = (0..dims.len()).map(|d| dims[..d].iter().product()).collect();
+        let algo_of = |d: usize| spec.algorithms[if spec.algorithms.len() == 1 { 0 } else { d }];
+        let div = |x: f64, k: usize| if astra { (x / k as f64).floor() } else { x / k as f64 };
+        let live = order;
+        // A double-binary-tree dimension runs any reduce-scatter or all-gather phase as an
+        // all-reduce of the whole input (ASTRA-sim's DoubleBinaryTreeAllReduce ignores the phase's
+        // type and keeps the size).
+        let tree = |d: usize| astra && algo_of(d) == Algo::DoubleBinaryTree;
+        let rs = |d: usize, bytes: f64| if tree(d) { (Op::AllReduce, bytes) } else { (Op::ReduceScatter, div(bytes, dims[d])) };
+        let ag = |d: usize, bytes: f64| if tree(d) { (Op::AllReduce, bytes) } else { (Op::AllGather, bytes * dims[d] as f64) };
+        // (dim, op, input bytes, root-matching dims) per phase.
+        let mut seq: Vec<(usize, Op, f64, Vec<usize>)> = Vec::new();
+        let mut bytes = chunk_bytes;
+        match spec.op {
+            Op::AllReduce if spec.optimization == Optimization::LocalBwAware && greedy => {
+                for &d in live {
+                    let (op, out) = rs(d, bytes);
+                    seq.push((d, op, bytes, vec![]));
+                    bytes = out;
+                }
+                for &d in live.iter().rev() {
+                    let (op, out) = ag(d, bytes);
+                    seq.push((d, op, bytes, vec![]));
+                    bytes = out;
+                }
+            }
+            Op::AllReduce if spec.optimization == Optimization::LocalBwAware && !live.is_empty() => {
+                let (last, first) = live.split_last().unwrap();
+                for &d in first {
+                    let (op, out) = rs(d, bytes);
+                    seq.push((d, op, bytes, vec![]));
+                    bytes = out;
+                }
+                seq.push((*last, Op::AllReduce, bytes, vec![]));
+                for &d in first.iter().rev() {
+                    let (op, out) = ag(d, bytes);
+                    seq.push((d, op, bytes, vec![]));
+                    bytes = out;
+                }
+            }
+            Op::AllReduce | Op::AllToAll => {
+                for &d in live {
+                    seq.push((d, spec.op, bytes, vec![]));
+                }
+            }
+            Op::ReduceScatter => {
+                for &d in live {
+                    let (op, out) = rs(d, bytes);
+                    seq.push((d, op, bytes, vec![]));
+                    bytes = out;
+                }
+            }
+            Op::AllGather => {
+                let visit: Vec<usize> = if greedy { live.to_vec() } else { live.iter().rev().copied().collect() };
+                for d in visit {
+                    let (op, out) = ag(d, bytes);
+                    seq.push((d, op, bytes, vec![]));
+                    bytes = out;
+                }
+            }
+            Op::Reduce => {
+                for (i, &d) in live.iter().enumerate() {
+                    seq.push((d, Op::Reduce, bytes, live[..i].to_vec()));
+                }
+            }
+            Op::Broadcast => {
+                for (i, &d) in live.iter().enumerate().rev() {
+                    seq.push((d, Op::Broadcast, bytes, live[..i].to_vec()));
+                }
+            }
+            Op::PointToPoint => seq.push((0, Op::PointToPoint, bytes, vec![])),
+        }
+        let mut phases = Vec::with_capacity(seq.len());
+        for (dim, op, bytes_in, match_root_dims) in seq {
+            let algo = PhaseAlgo { op, algo: algo_of(dim), n: dims[dim], bytes_in, root: self.root_coords[dim], integer: astra };
+            algo.validate()?;
+            if bytes_in <= 0.0 && astra {
+                return Err(SimError::InvalidInput(format!(
+                    "chunk of {chunk_bytes} B leaves {bytes_in} B for a {} phase on dimension {dim}",
+                    op.name()
+                )));
+            }
+            phases.push(Phase { dim, algo, stride: strides[dim], match_root_dims });
+        }
+        Ok(phases)
+    }
+
+    /// offlineGreedy: each chunk's dimension order from the running loads; every chunk carries
+    /// the chunk size except the last, which carries what is left of the collective.
+    fn greedy_phases(&self, chunks: usize, chunk_bytes: f64) -> SimResult<Vec<Vec<Phase>>> {
+        let spec = self.spec;
+        if !matches!(spec.op, Op::AllReduce | Op::ReduceScatter | Op::AllGather) {
+            return invalid(format!("inter-dimension scheduling offlineGreedy applies to all-reduce, reduce-scatter and \
+                                    all-gather, not {}", spec.op.name()));
+        }
+        if spec.dim_bandwidth.len() != self.dims.len() || spec.dim_bandwidth.iter().any(|b| !(*b > 0.0 && b.is_finite())) {
+            return invalid(format!("offlineGreedy needs a positive bandwidth per dimension; got {:?} for {} dimensions",
+                                   spec.dim_bandwidth, self.dims.len()));
+        }
+        let mut greedy = Greedy::new(self.dims, &spec.dim_bandwidth);
+        let shrinking = spec.op != Op::AllGather;
+        // Raised to one byte per NPU (see `chunking`), every chunk is whole; otherwise the
+        // collective's own bytes run out in the last chunk.
+        let raised = spec.op != Op::AllGather && chunk_bytes > (spec.size_bytes.floor() / spec.chunks as f64).floor();
+        let total = if raised { chunks as f64 * chunk_bytes } else { spec.size_bytes.floor() };
+        let mut left = total;
+        let mut out = Vec::with_capacity(chunks);
+        for _ in 0..chunks {
+            let order = greedy.next_order(chunk_bytes as u64, shrinking);
+            let bytes = chunk_bytes.min(left);
+            left -= bytes;
+            let live: Vec<usize> = order.into_iter().filter(|&d| self.dims[d] > 1).collect();
+            out.push(self.phases(&live, bytes, true)?);
+        }
+        Ok(out)
+    }
+}
+
 
 #[cfg(test)]
 mod tests {
@@ -221,6 +322,9 @@ mod tests {
             local_mem_bw_gb_per_s: Some(50.0),
             optimization: Optimization::LocalBwAware,
             scheduling: Scheduling::Arrival,
+            intra: IntraScheduling::Fifo,
+            inter: InterScheduling::Ascending,
+            dim_bandwidth: vec![],
         }
     }
 
@@ -246,7 +350,7 @@ mod tests {
             kinds,
             vec![(0, Op::ReduceScatter, 262144.0), (2, Op::AllReduce, 65536.0), (0, Op::AllGather, 65536.0)]
         );
-        assert_eq!(p.position(1, 4 * 3 + 2), 3);
+        assert_eq!(p.position(0, 1, 4 * 3 + 2), 3);
     }
 
     #[test]

@@ -8,6 +8,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use crate::algorithms::{Algo, Op};
+use crate::dim_scheduling::{InterScheduling, IntraScheduling};
 use crate::engine::{simulate_watched as run, SimConfig};
 use crate::error::SimError;
 use crate::monitor::{Monitor, Progress};
@@ -86,6 +87,7 @@ impl Monitor for PyMonitor {
 #[pyo3(signature = (*, num_nodes, edge_src, edge_dst, edge_bandwidth_gbps, edge_latency_ns, npu_nodes,
     collective, size_bytes, groups, algorithms, dims=vec![], root=0, chunks=1, active_chunks=1,
     endpoint_delay_ns=10.0, local_mem_bw_gb_per_s=None, optimization="localBWAware", scheduling="fifo",
+    intra_dimension_scheduling="FIFO", inter_dimension_scheduling="ascending", dim_bandwidth=vec![],
     model="unaware", astra=false, routing="hops", ecmp=true, dor_dims=None, dor_direct_dims=vec![], trace=false,
     node_kind=None, no_transit_kinds=vec![], cut_through_kinds=vec![], max_events=u64::MAX, progress=None, progress_interval_s=0.2))]
 #[allow(clippy::too_many_arguments)]
@@ -109,6 +111,9 @@ fn simulate<'py>(
     local_mem_bw_gb_per_s: Option<f64>,
     optimization: &str,
     scheduling: &str,
+    intra_dimension_scheduling: &str,
+    inter_dimension_scheduling: &str,
+    dim_bandwidth: Vec<f64>,
     model: &str,
     astra: bool,
     routing: &str,
@@ -152,6 +157,9 @@ fn simulate<'py>(
             local_mem_bw_gb_per_s,
             optimization: parse("collective optimization", optimization, &[("baseline", Optimization::Baseline), ("localBWAware", Optimization::LocalBwAware)])?,
             scheduling: parse("scheduling policy", scheduling, &[("fifo", Scheduling::Ordered), ("arrival", Scheduling::Arrival), ("lifo", Scheduling::Newest)])?,
+            intra: parse("intra-dimension scheduling", intra_dimension_scheduling, &[("FIFO", IntraScheduling::Fifo), ("SCF", IntraScheduling::SmallestFirst), ("lessRemainingPhaseFirst", IntraScheduling::LessRemainingPhaseFirst)])?,
+            inter: parse("inter-dimension scheduling", inter_dimension_scheduling, &[("ascending", InterScheduling::Ascending), ("offlineGreedy", InterScheduling::OfflineGreedy)])?,
+            dim_bandwidth: dim_bandwidth.clone(),
         };
         let cfg = SimConfig {
             model: parse("network model", model, &[("unaware", Model::Unaware), ("aware", Model::Aware), ("fair", Model::Fair)])?,

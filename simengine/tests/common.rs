@@ -1,6 +1,7 @@
 //! Graph builders and defaults shared by the integration tests.
 #![allow(dead_code)]
 use _simengine::algorithms::{Algo, Op};
+use _simengine::dim_scheduling::{InterScheduling, IntraScheduling};
 use _simengine::plan::{CollectiveSpec, Optimization, Scheduling};
 use _simengine::topology::Topology;
 
@@ -60,6 +61,9 @@ pub fn spec(op: Op, algo: Algo, n: u32, size: f64) -> CollectiveSpec {
         local_mem_bw_gb_per_s: None,
         optimization: Optimization::LocalBwAware,
         scheduling: Scheduling::Arrival,
+        intra: IntraScheduling::Fifo,
+        inter: InterScheduling::Ascending,
+        dim_bandwidth: vec![],
     }
 }
 

@@ -44,6 +44,10 @@ def test_scheduling_option(ring8, tmp_path):
     assert time("--scheduling", "fifo") > 0
     with pytest.raises(SystemExit):
         main(["simulate", ring8, "--scheduling", "greedy"])
+    # ASTRA-sim's two system options, spelled as in its system.json.
+    assert time("--intra-dimension-scheduling", "SCF", "--inter-dimension-scheduling", "themis") > 0
+    with pytest.raises(SystemExit):
+        main(["simulate", ring8, "--inter-dimension-scheduling", "greedy"])
 
 
 def test_sweep_prints_a_table(ring8, capsys):

@@ -1,7 +1,8 @@
 """Every backend honours the graph's `dims` as `infragraph simulate` does (issue 24 item 7).
 
-The fabric is hand-written (no blueprint): 8 DGX-like servers, rail-optimized, stating
-`SW(8)_SW(8)`; simulate runs over those two dimensions, and so must every bundle that can.
+The fabric is hand-written (no blueprint, tests/translator_graphs.rails): 8 DGX-like servers,
+rail-optimized, stating `SW(8)_SW(8)`; simulate runs over those two dimensions, and so must every
+bundle that can.
 """
 
 import json
@@ -12,38 +13,14 @@ import yaml
 
 from infragraph import translators as T
 from infragraph.simulate import SimulationOptions, simulate
-from infragraph.sources import load_graph
 from infragraph.translators.logical_dims import merge_into, same_groups, stated_dims
 from infragraph.translators.structure import RING, SW, Dimension
-
-RAILS = '''
-import std.devices.dgx as dgx
-import std.devices.switch as switches
-
-link eth { bandwidth = 400 Gbps; latency = 500 ns }
-
-fabric rails {
-    instance host[8]: dgx.dgx()
-    instance leaf[16]: switches.switch(8, 400 Gbps)
-    instance spine[4]: switches.switch(16, 400 Gbps)
-    for g in 0..2 {
-        for i in 0..8 {
-            host[g * 4:(g + 1) * 4].nic[i].port[0] -- leaf[g * 8 + i].port[0:4] via eth
-        }
-    }
-    for s in 0..4 {
-        leaf.port[4 + s] -- spine[s].port[0:16] via eth
-    }
-    dims = "SW(8)_SW(8)"
-}
-'''
+from tests import translator_graphs
 
 
 @pytest.fixture(scope="module")
 def rails(tmp_path_factory):
-    path = tmp_path_factory.mktemp("rails") / "rails.igl"
-    path.write_text(RAILS)
-    return load_graph(str(path))
+    return translator_graphs.rails(tmp_path_factory.mktemp("rails"))
 
 
 def test_simulate_runs_the_stated_dims(rails):

@@ -103,3 +103,32 @@ def test_large_fabric_zooms_from_boxes_to_devices(browser, tmp_path):
     assert "individual devices" in browser.find_element(By.ID, "mode").text
     assert browser.find_element(By.ID, "selected-name").text == "host.1000"
     browser.save_screenshot(str(tmp_path / "big.png"))
+
+
+def test_clicking_a_line_shows_its_bundle_load_and_rated_speed(browser, tmp_path):
+    """A line of two links of which one carried traffic, and a failed line, clicked on the page."""
+    import numpy as np
+    from selenium.webdriver.common.by import By
+
+    from infragraph.graph.failures import FailureSpec, marked, resolve_failures
+    from infragraph.sources import load_graph
+    from infragraph.visualizer.page import write_page
+
+    g = load_graph("std.fabrics.clos", {"radix": "8", "nics_per_host": "2", "host_device": "dgx.dgx(gpus=2)"})
+    g = marked(g, resolve_failures(g, FailureSpec(fail=("leaf.0.port.4--spine.0.port.0",))))
+    util = np.full(g.num_edges, np.nan)
+    port, leaf = g.node_id("host.0.nic.0.port.0"), g.node_id("leaf.0.port.0")  # one of host.0's two cables
+    util[((g.edge_src == port) & (g.edge_dst == leaf)) | ((g.edge_src == leaf) & (g.edge_dst == port))] = 0.9
+    page = tmp_path / "bundles.html"
+    write_page(g, str(page), util)
+    browser.get(page.as_uri())
+    info = lambda: browser.find_element(By.ID, "info").text
+
+    def click_line(a: str, b: str) -> None:
+        (xa, ya), (xb, yb) = (browser.execute_script(f"return igviewer.screenOf('{n}')") for n in (a, b))
+        click_at(browser, xa + 0.4 * (xb - xa), ya + 0.4 * (yb - ya))
+
+    click_line("host.0", "leaf.0")
+    assert "links 2" in info() and "mean 45%, max 90%" in info() and "carried traffic 1 of 2 links" in info()
+    click_line("spine.0", "leaf.0")
+    assert "failed all 1 (400 Gb/s rated)" in info() and "0 Gb/s working of 400 Gb/s rated" in info()

@@ -62,8 +62,9 @@ def test_structures_are_recognised():
 @needs_dot
 def test_clos_fabric_picture_has_every_box_line_and_the_legend(tmp_path):
     nodes, edges, text = svg(tmp_path, vg.clos2())
-    boxes = [n for n in nodes if n != "legend"]
+    boxes = [n for n in nodes if n != "legend" and not n.startswith("outline ")]
     assert len(boxes) == 32 + 8 + 4 and "legend" in nodes
+    assert len([n for n in nodes if n.startswith("outline ")]) == 8 and "rack 7: host.28–31" in text
     assert len(edges) == 32 + 8 * 4
     assert "leaf.7" in boxes and "spine.3" in boxes and "host.31" in boxes
     assert "2-tier Clos" in text and "legend" in text and "xpu" in text and "switch" in text
@@ -117,6 +118,6 @@ def test_bad_requests_are_clear_errors(tmp_path, monkeypatch):
     with pytest.raises(InfraGraphError, match="suffix must be one of"):
         visualize(g, str(tmp_path / "x.txt"))
     monkeypatch.setenv("PATH", str(tmp_path))  # no Graphviz on PATH
-    with pytest.raises(InfraGraphError, match="Graphviz program 'dot' was not found.*") as e:
+    with pytest.raises(InfraGraphError, match="Graphviz program 'neato' was not found.*") as e:  # a Clos: fixed positions
         visualize(g, str(tmp_path / "x.svg"))
     assert "apt-get install graphviz" in str(e.value)

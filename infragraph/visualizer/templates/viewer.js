@@ -73,8 +73,9 @@
     return "rgb(214,39,40)";
   }
   function lineStyle(g, e) {
-    const u = g.util ? g.util[e] : null;
-    ctx.strokeStyle = (u !== null && u !== undefined) ? heat(u) : (g.util ? "#c0c4cc" : "#6b7280");
+    const u = g.util ? g.util[e] : null, r = g.rail ? g.rail[e] : -1;
+    ctx.strokeStyle = (u !== null && u !== undefined) ? heat(u)
+      : (g.util ? "#c0c4cc" : (r >= 0 ? D.rail_colours[r % D.rail_colours.length] : "#6b7280"));
     ctx.lineWidth = g.width[e];
     ctx.setLineDash([]);
     const f = g.failed ? g.failed[e] : 0, d = g.degraded ? g.degraded[e] : 0;
@@ -96,6 +97,13 @@
     for (let i = 0; i < n; i++) {
       const X = sx(g.x[i]), Y = sy(g.y[i]);
       vis[i] = X > -m && X < w + m && Y > -m && Y < h + m && !hidden.has(D.kinds[g.kind[i]]) ? 1 : 0;
+    }
+    if (!boxes && scene.kind === "fabric") for (const u of D.units || []) {  // racks, scalable units, pods
+      const [x0, y0, x1, y1] = u.box;
+      ctx.setLineDash([5, 4]); ctx.strokeStyle = "#9ca3af"; ctx.lineWidth = 1;
+      ctx.strokeRect(sx(x0), sy(y0), sx(x1) - sx(x0), sy(y1) - sy(y0));
+      ctx.setLineDash([]); ctx.fillStyle = "#6b7280"; ctx.font = "11px sans-serif"; ctx.textAlign = "center";
+      if (ctx.measureText(u.label).width < sx(x1) - sx(x0)) ctx.fillText(u.label, (sx(x0) + sx(x1)) / 2, sy(y1) - 6);
     }
     ctx.lineCap = "round";
     for (let e = 0; e < g.src.length; e++) {
@@ -143,6 +151,39 @@
       if (d < bd) { bd = d; best = i; }
     }
     return bd < (layer === scene.agg ? 60 : Math.max(14, T.s * scene.g.unit * 0.5)) ? best : -1;
+  }
+  function nearestLine(px, py) {  // the drawn line within 6 px of the click, or -1
+    const g = layer; let best = -1, bd = 6;
+    for (let e = 0; e < g.src.length; e++) {
+      if (hidden.has(D.kinds[g.kind[g.src[e]]]) || hidden.has(D.kinds[g.kind[g.dst[e]]])) continue;
+      const ax = sx(g.x[g.src[e]]), ay = sy(g.y[g.src[e]]), bx = sx(g.x[g.dst[e]]), by = sy(g.y[g.dst[e]]);
+      const dx = bx - ax, dy = by - ay, len = dx * dx + dy * dy;
+      const t = len ? Math.max(0, Math.min(1, ((px - ax) * dx + (py - ay) * dy) / len)) : 0;
+      const d = Math.hypot(ax + t * dx - px, ay + t * dy - py);
+      if (d < bd) { bd = d; best = e; }
+    }
+    return best;
+  }
+  function pct(u) { return Math.round(u * 100) + "%"; }
+  function showLine(e) {  // a line: its links, bandwidth (rated when some failed), rail, load
+    sel = null; draw();
+    const g = layer, t = document.createElement("table"), name = i => layer === scene.agg ? g.label[i].replace("\n", " — ") : scene.g.labelOf(i);
+    info.innerHTML = "";
+    const h = document.createElement("h3"); h.textContent = name(g.src[e]) + " — " + name(g.dst[e]); info.appendChild(h);
+    const f = g.failed ? g.failed[e] : 0, d = g.degraded ? g.degraded[e] : 0;
+    t.appendChild(row("links", g.count[e]));
+    t.appendChild(row("bandwidth", f ? gbps(g.bw[e]) + " working of " + gbps(g.rated[e]) + " rated" : gbps(g.bw[e])));
+    if (f) t.appendChild(row("failed", f === g.count[e] ? "all " + f + " (" + gbps(g.rated[e]) + " rated)" : f + " of " + g.count[e]));
+    if (d) t.appendChild(row("degraded", d + " of " + g.count[e]));
+    if (g.rail && g.rail[e] >= 0) t.appendChild(row("rail", g.rail[e] + " (" + g.rail_names[g.rail[e]] + ")"));
+    const u = g.util ? g.util[e] : null;
+    if (u !== null && u !== undefined) {
+      if (g.umean && g.count[e] > 1) {
+        t.appendChild(row("utilization", "mean " + pct(g.umean[e]) + ", max " + pct(u)));
+        t.appendChild(row("carried traffic", g.used[e] + " of " + g.count[e] + " links"));
+      } else t.appendChild(row("utilization", pct(u)));
+    }
+    info.appendChild(t);
   }
   function row(k, v) {
     const tr = document.createElement("tr");
@@ -280,7 +321,10 @@
     T.x += dx; T.y += dy; drag.x = e.offsetX; drag.y = e.offsetY; draw();
   });
   canvas.addEventListener("mouseup", e => {
-    if (drag && !drag.moved) { const i = nearest(e.offsetX, e.offsetY); if (i >= 0) show(i); }
+    if (drag && !drag.moved) {
+      const i = nearest(e.offsetX, e.offsetY);
+      if (i >= 0) show(i); else { const l = nearestLine(e.offsetX, e.offsetY); if (l >= 0) showLine(l); }
+    }
     drag = null;
   });
   canvas.addEventListener("wheel", e => {
@@ -303,5 +347,5 @@
     const i = scene.kind === "fabric" ? fabricIndex(name) : scene.g.label.indexOf(name);
     return i < 0 ? null : [sx(scene.g.x[i]) , sy(scene.g.y[i])];
   }
-  window.igviewer = {search, show, screenOf, scene: () => scene, fit: () => { fit(); draw(); }};
+  window.igviewer = {search, show, showLine, screenOf, scene: () => scene, fit: () => { fit(); draw(); }};
 })();
