@@ -298,6 +298,7 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
         kwargs.update(collective=plan.collective, size_bytes=plan.size_bytes, chunks=plan.chunks,
                       active_chunks=plan.active_chunks,
                       endpoint_delay_ns=0.0, edge_bandwidth_gbps=plan.bandwidth_gbps.tolist(),
+                      edge_latency_ns=[0.0] * len(p.arrays["edge_latency_ns"]),
                       optimization="localBWAware", local_mem_bw_gb_per_s=None)
         planes = nvswitch_planes(p.g, plan.bandwidth_gbps)
         if planes is not None:

@@ -118,3 +118,22 @@ def test_multi_server_runs_two_levels_with_pipelining():
     assert r["dims"][0] == 4 and len(r["dims"]) == 2 and r["chunks"] > 1
     assert r["dims_source"] == "graph"  # the graph states the same layout (GPUs per server, then servers)
     assert r["algorithm"] == ["ring", "ring"]
+
+
+def test_rail_optimized_clos_within_10_percent_of_the_hand_bound():
+    """16 H100 servers (450 GB/s NVLink, 8x 400 Gb/s NICs, GPU i with NIC i), rail-optimized
+    2-tier Clos; the bound of docs/simulate.md ('A bound by hand') with N = 16."""
+    host = ("hosts.host(cpus = 2, gpus = 8, nics = 8, pcie_switches = 8, scaleup_switches = 4, "
+            "scaleup_bandwidth = 450 GB/s)")
+    g = blueprints.graph("std.fabrics.clos", radix=16, tiers=2, nics_per_host=8, rail_optimized=True, host_device=host)
+    size, n_servers, ppn = float(1 << 30), 16, 8
+    r = simulate(g, Opts(size_bytes=size, top_links=None))
+    assert r["num_npus"] == 128 and r["dims"] == [8, 16]
+    nvlink_ns = 2 * (ppn - 1) / ppn * size / 370.8  # 18 x 20.6 GB/s
+    nic_ns = 2 * (n_servers - 1) / n_servers * size / ppn / 48.0  # 400 Gb/s NIC, NCCL's 48 GB/s
+    bound = max(nvlink_ns, nic_ns) + r["nccl"]["latency_ns"]
+    assert bound <= r["collective_time_ns"] <= 1.10 * bound
+    cables = [t for t in r["tiers"] if t["tier"] == "host–leaf"][0]
+    assert cables["links_used"] == cables["links"]  # every NIC cable carries traffic
+    loads = [x["bytes"] for x in r["links"] if x["tier"] == "host–leaf"]
+    assert len(loads) == cables["links"] and max(loads) <= 1.1 * min(loads)  # busiest / least busy
