@@ -38,6 +38,11 @@ NS3 = Model("ns-3 packet level (RDMA with DCQCN and PFC, ECMP routes)", None)
 HTSIM = Model("HTSim packet level (TCP, ECMP routes)", None)
 
 
+# ASTRA-sim's queue keys, named alike in system.json and SimulationOptions (dashes for underscores).
+SCHEDULING_KEYS = (("chunk order in a dimension's queue", "intra-dimension-scheduling"),
+                   ("order of dimensions per chunk", "inter-dimension-scheduling"))
+
+
 def _scheduling(model: str, given: str | None) -> str:
     return given or ("arrival" if model.startswith("astra") else "fifo")
 
@@ -76,6 +81,8 @@ def against_simulate(dims: list[Dimension], dims_shape: str, dims_from: str, sta
          "none (free)" if mem is None else f"{mem:g} GB/s", mem is not None and float(system["local-mem-bw"]) == mem),
         ("collective optimization", system["collective-optimization"], d.optimization,
          system["collective-optimization"] == d.optimization),
+        *((item, str(system[key]), str(getattr(d, key.replace("-", "_"))),
+           str(system[key]) == str(getattr(d, key.replace("-", "_")))) for item, key in SCHEDULING_KEYS),
         ("network model", model.text, f"`{sim_model}`", model.engine == sim_model),
     ]
     lines = ["| | this bundle | `infragraph simulate` default | |", "|---|---|---|---|"]
@@ -87,6 +94,7 @@ def against_simulate(dims: list[Dimension], dims_shape: str, dims_from: str, sta
                f"--chunks {system['preferred-dataset-splits']} --active-chunks {system['active-chunks-per-dimension']} "
                f"--scheduling {system['scheduling-policy'].lower()} --endpoint-delay {system['endpoint-delay']}ns "
                f"--local-mem-bw {system['local-mem-bw']:g} --optimization {system['collective-optimization']} "
+               + "".join(f"--{key} {system[key]} " for _, key in SCHEDULING_KEYS) +
                f"--model {engine_model} --collective {workload.collective} --size {workload.size_bytes}B")
     lines += ["", f"The same configuration in our engine (FILE = the file this bundle was translated from)"
                   f"{'' if model.engine else f'; no engine model is packet level, `{engine_model}` is the nearest'}:",

@@ -96,7 +96,8 @@ class SimEngine(Translator):
                              algorithms=",".join(algos), chunks=v["preferred-dataset-splits"],
                              active_chunks=v["active-chunks-per-dimension"], endpoint_delay=v["endpoint-delay"],
                              local_mem_bw=_num(v["local-mem-bw"]), optimization=v["collective-optimization"],
-                             scheduling=v["scheduling-policy"].lower(), collective=plan.workload.collective,
+                             scheduling=v["scheduling-policy"].lower(), intra=v["intra-dimension-scheduling"],
+                             inter=v["inter-dimension-scheduling"], collective=plan.workload.collective,
                              size=plan.workload.size_bytes),
         }
         summary = (f"logical dimensions {plan.chosen.shape() if dims else 'none (flat: one dimension of all NPUs)'} "

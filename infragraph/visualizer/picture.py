@@ -78,7 +78,10 @@ def dot_text(scene: Scene) -> str:
     for j in range(v.num_edges):
         a, b = int(v.src[j]), int(v.dst[j])
         c, bw, u = int(v.count[j]), float(v.bandwidth[j]), float(v.utilization[j])
-        tip = f"{ids[a]} — {ids[b]}: {count(c)} link{'s' if c > 1 else ''}, {gbps(bw)}"
+        failed = 0 if v.failed is None else int(v.failed[j])
+        rated = bw if v.rated is None else float(v.rated[j])
+        tip = (f"{ids[a]} — {ids[b]}: {count(c)} link{'s' if c > 1 else ''}, "
+               + (f"{gbps(rated)} rated, failed" if failed and failed == c else gbps(bw)))
         labelled = label_lines and not crowded[j]
         label = f"×{count(c)}\n{gbps(bw)}" if c > 1 and labelled else ""
         if not math.isnan(u):
@@ -96,8 +99,7 @@ def dot_text(scene: Scene) -> str:
                                                        else ("#c0c4cc" if has_heat else "#6b7280")),
             "label": label,
         }
-        rated = bw if v.rated is None else float(v.rated[j])
-        edge = _failure_style(edge, c, 0 if v.failed is None else int(v.failed[j]),
+        edge = _failure_style(edge, c, failed,
                               0 if v.degraded is None else int(v.degraded[j]), labelled, rated)
         edge["lp"] = _label_pos(xy[a], xy[b], edge["label"]) if s.kind == "tiers" and edge["label"] else None
         edges.append(edge)
@@ -255,11 +257,10 @@ def _failure_style(edge: dict, links: int, failed: int, degraded: int, labels: b
         edge.update(colour=FAILED_COLOUR if whole else _mix(edge["colour"], FAILED_COLOUR, 0.3 + 0.7 * failed / links),
                     style="dashed" if whole else "")
         if whole:
-            edge["tooltip"] = edge["tooltip"].rsplit(", ", 1)[0] + f", {gbps(rated)} rated; failed"
             edge["label"] = f"{'×' + count(links) + ' ' if links > 1 else ''}{gbps(rated)}\nfailed"
             edge["width"] = 1.5
         else:
-            edge["tooltip"] += f" of {gbps(rated)} rated; {count(failed)} of {count(links)} failed"
+            edge["tooltip"] += f"; {count(failed)} of {count(links)} failed ({gbps(rated)} rated)"
             if labels:
                 edge["label"] = f"×{count(links)}, {count(failed)} failed\n{gbps(rated)} rated"
     elif degraded:

@@ -86,7 +86,7 @@ def test_a_failed_line_shows_its_rated_speed_and_failed(rails):
     scene = prepare(g)
     dot = dot_text(scene)
     line = next(x for x in dot.splitlines() if '"leaf.0" -- "spine.0"' in x or '"spine.0" -- "leaf.0"' in x)
-    assert 'label="400 Gb/s\\nfailed"' in line and "400 Gb/s rated; failed" in line
+    assert 'label="400 Gb/s\\nfailed"' in line and "1 link, 400 Gb/s rated, failed; rail 0 (nic.0)" in line
     assert "? Gb/s" not in dot
     v = scene.view
     j = _line(v, "leaf.0", "spine.0")
