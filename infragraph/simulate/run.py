@@ -314,6 +314,7 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
         raise error(f"bad simulation option: {exc}") from None
     if raw["interrupted"] and not keep_partial:
         raise KeyboardInterrupt
+    requested = opts
     if plan is not None:
         _apply_nccl(raw, plan, opts, len(groups[0]))
         if planes is not None:
@@ -333,7 +334,7 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
             "candidates": [{"algorithm": a, "protocol": pr, "predicted_time_ns": t * 1000.0}
                            for a, pr, t in (c.candidates if c else ())],
             "engine_collective": plan.collective,
-            "notes": list(plan.notes),
+            "notes": list(plan.notes) + _nccl_overrides(requested),
         }
         if c is not None and c.algorithm == "nvls":  # in-switch reduction: above the NVLink bandwidth by design
             out["warnings"] = [w for w in out["warnings"] if w["code"] != "over-injection"]
@@ -341,6 +342,16 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
                 "NVLS: the NVSwitch reduces, so each GPU moves its buffer once each way and the bus bandwidth "
                 "can exceed the GPU's NVLink bandwidth")})
     return out
+
+
+def _nccl_overrides(opts: SimulationOptions) -> list[str]:
+    """NCCL mode sets chunking, delays and reductions itself: say which options it did not use."""
+    d = SimulationOptions()
+    unused = [name for name, field_ in (("--chunks", "chunks"), ("--active-chunks", "active_chunks"),
+                                        ("--endpoint-delay", "endpoint_delay_ns"),
+                                        ("--local-mem-bw", "local_mem_bw_gb_per_s"), ("--optimization", "optimization"))
+              if getattr(opts, field_) not in (getattr(d, field_), None if field_ == "local_mem_bw_gb_per_s" else 0)]
+    return [f"NCCL mode sets these itself and did not use {', '.join(unused)}"] if unused else []
 
 
 def _apply_nccl(raw: dict[str, Any], plan, opts: SimulationOptions, n: int) -> None:

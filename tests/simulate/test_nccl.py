@@ -137,3 +137,13 @@ def test_rail_optimized_clos_within_10_percent_of_the_hand_bound():
     assert cables["links_used"] == cables["links"]  # every NIC cable carries traffic
     loads = [x["bytes"] for x in r["links"] if x["tier"] == "host–leaf"]
     assert len(loads) == cables["links"] and max(loads) <= 1.1 * min(loads)  # busiest / least busy
+
+
+def test_collnet_where_the_fabric_reduces_and_options_nccl_sets_itself_are_named(h100):
+    sharp = Servers(nodes=16, ppn=8, arch="hopper", intra="NVL", nvswitch=True, scaleup_gbps=3600.0,
+                    nic_gbps=400.0, nics=8, nvls=False, sharp=True)
+    assert choose("all-reduce", 1 << 30, sharp, 128).algorithm == "collnet"
+    assert choose("all-gather", 1 << 30, sharp, 128).algorithm == "ring"  # CollNet: all-reduce only here
+    r = simulate(h100, Opts(size_bytes=1 << 20, chunks=4))
+    assert any("did not use --chunks" in note for note in r["nccl"]["notes"])
+    assert not any("did not use" in note for note in simulate(h100, Opts(size_bytes=1 << 20))["nccl"]["notes"])
