@@ -34,10 +34,12 @@ def register(sub) -> None:
                         "or point-to-point")
     p.add_argument("--size", default="1MiB",
                    help="per-NPU buffer (all-gather: shard), e.g. 1GiB; a sweep: 1KiB..1GiB (doubling) or 1KiB,1MiB")
-    p.add_argument("--algorithm", default="ring",
-                   help="ring (default), ring-bidirectional, direct, halving-doubling or double-binary-tree, or "
-                        "auto (per dimension: ring on RI, direct on FC, halving-doubling on a power-of-two SW, "
-                        "else direct); comma-separated for one per dimension")
+    p.add_argument("--algorithm", default="default",
+                   help="nccl (NCCL's own choice: ring, tree or NVLS by size, with its channels, protocol and "
+                        "chunking; the default on GPU servers), ring, ring-bidirectional, direct, halving-doubling "
+                        "or double-binary-tree, or auto (nccl on GPU servers, else per dimension: ring on RI, direct "
+                        "on FC, halving-doubling on a power-of-two SW, else direct); comma-separated for one per "
+                        "dimension. Default: nccl on GPU servers, else ring (all-to-all: direct; astra models: ring)")
     p.add_argument("--dims", help="logical dimensions, dimension 0 fastest, e.g. 8,4 or RI(8)_SW(4) (default: the "
                                   "graph's 'dims' annotation when it covers the group, else flat; --dims N forces flat)")
     p.add_argument("--group", action="append", default=[], metavar="RANKS",
@@ -229,7 +231,7 @@ def _algorithms(text: str) -> tuple[str, ...]:
     from ..simulate import ALGORITHMS
 
     names = tuple(a.strip() for a in text.split(","))
-    known = (*ALGORITHMS, "auto")
+    known = (*ALGORITHMS, "auto", "nccl", "default")
     for name in names:
         if name not in known:
             raise option_error("--algorithm", f"unknown algorithm '{name}'; expected one of: {', '.join(known)}",
@@ -295,6 +297,7 @@ def format_result(r: dict, top: int) -> str:
         + (" (auto)" if "auto" in r.get("algorithm_requested", ()) else "")
         + f", model {r['model']}, {r['chunks']} chunk(s) of {_size(r['chunk_bytes'])}",
         f"  dimensions      {describe_dims(r)}",
+        *_nccl_lines(r),
         f"  time            {_time(r['collective_time_ns'])}  ({r['collective_time_ns']:.0f} ns)",
         f"  algbw / busbw   {r['algorithm_bandwidth_gb_per_s']:.3f} / {r['bus_bandwidth_gb_per_s']:.3f} GB/s",
         f"  flows           {r['flows']['count']}, completion min/avg/max "
@@ -323,6 +326,17 @@ def describe_routing(r: dict) -> str:
     return text
 
 
+def _nccl_lines(r: dict) -> list[str]:
+    """NCCL mode: what NCCL picks and what the engine ran for it."""
+    n = r.get("nccl")
+    if not n:
+        return []
+    head = f"  nccl            {n['algorithm']}/{n['protocol']}"
+    if n["channels"]:
+        head += f", {n['channels']} channels, NCCL's own model predicts {_time(n['predicted_time_ns'])}"
+    return [head] + [f"    note: {note}" for note in n["notes"]]
+
+
 def describe_dims(r: dict) -> str:
     """'SW(8)_SW(16) from the graph's dims annotation', 'flat (...)': what the run used, and why."""
     if not r["dims"]:
@@ -330,7 +344,8 @@ def describe_dims(r: dict) -> str:
                                                            " (the graph has no dims annotation)")
     kinds = r.get("dim_kinds") or [None] * len(r["dims"])
     shape = "_".join(f"{k}({n})" if k else str(n) for k, n in zip(kinds, r["dims"]))
-    where = {"graph": "from the graph's dims annotation", "option": "from --dims"}.get(r.get("dims_source", ""), "")
+    where = {"graph": "from the graph's dims annotation", "option": "from --dims",
+             "nccl": f"({r.get('dims_note')})"}.get(r.get("dims_source", ""), "")
     return f"{shape} {where}".rstrip()
 
 

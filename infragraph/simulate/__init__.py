@@ -3,6 +3,8 @@
 One module per step of the stage:
 - `run`: options, graph → engine arrays, the engine call and the result dict (`simulate`);
 - `dims`: a collective's dimensions (the graph's `dims` annotation, `--dims`) and their algorithms;
+- `nccl`: what NCCL would run on GPU servers (algorithm, protocol, channels) and the engine run
+  that reproduces it (the default algorithm there);
 - `engine`: the thin typed wrapper around the Rust engine `infragraph._simengine`;
 - `load`: link tiers and per-tier load summaries of a result;
 - `checks`: hand-derived bounds and the warnings a result carries;

@@ -10,10 +10,18 @@ then the 64 servers. Sizes without kinds (`4x4x4`, `8,4`) are accepted too.
 The annotation is used when it covers the process group (all NPUs); dimensions of size 1 are
 dropped (`SW(*)` on one-GPU hosts). `--dims` overrides it.
 
-`auto` per dimension (ASTRA-sim's topology-aware choice, as in its example system configurations
-and our ASTRA-sim translator; design note topologies.md): RI and LI → ring; FC → direct; SW →
-halving-doubling when the size is a power of two, else direct; all-to-all never uses
-halving-doubling (direct, NCCL's send/recv all-to-all); a dimension of unknown kind → ring.
+Which algorithm runs (`default_algorithm`, when none is asked for): on GPU servers (NPUs inside
+hosts that have NICs) `nccl`, NCCL's own choice (simulate.nccl), except for a point-to-point
+transfer, which has no algorithm to choose; on abstract fabrics (a torus of
+NPUs, an ASTRA-sim stack) ring, except all-to-all, which is direct (NCCL's send/recv all-to-all);
+the astra models keep ASTRA-sim's default, ring.
+
+`auto` alone on GPU servers is `nccl` too (not with the astra models). Otherwise, and as one entry
+of a per-dimension list, `auto` picks per dimension (ASTRA-sim's topology-aware choice, as in its
+example system configurations and our ASTRA-sim translator; design note topologies.md): RI and LI
+→ ring; FC → direct; SW → halving-doubling when the size is a power of two, else direct;
+all-to-all never uses halving-doubling (direct, NCCL's send/recv all-to-all); a dimension of
+unknown kind → ring.
 """
 
 from __future__ import annotations
@@ -132,8 +140,27 @@ def auto_algorithm(kind: str | None, size: int, collective: str) -> str:
     return "ring"
 
 
-def algorithms(requested: tuple[str, ...], dims: Dims, group_size: int, collective: str) -> tuple[str, ...]:
-    """Replace each 'auto' in `requested` (one entry, or one per dimension) by the per-dimension pick."""
+# Names that select an algorithm rather than name one the engine runs.
+SELECTORS = ("auto", "default", "nccl")
+
+
+def default_algorithm(collective: str, model: str = "fair", in_servers: bool = False) -> str:
+    """The algorithm a run without --algorithm uses (see the module doc)."""
+    if model.startswith("astra"):
+        return "ring"
+    if in_servers and collective != "point-to-point":  # a single transfer: no algorithm to choose
+        return "nccl"
+    return "direct" if collective == "all-to-all" else "ring"
+
+
+def algorithms(requested: tuple[str, ...], dims: Dims, group_size: int, collective: str, *, model: str = "fair",
+               in_servers: bool = False) -> tuple[str, ...]:
+    """Resolve `requested` (one entry, or one per dimension): 'default' by `default_algorithm`,
+    'auto' alone on GPU servers by 'nccl', every other 'auto' by the per-dimension pick."""
+    if requested == ("default",):
+        return (default_algorithm(collective, model, in_servers),)
+    if requested == ("auto",) and in_servers and not model.startswith("astra"):
+        return ("nccl",)
     if "auto" not in requested:
         return requested
     sizes, kinds = (dims.sizes, dims.kinds) if dims.sizes else ((group_size,), (None,))

@@ -25,8 +25,9 @@ from ..graph.ranks import npu_order
 from .affinity import Affinity, affinity
 from .engine import engine_error_type, simulate_arrays
 from .checks import injection_bound_gbps, warnings
-from .dims import Dims, algorithms, parse_dims, resolve
 from .policy import TIERS, describe as describe_policy, edge_policies, parse_policy, scale_up_edges
+from .dims import SELECTORS, Dims, algorithms, parse_dims, resolve
+from .nccl import Servers, bus_factor, engine_plan, nvswitch_planes, servers, spread_bundles
 from .load import LinkTiers, bottleneck_tier, link_tiers, tier_summary
 
 COLLECTIVES = ("all-reduce", "reduce-scatter", "all-gather", "all-to-all", "broadcast", "reduce",
@@ -54,7 +55,9 @@ class SimulationOptions:
 
     collective: str = "all-reduce"
     size_bytes: float = 1 << 20  # per-NPU buffer; All-Gather: each NPU's shard
-    algorithm: tuple[str, ...] = ("ring",)  # one, or one per logical dimension; "auto": see simulate.dims
+    # One, or one per logical dimension. "default": `nccl` on GPU servers, else ring (all-to-all:
+    # direct; the astra models: ring); "nccl": NCCL's own choice (simulate.nccl); "auto": simulate.dims.
+    algorithm: tuple[str, ...] = ("default",)
     dims: tuple[int, ...] | None = None  # None: the graph's "dims" annotation if it fits, else flat
     groups: tuple[tuple[int, ...], ...] | None = None  # ranks per process group; None: all NPUs
     root: int = 0  # member index in each group (broadcast/reduce root, point-to-point source)
@@ -109,6 +112,7 @@ class PreparedGraph:
     injection: dict[tuple, tuple[float, int]] = field(default_factory=dict)  # cache of injection bounds
     affinity: Affinity | None = None  # NIC affinity and non-forwarding nodes, built on first use
     scale_up: np.ndarray | None = None  # per edge: a scale-up link (simulate.policy), built on first use
+    servers: dict[tuple[int, ...], Servers | None] = field(default_factory=dict)  # cache: group -> its servers
 
 
 def prepare(g: FQG) -> PreparedGraph:
@@ -211,7 +215,10 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
         opts = replace(opts, algorithm=(opts.algorithm,))
     _check_choice("collective", opts.collective, COLLECTIVES)
     for a in opts.algorithm:
-        _check_choice("algorithm", a, ALGORITHMS + ("auto",))
+        _check_choice("algorithm", a, ALGORITHMS + SELECTORS)
+    if len(opts.algorithm) > 1 and {"nccl", "default"} & set(opts.algorithm):
+        raise error("'nccl' and 'default' choose the algorithm for the whole collective; give them alone, "
+                    "not one per dimension")
     _check_choice("network model", opts.model, MODELS)
     if opts.routing is not None:
         _check_choice("routing", opts.routing, ROUTINGS)
@@ -240,7 +247,28 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
     if len(opts.algorithm) > 1 and not dims:
         raise error(f"{len(opts.algorithm)} algorithms given but no logical dimensions; give --dims "
                     "(one size per algorithm) or a graph with a 'dims' annotation matching the group")
-    algorithm = algorithms(opts.algorithm, used, len(groups[0]), opts.collective)
+    key = tuple(groups[0])
+    if key not in p.servers:
+        p.servers[key] = servers(p.g, p.npu_nodes, groups[0])
+    where = p.servers[key]
+    # NCCL mode lays the group out itself (GPUs per server, then servers): explicit dims say otherwise.
+    algorithm = algorithms(opts.algorithm, used, len(groups[0]), opts.collective, model=opts.model,
+                           in_servers=where is not None and opts.dims is None)
+    plan = None
+    if algorithm == ("nccl",):
+        if opts.dims is not None:
+            raise error("the nccl algorithm lays the group out as NCCL does (GPUs per server, then servers); "
+                        "drop --dims, or name per-dimension algorithms")
+        if where is None:
+            raise error("the nccl algorithm needs GPUs in servers (hosts with NICs); this graph's NPUs are not "
+                        "inside such hosts", hint="use ring, direct, halving-doubling or double-binary-tree")
+        plan = engine_plan(p.g, np.asarray(p.arrays["edge_bandwidth_gbps"]), p.npu_nodes, groups[0],
+                           opts.collective, float(opts.size_bytes), where)
+        algorithm = plan.algorithms
+        if plan.dims != used.sizes:  # NCCL's layout, unless the graph states the same one
+            used = Dims(plan.dims, (None,) * len(plan.dims), "nccl",
+                        "NCCL mode: GPUs per server, then servers" if len(plan.dims) > 1 else "NCCL mode: flat")
+        dims = plan.dims
     direct_dims = _astra_direct_dims(p, dims)
     if opts.routing is None:
         routing = "dor" if opts.model.startswith("astra") and direct_dims is not None else "hops"
@@ -283,6 +311,17 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
         cut_through_kinds=cut_through,
         **routes,
     )
+    planes = None
+    if plan is not None:
+        kwargs.update(collective=plan.collective, size_bytes=plan.size_bytes, chunks=plan.chunks,
+                      active_chunks=plan.active_chunks,
+                      endpoint_delay_ns=0.0, edge_bandwidth_gbps=plan.bandwidth_gbps.tolist(),
+                      edge_latency_ns=[0.0] * len(p.arrays["edge_latency_ns"]),
+                      optimization="localBWAware", local_mem_bw_gb_per_s=None)
+        planes = nvswitch_planes(p.g, plan.bandwidth_gbps)
+        if planes is not None:
+            kwargs.update(edge_src=planes.edge_src.tolist(), edge_dst=planes.edge_dst.tolist(),
+                          edge_bandwidth_gbps=planes.bandwidth_gbps.tolist())
     if opts.max_events is not None:
         kwargs["max_events"] = int(opts.max_events)
     try:
@@ -293,11 +332,59 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
         raise error(f"bad simulation option: {exc}") from None
     if raw["interrupted"] and not keep_partial:
         raise KeyboardInterrupt
+    requested = opts
+    if plan is not None:
+        _apply_nccl(raw, plan, opts, len(groups[0]))
+        if planes is not None:
+            raw["link_bytes"], raw["link_busy_ns"] = spread_bundles(planes, raw["link_bytes"], raw["link_busy_ns"])
+        opts = replace(opts, chunks=plan.chunks, active_chunks=plan.active_chunks, endpoint_delay_ns=0.0,
+                       optimization="localBWAware", local_mem_bw_gb_per_s=None)
     out = _result(p, replace(opts, algorithm=algorithm), groups, used, raw)
     out["algorithm_requested"] = list(opts.algorithm)
     out["routing_policy"] = describe_policy(policy)
     out["routing_collisions"] = _collisions(p, policy, raw["link_routes"])
+    if plan is not None:
+        c = plan.choice
+        out["nccl"] = {
+            "algorithm": c.algorithm if c else "send/recv",
+            "protocol": c.protocol if c else "Simple",
+            "channels": c.channels if c else None,
+            "predicted_time_ns": c.predicted_us * 1000.0 if c else None,
+            "latency_ns": plan.latency_ns,
+            "candidates": [{"algorithm": a, "protocol": pr, "predicted_time_ns": t * 1000.0}
+                           for a, pr, t in (c.candidates if c else ())],
+            "engine_collective": plan.collective,
+            "notes": list(plan.notes) + _nccl_overrides(requested),
+        }
+        if c is not None and c.algorithm == "nvls":  # in-switch reduction: above the NVLink bandwidth by design
+            out["warnings"] = [w for w in out["warnings"] if w["code"] != "over-injection"]
+            out["warnings"].append({"code": "in-switch-reduction", "message": (
+                "NVLS: the NVSwitch reduces, so each GPU moves its buffer once each way and the bus bandwidth "
+                "can exceed the GPU's NVLink bandwidth")})
     return out
+
+
+def _nccl_overrides(opts: SimulationOptions) -> list[str]:
+    """NCCL mode sets chunking, delays and reductions itself: say which options it did not use."""
+    d = SimulationOptions()
+    unused = [name for name, field_ in (("--chunks", "chunks"), ("--active-chunks", "active_chunks"),
+                                        ("--endpoint-delay", "endpoint_delay_ns"),
+                                        ("--local-mem-bw", "local_mem_bw_gb_per_s"), ("--optimization", "optimization"))
+              if getattr(opts, field_) not in (getattr(d, field_), None if field_ == "local_mem_bw_gb_per_s" else 0)]
+    return [f"NCCL mode sets these itself and did not use {', '.join(unused)}"] if unused else []
+
+
+def _apply_nccl(raw: dict[str, Any], plan, opts: SimulationOptions, n: int) -> None:
+    """NCCL mode: add NCCL's modelled latency of the call to every finish time, and state the
+    bandwidths of the collective asked for (the engine may have run its link-load equivalent: NVLS)."""
+    base = plan.latency_ns
+    raw["rank_finish_ns"] = [None if f is None else f + base for f in raw["rank_finish_ns"]]
+    raw["collective_time_ns"] = float(raw["collective_time_ns"]) + base
+    t = raw["collective_time_ns"]
+    data = float(opts.size_bytes) * (n if opts.collective == "all-gather" else 1)
+    raw["algorithm_bandwidth_gb_per_s"] = data / t if t > 0 else 0.0
+    raw["bus_bandwidth_gb_per_s"] = raw["algorithm_bandwidth_gb_per_s"] * bus_factor(opts.collective, n)
+    raw["chunk_bytes"] = float(opts.size_bytes) / raw["chunks"]
 
 
 def _routing(p: PreparedGraph, opts: SimulationOptions) -> tuple[dict[str, Any], dict[str, str]]:

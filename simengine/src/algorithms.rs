@@ -163,7 +163,8 @@ impl PhaseAlgo {
     }
 
     /// Step `s` of `lane` for the member at position `pos`; `None` once the lane is finished.
-    /// `chunk` is the chunk's index in the collective (ASTRA-sim alternates its two trees by it).
+    /// `chunk` is the phase's turn on its dimension (`JobPlan::turn`; ASTRA-sim alternates its two
+    /// trees by it): the chunk's index when every chunk has one phase there.
     pub fn step(&self, pos: usize, lane: usize, s: usize, chunk: usize, sends: &mut Vec<Send>) -> Option<StepSpec> {
         sends.clear();
         if self.integer {

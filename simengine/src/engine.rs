@@ -139,7 +139,8 @@ struct Sim<'t> {
 struct Stagger {
     /// When the staggered step started (messages that came earlier count from then).
     start: Option<f64>,
-    arrivals: Vec<f64>,
+    /// (arrival, when the arrival's event was scheduled: see `Sim::scheduled_at`).
+    arrivals: Vec<(f64, f64)>,
     release: Vec<f64>,
 }
 
@@ -502,7 +503,8 @@ impl<'t> Sim<'t> {
             let mps = self.mps(j, chunk, p, member);
             let algo = &self.jobs[j].plan.phase(chunk, p).algo;
             let lanes = algo.lanes();
-            let delayed = algo.astra_start_delay(self.jobs[j].plan.position(chunk, p, member), chunk);
+            let turn = self.jobs[j].plan.turn(chunk, p);
+            let delayed = algo.astra_start_delay(self.jobs[j].plan.position(chunk, p, member), turn);
             let st = &mut self.states[mps];
             st.started = true;
             st.lanes_left = lanes as u8;
@@ -563,7 +565,7 @@ impl<'t> Sim<'t> {
         let phase = plan.phase(chunk, p);
         let pos = plan.position(chunk, p, member);
         let mut sends = std::mem::take(&mut self.sends);
-        let Some(spec) = phase.algo.step(pos, lane, s, chunk, &mut sends) else {
+        let Some(spec) = phase.algo.step(pos, lane, s, plan.turn(chunk, p), &mut sends) else {
             self.sends = sends;
             let st = &mut self.states[mps as usize];
             st.lanes_left -= 1;
@@ -655,26 +657,47 @@ impl<'t> Sim<'t> {
         let (j, chunk, p, member) = self.decode(mps);
         let pos = self.jobs[j].plan.position(chunk, p, member);
         let mut sends = std::mem::take(&mut self.sends);
-        self.jobs[j].plan.phase(chunk, p).algo.step(pos, lane, s, chunk, &mut sends);
+        let turn = self.jobs[j].plan.turn(chunk, p);
+        self.jobs[j].plan.phase(chunk, p).algo.step(pos, lane, s, turn, &mut sends);
         let snd = sends[idx];
         self.sends = sends;
         self.send_one(now, j, chunk, p, member, &snd)
     }
 
     /// All messages of staggered step `s` have arrived. Each was processed `delay` after it
-    /// arrived (or after the step started, if earlier); the first processing that finishes once
-    /// all have arrived releases as many of the next step's sends as have finished by then, and
-    /// each later one releases one more (ASTRA-sim's direct all-reduce).
+    /// arrived (or after the step started, if earlier); the first processing that finishes after
+    /// the last arrival releases as many of the next step's sends as have finished by then, and
+    /// each later one releases one more (ASTRA-sim's direct all-reduce, AllToAll.cc `run`). A
+    /// processing that finishes at the very instant of the last arrival comes after it (and
+    /// releases) when it was scheduled after the arrival's event was, as in ASTRA-sim's
+    /// first-scheduled-first event queue.
     fn release_staggered(&mut self, mps: u32, lane: usize, s: usize, delay: f64) {
         let st = self.stagger.entry(mps).or_default();
         let start = st.start.unwrap_or(0.0);
-        let mut done: Vec<f64> = st.arrivals.iter().map(|&a| a.max(start) + delay).collect();
-        done.sort_by(f64::total_cmp);
-        let last_arrival = done.last().map_or(start, |&d| d - delay);
-        let first = done.iter().copied().find(|&d| d >= last_arrival).unwrap_or(start + delay);
+        // (done, scheduled at) per message
+        let mut done: Vec<(f64, f64)> = st.arrivals.iter().map(|&(a, _)| (a.max(start) + delay, a.max(start))).collect();
+        done.sort_by(|x, y| x.0.total_cmp(&y.0));
+        let last_arrival = st.arrivals.iter().map(|a| a.0).fold(start, f64::max);
+        let last_scheduled = st.arrivals.iter().filter(|a| a.0 == last_arrival).map(|a| a.1).fold(f64::NEG_INFINITY, f64::max);
+        let first = done
+            .iter()
+            .find(|&&(d, at)| d > last_arrival || (d == last_arrival && at > last_scheduled))
+            .map_or(start + delay, |x| x.0);
+        let done: Vec<f64> = done.into_iter().map(|x| x.0).collect();
         st.release = done.iter().map(|&d| d.max(first)).collect();
         st.arrivals.clear();
         self.q.push(first, Ev::Step { mps, lane: lane as u8, step: s as u32 + 1 });
+    }
+
+    /// When ASTRA-sim scheduled the arrival event of a message that arrives at `now`: the
+    /// unaware backend when it was sent, the aware one when its last hop's transmission ended
+    /// (the latency of the route's last link that has one before `now`).
+    fn scheduled_at(&self, m: &Msg, now: f64) -> f64 {
+        if self.cfg.model != Model::Aware {
+            return m.sent_at;
+        }
+        let last = self.router.links(m.route).iter().rev().map(|&l| self.topo.link_latency_ns[l as usize]).find(|&l| l > 0.0);
+        now - last.unwrap_or(0.0)
     }
 
     /// Whether messages with `tag` to member-phase `mps` belong to a staggered step.
@@ -712,7 +735,8 @@ impl<'t> Sim<'t> {
             });
         }
         if self.staggered_tag(m.dst_mps, m.tag) {
-            self.stagger.entry(m.dst_mps).or_default().arrivals.push(now);
+            let at = self.scheduled_at(&m, now);
+            self.stagger.entry(m.dst_mps).or_default().arrivals.push((now, at));
         }
         let st = &mut self.states[m.dst_mps as usize];
         let count = match st.pending.iter_mut().find(|e| e.0 == m.tag) {

@@ -93,6 +93,21 @@ impl JobPlan {
         }
     }
 
+    /// How many phases on phase `p`'s dimension the collective generated before this one, chunk
+    /// after chunk (every chunk has as many phases on a dimension). ASTRA-sim's double binary tree
+    /// takes tree `turn % 2`: its DoubleBinaryTreeTopology flips a counter each time a phase is
+    /// generated on the dimension, so a chunk with two phases there (themis: reduce-scatter and
+    /// all-gather) runs them on different trees.
+    pub fn turn(&self, chunk: usize, p: usize) -> usize {
+        if self.phase(chunk, p).algo.algo != Algo::DoubleBinaryTree {
+            return chunk; // only the trees use it: keep the hot path cheap
+        }
+        let dim = self.phase(chunk, p).dim;
+        let on_dim = |q: usize| self.phase(chunk, q).dim == dim;
+        let per_chunk = (0..self.phases.len()).filter(|&q| on_dim(q)).count();
+        chunk * per_chunk + (0..p).filter(|&q| on_dim(q)).count()
+    }
+
     /// Whether `member` takes part in phase `p` (else it passes through instantly).
     pub fn participates(&self, p: usize, member: usize) -> bool {
         let ph = &self.phases[p];
@@ -351,6 +366,32 @@ mod tests {
             vec![(0, Op::ReduceScatter, 262144.0), (2, Op::AllReduce, 65536.0), (0, Op::AllGather, 65536.0)]
         );
         assert_eq!(p.position(0, 1, 4 * 3 + 2), 3);
+    }
+
+    #[test]
+    fn themis_gives_each_chunk_its_order_and_trees_flip_per_phase() {
+        let mut s = spec(Op::AllReduce);
+        s.groups = vec![(0..8).collect()];
+        s.dims = vec![2, 4];
+        s.inter = InterScheduling::OfflineGreedy;
+        s.dim_bandwidth = vec![100.0, 100.0];
+        let p = plan(&s, &s.groups[0], true).unwrap();
+        assert_eq!((p.chunks, p.chunk_phases.len()), (4, 4));
+        // RS over both dims, AG back: four phases per chunk, no all-reduce phase.
+        let ops: Vec<Op> = p.chunk_phases[0].iter().map(|ph| ph.algo.op).collect();
+        assert_eq!(ops, vec![Op::ReduceScatter, Op::ReduceScatter, Op::AllGather, Op::AllGather]);
+        // A last chunk of 3 B cannot be split over 8 NPUs (ASTRA-sim aborts): an error.
+        s.size_bytes = 1_048_579.0;
+        assert!(plan(&s, &s.groups[0], true).is_err());
+        // Chunk 1 starts on the dimension chunk 0 loaded less (dim 1: 1/8 of the chunk vs 1/2).
+        assert_eq!(p.chunk_phases[1][0].dim, 1);
+        let mut t = spec(Op::AllReduce);
+        t.algorithms = vec![Algo::DoubleBinaryTree];
+        t.inter = InterScheduling::OfflineGreedy;
+        t.dim_bandwidth = vec![100.0];
+        let p = plan(&t, &t.groups[0], true).unwrap();
+        assert!(p.chunk_phases[0].iter().all(|ph| ph.algo.op == Op::AllReduce && ph.algo.bytes_in == 262144.0));
+        assert_eq!((p.turn(0, 0), p.turn(0, 1), p.turn(1, 0), p.turn(1, 1)), (0, 1, 2, 3));
     }
 
     #[test]

@@ -82,9 +82,12 @@ def test_every_blueprint_states_its_dimensions(name, params, shape):
 
 def test_simulate_uses_and_reports_the_graph_dimensions(capsys):
     g = blueprints.graph("std.fabrics.clos", radix=4, tiers=2, nics_per_host=2, rail_optimized=True)
-    r = simulate(g, Opts(model="aware", algorithm=("auto",)))
+    r = simulate(g, Opts(model="aware", algorithm=("auto", "auto")))
     assert r["dims"] == [2, 4] and r["dim_kinds"] == ["SW", "SW"] and r["dims_source"] == "graph"
-    assert r["algorithm"] == ["halving-doubling", "halving-doubling"] and r["algorithm_requested"] == ["auto"]
+    assert r["algorithm"] == ["halving-doubling", "halving-doubling"] and r["algorithm_requested"] == ["auto", "auto"]
+    # `auto` alone on GPU servers (hosts with NICs) is NCCL's choice
+    nccl = simulate(g, Opts(model="aware", algorithm=("auto",)))
+    assert nccl["dims"] == [2, 4] and nccl["nccl"]["algorithm"] in ("ring", "tree")
     flat = simulate(g, Opts(model="aware", dims=(8,)))
     assert flat["dims_source"] == "option" and flat["dim_kinds"] == [None]
     from infragraph.cli import main

@@ -212,3 +212,16 @@ def test_known_aborts_are_refused_with_a_fix():
                            ({"all-to-all-implementation": "halvingDoubling,direct"}, "expected one of: ring, direct")):
         d = t.check(g, T.Options(settings=settings))
         assert d and text in d[0].message + str(d[0].hint) and d[0].hint, (settings, d)
+
+
+def test_system_json_carries_the_two_scheduling_keys():
+    # ASTRA-sim 518bd51's loader ignores both (docs/simulate.md); written so that a build whose loader
+    # reads them runs what the user asked for.
+    g = expand(stack("RI(4)_FC(8)"))
+    t = T.get("astra-analytical")
+    sysj = json.loads(t.translate(g).files["system.json"])
+    assert (sysj["intra-dimension-scheduling"], sysj["inter-dimension-scheduling"]) == ("FIFO", "baseline")
+    sysj = json.loads(t.translate(g, T.Options(settings={"intra-dimension-scheduling": "SCF",
+                                                         "inter-dimension-scheduling": "themis"})).files["system.json"])
+    assert (sysj["intra-dimension-scheduling"], sysj["inter-dimension-scheduling"]) == ("SCF", "themis")
+    assert t.check(g, T.Options(settings={"inter-dimension-scheduling": "offlineGreedyFlex"}))

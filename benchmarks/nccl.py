@@ -1,0 +1,82 @@
+"""Our `nccl` mode next to published nccl-tests all-reduce bus bandwidths (docs/simulate.md, "NCCL mode").
+
+    python benchmarks/nccl.py            # markdown table: server, GPUs, what NCCL picks, our busbw, published, error
+    python benchmarks/nccl.py --quick    # the single-server rows only
+
+Each row builds the server (std.devices.host with the server's NVLink bandwidth per direction,
+NVSwitch chips and NICs; GPU i and NIC i alone on a PCIe switch, as GPUDirect RDMA pairs them) or
+a rail-optimized two-tier Clos of such servers, and runs a 1 GiB all-reduce with the default
+algorithm (`nccl`) and the default model (`fair`). The published numbers are nccl-tests
+`all_reduce_perf` bus bandwidths at large sizes; each source is cited next to its row.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from infragraph.simulate import SimulationOptions, simulate
+from infragraph.sources import load_graph
+
+A100 = "hosts.host(cpus = 2, gpus = 8, nics = 8, pcie_switches = 8, scaleup_switches = 6, " \
+       "scaleup_bandwidth = 300 GB/s, nic_speed = 200 Gbps)"
+H100 = "hosts.host(cpus = 2, gpus = 8, nics = 8, pcie_switches = 8, scaleup_switches = 4, " \
+       "scaleup_bandwidth = 450 GB/s, nic_speed = 400 Gbps)"
+H100_NVLS = (Path(__file__).resolve().parents[1] / "examples" / "hgx_h100_nvls.igl").read_text()
+
+
+def server(device: str) -> str:
+    return f"import std.devices.host as hosts\n\nfabric server() {{\n    instance dgx: {device}\n}}\n"
+
+
+def clos(device: str, radix: int) -> str:
+    return (f"import std.fabrics.clos as c\nimport std.devices.host as hosts\n\nfabric pod() {{\n"
+            f"    include c.clos(radix = {radix}, tiers = 2, nics_per_host = 8, rail_optimized = true,\n"
+            f"                   host_link = link({'200' if 'nic_speed = 200' in device else '400'} Gbps, 500 ns),\n"
+            f"                   host_device = {device})\n}}\n")
+
+
+# (label, IGL source, published busbw GB/s, source of the published number)
+ROWS = [
+    ("DGX A100, 1 server (8 GPUs)", server(A100), 232.5,
+     "NVIDIA/nccl issue 1048: `all_reduce_perf -g 8`, 8x A100 SXM, 232.54 GB/s"),
+    ("DGX H100, 1 server (8 GPUs)", server(H100), 370.5,
+     "ASTRA-sim HGX-H100 validation page: NCCL ring, 741 GB/s bidirectional = 370.5 per direction"),
+    ("HGX H100 with NVLink SHARP, 1 server", H100_NVLS, 476.0,
+     "NVIDIA/nccl-tests issue 290 (NVIDIA): single H100 node with NVLS, 476 GB/s 'in the expected range'"),
+    ("DGX A100, 4 servers (32 GPUs), 8x 200 Gb/s", clos(A100, 8), 192.0,
+     "NVIDIA/nccl issue 812 (NVIDIA): DGX A100 with 8x 200 Gb/s IB, 192 GB/s all-reduce busbw"),
+    ("DGX H100, 4 servers (32 GPUs), 8x 400 Gb/s", clos(H100, 8), 396.0,
+     "NVIDIA/nccl-tests issue 319 (NVIDIA): ~48 GB/s per CX7 400 Gb/s NIC, up to ~396 GB/s with ring"),
+]
+
+
+def run(text: str) -> tuple[dict, float]:
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "fabric.igl"
+        path.write_text(text)
+        g = load_graph(str(path))
+    t0 = time.process_time()
+    r = simulate(g, SimulationOptions(size_bytes=float(1 << 30)))
+    return r, time.process_time() - t0
+
+
+def main(argv: list[str]) -> int:
+    rows = ROWS[:3] if "--quick" in argv else ROWS
+    print("| system | NCCL picks (ours) | our busbw GB/s | published busbw GB/s | error | source |")
+    print("|---|---|---:|---:|---:|---|")
+    for label, text, published, source in rows:
+        r, cpu = run(text)
+        n = r["nccl"]
+        ours = r["bus_bandwidth_gb_per_s"]
+        print(f"| {label} | {n['algorithm']}/{n['protocol']}, {n['channels']} channels | {ours:.1f} | "
+              f"{published:.1f} | {100 * (ours / published - 1):+.1f} % | {source} |", flush=True)
+        print(f"<!-- {label}: {r['collective_time_ns'] / 1e6:.3f} ms, {r['num_npus']} GPUs, dims {r['dims']}, "
+              f"chunks {r['chunks']}, cpu {cpu:.1f} s -->", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,480 @@
+"""What NCCL would run for a collective on GPU servers, and how the engine reproduces it.
+
+NCCL (the NVIDIA Collective Communication Library) picks, per call, an algorithm (ring, tree,
+NVLS = NVLink SHARP reduction inside the NVSwitch, CollNet = SHARP reduction in the network
+switches) and a protocol (LL, LL128, Simple) by predicting each pair's time from a latency and a
+bus-bandwidth model, and runs on several *channels* (parallel rings/trees, each bound to its own
+NIC). The facts below were read from NCCL's source (github.com/NVIDIA/nccl, master of 2026:
+src/graph/tuning.cc for the latency and bandwidth model and its constants, src/graph/topo.h for
+the per-link NVLink speeds, src/graph/search.cc for the per-channel speeds, src/enqueue.cc and
+src/include/collectives.h for chunking) and written here from those facts.
+
+Two parts:
+- `choose`: NCCL's selection, from the servers the group spans (`Servers`) and the message size.
+- `plan`: the engine run that reproduces the choice on the graph: per-dimension engine algorithms
+  over (GPUs per server, servers), chunks that pipeline the intra- and inter-server phases, link
+  bandwidths derated to what NCCL reaches on them (`Derating`), the protocol's payload efficiency,
+  and NCCL's modelled latency of the call, added once (the engine adds the links' own latencies).
+
+What is not modelled is listed in docs/simulate.md ("NCCL mode").
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..graph import FQG
+
+PROTOCOLS = ("LL", "LL128", "Simple")
+ALGOS = ("ring", "tree", "nvls", "collnet")
+# A switch node (component attribute or annotation) with this attribute set true reduces in the
+# switch: inside a server (NVSwitch) it enables NVLS, in the fabric (SHARP) CollNet.
+REDUCTION_ATTRIBUTE = "in_network_reduction"
+
+# tuning.cc, ncclTunerConstantsDefaults: base latency (us) per algorithm, protocol (LL, LL128, Simple).
+BASE_LATENCY_US = {"tree": (6.8, 14.0, 8.4), "ring": (6.6, 14.0, 8.4), "collnet": (0.0, 0.0, 0.0),
+                   "nvls": (0.0, 0.0, 0.0)}
+# tuning.cc: hardware latency per step (us) by link class (NVLink, PCIe, network). CollNet: Direct.
+HW_LATENCY_US = {
+    "NVL": {"tree": (0.6, 1.25, 4.0), "ring": (0.6, 1.9, 3.4), "collnet": (0.0, 0.0, 3.7), "nvls": (0.0, 0.0, 25.0)},
+    "PCI": {"tree": (1.0, 1.9, 4.0), "ring": (1.0, 2.5, 5.7), "collnet": (0.0, 0.0, 3.7), "nvls": (0.0, 0.0, 0.0)},
+    "NET": {"tree": (5.0, 8.5, 14.0), "ring": (2.7, 4.0, 14.0), "collnet": (0.0, 0.0, 31.0), "nvls": (0.0, 0.0, 18.0)},
+}
+ARCHS = ("volta", "ampere", "hopper", "blackwell")
+# tuning.cc per architecture, indexed by nodes (1, 2, >2): LL cap (GB/s, whole comm), per-channel caps.
+LL_MAX_BW = {"volta": (39.0, 39.0, 20.4), "ampere": (87.7, 22.5, 19.0), "hopper": (141.0, 45.0, 35.0),
+             "blackwell": (282.0, 90.0, 70.0)}
+LL_MAX_BW_MULTINODE_INTEL = (39.0, 39.0, 20.4)  # multi-node: the CPU's row (x86 Intel assumed)
+PER_CH_RING_LL128 = {"volta": 20.0, "ampere": 20.0, "hopper": 36.7, "blackwell": 40.0}
+PER_CH_TREE = {"volta": (26.5, 18.5, 10.0), "ampere": (24.0, 23.6, 17.8), "hopper": (38.7, 41.4, 36.0),
+               "blackwell": (70.0, 42.8, 24.0)}
+PER_CH_TREE_LL128 = {"volta": (20.0, 20.0, 20.0), "ampere": (20.0, 20.0, 20.0), "hopper": (36.7, 36.7, 29.0),
+                     "blackwell": (55.6, 31.67, 20.0)}
+NVLS_EFFICIENCY = {"volta": 0.0, "ampere": 0.0, "hopper": 0.85, "blackwell": 0.74}
+# tuning.cc: treeCorrectionFactor[protocol][log2(bytes / 64)], 64 B .. 256 MiB.
+TREE_CORRECTION = {
+    "LL": (1.0, 1.0, 1.0, 1.0, .9, .8, .7, .7, .7, .7, .6, .5, .4, .4, .5, .6, .7, .8, .9, 1.0, 1.0, 1.0, 1.0, 1.0),
+    "LL128": (1.0, 1.0, 1.0, 1.0, 1.0, .9, .8, .8, .8, .7, .6, .6, .6, .6, .6, .6, .8, .9, .9, .9, .9, 1.0, 1.0, 1.0),
+    "Simple": (.9, .9, .9, .9, .9, .9, .9, .8, .7, .6, .6, .5, .5, .5, .5, .6, .7, .8, .7, .7, .8, .9, .9, .9),
+}
+# topo.h: the bandwidth NCCL credits one NVLink with (GB/s per direction) next to its rated
+# 25 GB/s (NVLink 2-4) or 50 GB/s (NVLink 5): SM70/SM80 20.0, SM90 20.6, SM100 40.1.
+NVLINK_GBPS = {"volta": (20.0, 25.0), "ampere": (20.0, 25.0), "hopper": (20.6, 25.0), "blackwell": (40.1, 50.0)}
+# search.cc: the per-channel network speeds NCCL's search tries (GB/s), fastest first.
+INTER_SPEEDS = {"hopper": (48.0, 45.0, 42.0, 40.0, 30.0, 24.0, 22.0, 20.0, 17.5, 15.0, 12.0, 6.0, 3.0, 2.4, 1.2),
+                "blackwell": (96.0, 86.0, 80.0, 48.0, 45.1, 42.0, 40.0, 30.0, 24.0, 22.0, 20.0, 17.5, 15.0, 12.0,
+                              6.0, 3.0, 2.4, 1.2)}
+INTER_SPEEDS_OLDER = (48.0, 30.0, 28.0, 24.0, 20.0, 18.0, 15.0, 12.0, 10.0, 9.0, 7.0, 6.0, 5.0, 4.0, 3.0, 2.4, 1.2)
+# search.cc: the fastest per-channel intra-server speed tried (GB/s), and MAXCHANNELS.
+TOP_INTRA_SPEED = {"volta": 40.0, "ampere": 40.0, "hopper": 60.0, "blackwell": 90.0}
+MAX_CHANNELS = 32
+# tuning.cc: the protocol's share of the bandwidth (LL: 4 B of flags per 4 B of data; LL128: 120
+# of every 128 B, rounded down by NCCL to 0.92); Simple carries data only.
+PROTOCOL_EFFICIENCY = {"LL": 0.5, "LL128": 0.92, "Simple": 1.0}
+# init.cc / collectives.h: a channel's buffer is split in NCCL_STEPS = 8 steps: Simple 4 MiB
+# (512 KiB a step; a ring all-reduce moves ALLREDUCE_CHUNKSTEPS = 4 steps, 2 MiB, per pipeline
+# stage), LL 512 KiB of which half is flags (32 KiB of data a step), LL128 120 elements x 640
+# threads x 8 B per step, 120/128 of it data. Payload bytes per pipeline stage and channel:
+STAGE_BYTES = {"LL": 32 << 10, "LL128": 120 * 640 * 8 * 120 // 128, "Simple": 2 << 20}
+MAX_ENGINE_CHUNKS = 16  # pipeline stages the engine runs (its cost grows with them)
+NET_OVERHEAD_US = 1.0  # tuning.cc getNetOverhead: x86 Intel host (x3 for Simple)
+
+
+@dataclass(frozen=True)
+class Servers:
+    """The servers a process group spans, as NCCL's topology detection would see them.
+
+    A server is a top-level device copy that holds NPUs and at least one NIC (a host); NPUs of
+    abstract fabrics (a torus of NPUs, an ASTRA-sim stack) have none, and NCCL semantics do not
+    apply to them."""
+
+    nodes: int  # servers the group spans (NCCL's nNodes)
+    ppn: int  # group ranks per server (NCCL's ppn); 0 when uneven
+    arch: str  # volta | ampere | hopper | blackwell, from the per-GPU NVLink bandwidth
+    intra: str  # "NVL" (NVLink/NVSwitch inside the server) or "PCI"
+    nvswitch: bool  # GPUs reach a switch chip inside the server
+    scaleup_gbps: float  # per-GPU scale-up bandwidth, Gbit/s per direction (all its NVLinks)
+    nic_gbps: float  # per-GPU network bandwidth out of the server, Gbit/s per direction
+    nics: int  # network cables out of one server
+    nvls: bool  # a scale-up switch states in-switch reduction
+    sharp: bool  # a fabric switch states in-switch reduction
+
+
+def server_of_npus(g: FQG, npu_nodes: np.ndarray) -> np.ndarray:
+    """Per NPU, the id of its server (a top-level device copy holding a NIC), or -1."""
+    key = g.node_instance.astype(np.int64) * (1 << 32) + g.node_copy.astype(np.int64)
+    nic_types = [i for i, t in enumerate(g.type_names) if t == "nic"]
+    hosts = set(key[np.isin(g.node_type, nic_types)].tolist()) if nic_types else set()
+    keys = key[npu_nodes]
+    return np.array([k if k in hosts else -1 for k in keys.tolist()], dtype=np.int64)
+
+
+def _arch(per_gpu_gbytes: float) -> str:
+    """The GPU generation NCCL would detect, read off the per-GPU NVLink bandwidth (GB/s per
+    direction): 900 NVLink5 (B200), 450 NVLink4 (H100), 300 NVLink3 (A100), else older."""
+    if per_gpu_gbytes >= 900 * 0.99:
+        return "blackwell"
+    if per_gpu_gbytes >= 450 * 0.99:
+        return "hopper"
+    if per_gpu_gbytes >= 300 * 0.99:
+        return "ampere"
+    return "volta"
+
+
+def servers(g: FQG, npu_nodes: np.ndarray, group: list[int]) -> Servers | None:
+    """The servers `group` (ranks) spans; None when its NPUs are not in servers (abstract fabrics)."""
+    sid = server_of_npus(g, npu_nodes)[group]
+    if (sid < 0).any():
+        return None
+    ids, counts = np.unique(sid, return_counts=True)
+    ppn = int(counts[0]) if (counts == counts[0]).all() else 0
+    first = int(npu_nodes[group[0]])
+    key = g.node_instance.astype(np.int64) * (1 << 32) + g.node_copy.astype(np.int64)
+    inside = key == key[first]
+    src, dst = np.asarray(g.edge_src), np.asarray(g.edge_dst)
+    bw = np.nan_to_num(np.asarray(g.edge_bandwidth_gbps(), dtype=np.float64))
+    tname = np.asarray(g.type_names, dtype=object)[g.node_type]
+    # Scale-up links of the first GPU: to a switch chip or another GPU inside its server.
+    other = np.where(src == first, dst, np.where(dst == first, src, -1))
+    mine = (other >= 0) & inside[np.maximum(other, 0)]
+    kinds = tname[np.maximum(other, 0)]
+    scaleup = mine & ((kinds == "switch") | (kinds == "xpu"))
+    scaleup_gbps = float(bw[scaleup].sum())
+    nvswitch = bool((mine & (kinds == "switch")).any())
+    # Cables out of the server (one end inside, the other outside).
+    out = inside[src] != inside[dst]
+    nics = int(out.sum())
+    per_server = int(counts[0])
+    nic_gbps = float(bw[out].sum()) / per_server if nics else 0.0
+    switch_nodes = np.flatnonzero(tname == "switch")
+    reducing = {n for n, v in g.node_annotation(REDUCTION_ATTRIBUTE).items() if str(v).lower() in ("true", "1", "yes")}
+    nvls = any(n in reducing for n in switch_nodes[inside[switch_nodes]].tolist())
+    server_keys = set(key[npu_nodes[np.asarray(group)]].tolist())
+    sharp = any(n in reducing and key[n] not in server_keys for n in switch_nodes.tolist())
+    return Servers(nodes=len(ids), ppn=ppn, arch=_arch(scaleup_gbps / 8), intra="NVL" if scaleup_gbps else "PCI",
+                   nvswitch=nvswitch, scaleup_gbps=scaleup_gbps, nic_gbps=nic_gbps, nics=nics, nvls=nvls,
+                   sharp=sharp)
+
+
+@dataclass(frozen=True)
+class Choice:
+    """NCCL's pick for one call, with its own predicted time and the candidates it compared."""
+
+    algorithm: str  # ring | tree | nvls | collnet
+    protocol: str  # LL | LL128 | Simple
+    channels: int
+    predicted_us: float  # NCCL's model: latency + bytes / algorithm bandwidth
+    latency_us: float  # NCCL's modelled latency of the pick (base + per-step)
+    base_latency_us: float
+    candidates: tuple[tuple[str, str, float], ...]  # (algorithm, protocol, predicted us), fastest first
+
+
+def _level(nodes: int) -> int:
+    return 0 if nodes <= 1 else 1 if nodes == 2 else 2
+
+
+def _channels(s: Servers) -> tuple[int, float, float]:
+    """(channels, per-channel intra GB/s, per-channel inter GB/s) as search.cc would end up:
+    enough channels at the top per-channel speed to cover the per-GPU NVLink bandwidth (one per
+    NIC across servers), doubled while a channel still gets 25 GB/s or more."""
+    intra_total = NVLINK_GBPS[s.arch][0] / NVLINK_GBPS[s.arch][1] * s.scaleup_gbps / 8 if s.intra == "NVL" else 0.0
+    if s.intra == "PCI":
+        intra_total = 12.0  # topo.h PCI_BW (PCIe Gen3 x16), NCCL's figure for a PCIe path
+    if s.nodes > 1 and s.ppn:
+        per_nic = inter_speed(s.arch, s.nic_gbps * s.ppn / max(1, s.nics) / 8)
+        ch = max(1, s.nics)
+        per_ch_inter = per_nic
+        per_ch_intra = intra_total / ch
+    else:
+        ch = max(1, math.ceil(intra_total / TOP_INTRA_SPEED[s.arch]))
+        per_ch_intra = intra_total / ch
+        per_ch_inter = per_ch_intra
+    if per_ch_intra >= 25.0:
+        dup = min(2 * ch, MAX_CHANNELS)
+        per_ch_intra, per_ch_inter = per_ch_intra * ch / dup, per_ch_inter * ch / dup
+        ch = dup
+    return ch, per_ch_intra, per_ch_inter
+
+
+def inter_speed(arch: str, nic_gbytes: float) -> float:
+    """search.cc: the fastest per-channel network speed in NCCL's list not above the NIC's GB/s."""
+    for v in INTER_SPEEDS.get(arch, INTER_SPEEDS_OLDER):
+        if v <= nic_gbytes * (1 + 1e-9):
+            return v
+    return nic_gbytes
+
+
+def _steps(collective: str, n: int) -> int:
+    return 2 * (n - 1) if collective == "all-reduce" else n - 1 if collective in ("reduce-scatter", "all-gather") else n
+
+
+def candidates(collective: str, size_bytes: float, s: Servers, n_ranks: int) -> list[tuple[str, str, float, float, float]]:
+    """Every (algorithm, protocol) NCCL would consider, as (algo, proto, time us, latency us, base us)."""
+    ch, bw_intra, bw_inter = _channels(s)
+    lvl = _level(s.nodes)
+    ppn = s.ppn or 1
+    nsteps = _steps(collective, n_ranks)
+    out = []
+    for algo in ALGOS:
+        if collective in ("broadcast", "reduce") and algo != "ring":
+            continue
+        if collective in ("reduce-scatter", "all-gather") and algo not in ("ring", "nvls"):
+            continue
+        if collective not in ("all-reduce", "reduce-scatter", "all-gather", "broadcast", "reduce"):
+            continue
+        if algo == "tree" and s.nodes == 1:
+            continue  # single-server tree (a chain) is not offered here: see docs/simulate.md
+        # NVLS inside one server (across servers NCCL pairs it with SHARP: not modelled), all-reduce
+        if algo == "nvls" and not (s.nvls and s.nvswitch and s.arch in ("hopper", "blackwell") and s.nodes == 1
+                                   and ch >= 2 and collective == "all-reduce"):
+            continue
+        if algo == "collnet" and not (s.sharp and s.nodes > 1 and s.nvswitch and collective == "all-reduce"):
+            continue
+        for pi, proto in enumerate(PROTOCOLS):
+            if algo in ("nvls", "collnet") and proto != "Simple":
+                continue
+            if proto == "LL128" and s.intra != "NVL":
+                continue  # tuning.cc enables LL128 only on NVLink paths by default
+            bw = bw_intra if (s.nodes <= 2 or algo == "collnet") else bw_inter
+            if algo == "nvls":
+                intra = bw_intra * NVLS_EFFICIENCY[s.arch] * (ch - 1) / ch
+                intra *= 2.0 if collective == "all-reduce" else (ppn - 1) / ppn
+                bw = min(intra, bw_inter) if s.nodes > 1 else intra
+            bus = ch * bw
+            if algo == "ring" and proto == "LL":
+                bus = min(LL_MAX_BW[s.arch][lvl] if s.nodes == 1 else LL_MAX_BW_MULTINODE_INTEL[lvl], bus * 0.5)
+            if algo == "ring" and proto == "LL128":
+                bus = min(bus * 0.92, ch * PER_CH_RING_LL128[s.arch])
+            if algo == "tree":
+                bus = min(bus * 0.92, ch * PER_CH_TREE[s.arch][lvl])
+                if proto == "LL":
+                    bus = min(bus / 3.8, LL_MAX_BW_MULTINODE_INTEL[lvl])
+                if proto == "LL128":
+                    bus = min(bus * 120.0 / 128.0, ch * PER_CH_TREE_LL128[s.arch][lvl])
+            if algo == "collnet":
+                factor = ppn / ch
+                factor -= (factor - 1) / 2
+                bus = bus / factor * (0.85 if s.arch in ("hopper", "blackwell") else 1.0)
+            algbw = bus * (n_ranks / nsteps if algo in ("ring", "nvls") else 0.5)
+            base = BASE_LATENCY_US[algo][pi]
+            intra_lat = HW_LATENCY_US[s.intra][algo][pi]
+            inter_lat = HW_LATENCY_US["NET"]["tree" if ppn == 1 else algo][pi]
+            if algo == "ring":
+                if collective in ("broadcast", "reduce"):
+                    lat = base + nsteps * HW_LATENCY_US["NET" if s.nodes > 1 else s.intra]["ring"][pi]
+                else:
+                    if s.nodes > 1:
+                        intra_lat = max(intra_lat, NET_OVERHEAD_US * (3 if proto == "Simple" else 1))
+                    n_inter = 0 if s.nodes == 1 else (2 * (s.nodes - 1) if collective == "all-reduce" else s.nodes - 1)
+                    lat = base + (nsteps - n_inter) * intra_lat + n_inter * inter_lat
+            elif algo == "tree":
+                lat = base + 2 * ((ppn - 1) * intra_lat + int(math.log2(s.nodes)) * inter_lat)
+            elif algo == "collnet":
+                lat = base + 2 * (min(1, ppn - 1) * intra_lat + (ppn - 1) * 0.4) + inter_lat
+            else:
+                lat = intra_lat + (inter_lat if s.nodes > 1 else 0.0)
+            log_size = int(math.log2(max(1, int(size_bytes) >> 6))) if int(size_bytes) >= 64 else -1
+            if algo == "tree" and 0 <= log_size < 23:
+                algbw *= TREE_CORRECTION[proto][log_size]
+            eff_lat = lat
+            if (algo == "ring" and proto == "Simple" and s.nodes > 1 and collective == "all-reduce"
+                    and size_bytes / (ch * n_ranks) >= 64):
+                eff_lat = lat * 1.4  # tuning.cc: the ring's plateau
+            if algbw <= 0:
+                continue
+            out.append((algo, proto, eff_lat + size_bytes / (1000.0 * algbw), eff_lat, base))
+    out.sort(key=lambda c: c[2])
+    return out
+
+
+def choose(collective: str, size_bytes: float, s: Servers, n_ranks: int) -> Choice | None:
+    """NCCL's fastest (algorithm, protocol) for this call; None where NCCL runs send/recv
+    (all-to-all, point-to-point) rather than a collective algorithm."""
+    found = candidates(collective, size_bytes, s, n_ranks)
+    if not found:
+        return None
+    algo, proto, t, lat, base = found[0]
+    return Choice(algorithm=algo, protocol=proto, channels=_channels(s)[0], predicted_us=t, latency_us=lat,
+                  base_latency_us=base, candidates=tuple((a, p, round(x, 3)) for a, p, x, _, _ in found))
+
+
+@dataclass(frozen=True)
+class EnginePlan:
+    """The engine run that reproduces NCCL's choice (see the module doc)."""
+
+    choice: Choice | None  # None: send/recv (all-to-all, point-to-point)
+    collective: str  # what the engine runs (NVLS all-reduce: the all-to-all with its link loads)
+    size_bytes: float  # per-NPU bytes the engine moves
+    algorithms: tuple[str, ...]
+    dims: tuple[int, ...]  # (GPUs per server, servers) when the ranks fill servers in order, else flat
+    chunks: int
+    # Chunks in flight per dimension: one, so consecutive chunks overlap across the intra- and
+    # inter-server phases (more in flight share the links at once, and finish no sooner).
+    active_chunks: int
+    # NCCL's modelled latency of the call (base + per-step hardware latencies, tuning.cc), added
+    # once to every rank's finish time: NCCL pays it once per call however its chunks pipeline, so
+    # the engine runs with no endpoint delay and contributes the links' own latencies only.
+    latency_ns: float
+    bandwidth_gbps: np.ndarray  # per edge, derated to what NCCL reaches
+    notes: tuple[str, ...]
+
+
+def contiguous(g_sid: np.ndarray, s: Servers) -> bool:
+    """Whether the group's ranks fill servers one after another (server-major rank order), so
+    dims (GPUs per server, servers) group each server's GPUs in dimension 0."""
+    if not s.ppn or s.nodes * s.ppn != g_sid.size:
+        return False
+    rows = g_sid.reshape(s.nodes, s.ppn)
+    return bool((rows == rows[:, :1]).all()) and len(set(rows[:, 0].tolist())) == s.nodes
+
+
+def derated_bandwidth(g: FQG, bandwidth_gbps: np.ndarray, npu_nodes: np.ndarray, s: Servers,
+                      factor: float) -> np.ndarray:
+    """Edge bandwidths (Gbit/s) as NCCL credits them: NVLinks at topo.h's per-link speed over the
+    rated one (H100: 20.6 of 25 GB/s), server-to-fabric cables at search.cc's per-channel network
+    speed over the NIC's (400 Gb/s: 48 of 50 GB/s), everything times the protocol's `factor`."""
+    key = g.node_instance.astype(np.int64) * (1 << 32) + g.node_copy.astype(np.int64)
+    hosts = set(key[npu_nodes[server_of_npus(g, npu_nodes) >= 0]].tolist())
+    in_server = np.isin(key, list(hosts))
+    src, dst = np.asarray(g.edge_src), np.asarray(g.edge_dst)
+    tname = np.asarray(g.type_names, dtype=object)[g.node_type]
+    xpu, sw = tname == "xpu", tname == "switch"
+    same = key[src] == key[dst]
+    nvlink = same & in_server[src] & ((xpu[src] & (sw[dst] | xpu[dst])) | (xpu[dst] & sw[src]))
+    cable = in_server[src] != in_server[dst]
+    bw = np.array(bandwidth_gbps, dtype=np.float64) * factor
+    ncc, rated = NVLINK_GBPS[s.arch]
+    bw[nvlink] *= ncc / rated
+    if cable.any():
+        nic_gbytes = float(np.nanmax(np.asarray(bandwidth_gbps)[cable])) / 8
+        bw[cable] *= inter_speed(s.arch, nic_gbytes) / nic_gbytes
+    return bw
+
+
+def engine_plan(g: FQG, bandwidth_gbps: np.ndarray, npu_nodes: np.ndarray, group: list[int], collective: str,
+                size_bytes: float, s: Servers) -> EnginePlan:
+    """NCCL's choice for this call and the engine run reproducing it (module doc)."""
+    n = len(group)
+    sid = server_of_npus(g, npu_nodes)[group]
+    two_level = s.nodes > 1 and s.ppn > 1 and contiguous(sid, s)
+    dims = (s.ppn, s.nodes) if two_level else (n,)
+    notes: list[str] = []
+    if collective in ("all-to-all", "point-to-point"):
+        bw = derated_bandwidth(g, bandwidth_gbps, npu_nodes, s, 1.0)
+        notes.append("NCCL runs this as send/recv to every peer at once (direct); PXN (sending through the "
+                     "NVLink peer on the destination's rail) follows the routing policy")
+        return EnginePlan(None, collective, size_bytes, ("direct",), (n,), 1, 1, 0.0, bw, tuple(notes))
+    c = choose(collective, size_bytes, s, n)
+    if c is None:
+        raise ValueError(f"no NCCL algorithm for {collective}")  # every collective but send/recv has one
+    factor = PROTOCOL_EFFICIENCY[c.protocol]
+    engine_collective, engine_size, chunks = collective, size_bytes, 1
+    if c.algorithm == "nvls":
+        # Each GPU pushes its buffer into the NVSwitch once and reads the reduced result once
+        # (per GPU S out, S in): the link loads of a direct all-to-all of S * n / (n - 1).
+        factor = NVLS_EFFICIENCY[s.arch]
+        engine_collective, engine_size, algos, dims = "all-to-all", size_bytes * n / (n - 1), ("direct",), (n,)
+        notes.append(f"NVLS: the reduction runs in the NVSwitch; simulated as its link loads (each GPU sends and "
+                     f"receives its {size_bytes:.0f} B once) at tuning.cc's NVLS efficiency {factor}")
+    else:
+        # Ring, and tree as its link loads: a double binary tree sends and receives about 2 S/ppn
+        # per GPU across servers, as the rail rings do (2 (N-1)/N S/ppn); NCCL pipelines its
+        # chunks through the tree, which the engine's store-and-forward tree does not, so the
+        # tree's depth enters through NCCL's latency only (added once, below).
+        algos = ("ring",) * len(dims)
+        if c.algorithm == "collnet":
+            notes.append("CollNet (SHARP): the in-network reduction is not modelled; simulated as the ring's link "
+                         "loads, with NCCL's CollNet latency")
+        if c.algorithm == "tree":
+            notes.append("tree: simulated as its link loads with the per-server and per-rail rings (about 2 S/ppn "
+                         "per GPU across servers either way), with NCCL's tree latency")
+    if len(dims) > 1 or collective in ("broadcast", "reduce"):
+        # NCCL pipelines its chunks through the ring and the chain; here chunks pipeline the
+        # intra-server and inter-server phases, and a broadcast/reduce chain, one stage at a time.
+        stage = STAGE_BYTES[c.protocol] * c.channels
+        chunks = max(1, min(MAX_ENGINE_CHUNKS, int(size_bytes // stage)))
+    bw = derated_bandwidth(g, bandwidth_gbps, npu_nodes, s, factor)
+    notes.append(f"NCCL picks {c.algorithm}/{c.protocol} on {c.channels} channels (tuning.cc model: "
+                 f"{c.predicted_us:.1f} us); link bandwidths derated to NCCL's per-link figures"
+                 + ("" if factor == 1.0 else f" and x{factor} for the protocol")
+                 + "; reductions are free (NCCL's bandwidths include them)")
+    return EnginePlan(c, engine_collective, engine_size, algos, dims, chunks, 1,
+                      c.latency_us * 1000.0, bw, tuple(notes))
+
+
+def bus_factor(collective: str, n: int) -> float:
+    """nccl-tests' busbw / algbw for this collective on n ranks."""
+    if collective == "all-reduce":
+        return 2.0 * (n - 1) / n
+    if collective in ("reduce-scatter", "all-gather", "all-to-all"):
+        return (n - 1) / n
+    return 1.0
+
+
+@dataclass(frozen=True)
+class Planes:
+    """A server's NVSwitch chips as one switch: NVSwitch hardware spreads each GPU's NVLink
+    traffic over all its NVLinks, whichever chip they reach, so a ring flow uses all of them.
+    The engine routes a connection over one path; here every GPU's links to the chips of its
+    server become one link of their summed bandwidth (the first of them; the others are never
+    the fastest way and stay unused), and afterwards that link's load is split evenly back over
+    the links it stands for."""
+
+    edge_src: np.ndarray
+    edge_dst: np.ndarray
+    bandwidth_gbps: np.ndarray
+    bundles: list[np.ndarray]  # edge ids of each bundle, the carrying edge first
+
+
+def nvswitch_planes(g: FQG, bandwidth_gbps: np.ndarray) -> Planes | None:
+    """Merge each server's NVSwitch chips (switch nodes inside a server linked to its GPUs);
+    None when no server has more than one."""
+    key = g.node_instance.astype(np.int64) * (1 << 32) + g.node_copy.astype(np.int64)
+    src, dst = np.asarray(g.edge_src).copy(), np.asarray(g.edge_dst).copy()
+    tname = np.asarray(g.type_names, dtype=object)[g.node_type]
+    xpu, sw = tname == "xpu", tname == "switch"
+    up = (key[src] == key[dst]) & ((xpu[src] & sw[dst]) | (sw[src] & xpu[dst]))
+    if not up.any():
+        return None
+    gpu = np.where(xpu[src], src, dst)
+    chip = np.where(xpu[src], dst, src)
+    first: dict[int, int] = {}
+    for c in np.unique(chip[up]).tolist():
+        first.setdefault(int(key[c]), c)
+    rep = np.array([first[int(key[c])] for c in chip[up].tolist()])
+    if (rep == chip[up]).all():
+        return None
+    ids = np.flatnonzero(up)
+    bw = np.array(bandwidth_gbps, dtype=np.float64)
+    bundles = []
+    order = np.lexsort((ids, rep, gpu[up]))
+    pairs = np.stack([gpu[up][order], rep[order]], axis=1)
+    split = np.flatnonzero((np.diff(pairs, axis=0) != 0).any(axis=1)) + 1
+    for block in np.split(ids[order], split):
+        bundles.append(block)
+        bw[block[0]] = bw[block].sum()
+    # The carrying edge runs GPU -> representative chip, keeping its direction (link 2e = src -> dst).
+    for e in np.concatenate([b[:1] for b in bundles]).tolist():
+        r = first[int(key[chip[e]])]
+        if xpu[src[e]]:
+            dst[e] = r
+        else:
+            src[e] = r
+    return Planes(src, dst, bw, bundles)
+
+
+def spread_bundles(planes: Planes, link_bytes: list[float], link_busy_ns: list[float]) -> tuple[list, list]:
+    """Per-directed-link bytes and busy time of the merged run, spread evenly over each bundle's
+    links (directed link 2e runs edge e forwards, 2e + 1 backwards): each carries 1/k of the
+    bytes at 1/k of the bandwidth, so it is busy as long as the merged link was."""
+    v = np.asarray(link_bytes, dtype=np.float64).copy()
+    busy = np.asarray(link_busy_ns, dtype=np.float64).copy()
+    for b in planes.bundles:
+        for d in (0, 1):
+            links = 2 * b + d
+            v[links] = v[links].sum() / b.size
+            busy[links] = busy[links].max()
+    return v.tolist(), busy.tolist()

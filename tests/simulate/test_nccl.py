@@ -1,0 +1,149 @@
+"""infragraph.simulate.nccl: NCCL's algorithm/protocol choice and the engine run reproducing it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from infragraph import blueprints
+from infragraph.errors import InfraGraphError
+from infragraph.simulate import SimulationOptions as Opts
+from infragraph.simulate import simulate
+from infragraph.simulate.nccl import Servers, choose, inter_speed
+from infragraph.sources import load_graph
+from tests import simgraphs
+
+# An HGX H100: 8 GPUs, 18 NVLink4 links x 25 GB/s = 450 GB/s per direction over 4 NVSwitch chips.
+H100 = """import std.devices.host as hosts
+
+fabric server() {
+    instance dgx: hosts.host(cpus = 2, gpus = 8, nics = 8, pcie_switches = 4, scaleup_switches = 4,
+                             scaleup_bandwidth = 450 GB/s)
+}
+"""
+# The same GPUs with NVSwitch chips that reduce (NVLink SHARP).
+NVLS = (Path(__file__).resolve().parents[2] / "examples" / "hgx_h100_nvls.igl").read_text()
+# nccl-tests all_reduce_perf busbw on one HGX H100 (ring), as ASTRA-sim's HGX-H100 validation page
+# reports it: 741 GB/s "bidirectional", 370.5 GB/s per direction.
+H100_NCCL_RING_BUSBW = 370.5
+
+
+def _graph(tmp_path, text: str):
+    path = tmp_path / "server.igl"
+    path.write_text(text)
+    return load_graph(str(path))
+
+
+@pytest.fixture(scope="module")
+def h100(tmp_path_factory):
+    return _graph(tmp_path_factory.mktemp("h100"), H100)
+
+
+def test_h100_all_reduce_1gib_is_ncclls_ring_within_10_percent(h100):
+    r = simulate(h100, Opts(size_bytes=1 << 30, local_mem_bw_gb_per_s=None))
+    assert r["algorithm_requested"] == ["default"] and r["nccl"]["algorithm"] == "ring"
+    assert r["nccl"]["protocol"] == "Simple" and r["algorithm"] == ["ring"]
+    assert abs(r["bus_bandwidth_gb_per_s"] / H100_NCCL_RING_BUSBW - 1) < 0.10
+    assert r["bus_bandwidth_gb_per_s"] < 450  # no NVLS: never above the NVLink bandwidth
+    scaleup = [t for t in r["tiers"] if "scale-up" in t["tier"]][0]
+    assert scaleup["links_used"] == scaleup["links"] == 64  # every NVLink carries traffic
+    assert not r["warnings"]
+
+
+def test_small_all_reduce_uses_ll_not_254_ring_steps(h100):
+    r = simulate(h100, Opts(size_bytes=1024))
+    assert r["nccl"]["protocol"] == "LL"
+    # NCCL's model: 6.6 us base + 14 steps x 0.6 us; the engine within a few us of it
+    assert r["collective_time_ns"] < 25_000
+    assert abs(r["collective_time_ns"] - r["nccl"]["predicted_time_ns"]) < 5_000
+
+
+def test_more_size_never_means_less_time(h100):
+    times = [simulate(h100, Opts(size_bytes=s))["collective_time_ns"] for s in (1 << 10, 1 << 16, 1 << 20, 1 << 26)]
+    assert times == sorted(times)
+
+
+def test_nvls_is_named_and_may_exceed_the_nvlink_bandwidth(tmp_path):
+    g = _graph(tmp_path, NVLS)
+    r = simulate(g, Opts(size_bytes=1 << 30))
+    assert r["nccl"]["algorithm"] == "nvls" and r["nccl"]["engine_collective"] == "all-to-all"
+    assert r["bus_bandwidth_gb_per_s"] > 450
+    assert [w["code"] for w in r["warnings"]] == ["in-switch-reduction"]
+    small = simulate(g, Opts(size_bytes=1024))
+    assert small["nccl"]["algorithm"] == "ring"  # NVLS' 25 us step latency loses on small messages
+
+
+def test_all_to_all_default_is_not_ring(h100):
+    r = simulate(h100, Opts(collective="all-to-all", size_bytes=1 << 20))
+    assert r["algorithm"] == ["direct"] and r["nccl"]["algorithm"] == "send/recv"
+    # abstract fabrics: direct as well; the astra models keep ASTRA-sim's ring
+    assert simulate(simgraphs.switch(8), Opts(collective="all-to-all"))["algorithm"] == ["direct"]
+    assert simulate(simgraphs.switch(8), Opts(collective="all-to-all", model="astra"))["algorithm"] == ["ring"]
+
+
+def test_abstract_fabrics_keep_their_defaults():
+    r = simulate(simgraphs.torus((4, 4), annotate=True), Opts())
+    assert set(r["algorithm"]) == {"ring"} and "nccl" not in r and r["algorithm_requested"] == ["default"]
+
+
+def test_nccl_needs_servers_and_stands_alone(h100):
+    with pytest.raises(InfraGraphError, match="GPUs in servers"):
+        simulate(simgraphs.ring(4), Opts(algorithm=("nccl",)))
+    g = blueprints.graph("std.fabrics.clos", radix=4, tiers=2, nics_per_host=2, rail_optimized=True)
+    with pytest.raises(InfraGraphError, match="alone"):
+        simulate(g, Opts(algorithm=("nccl", "ring")))
+
+
+def test_multi_server_picks_tree_for_small_sizes_and_ring_for_large():
+    two = Servers(nodes=2, ppn=8, arch="hopper", intra="NVL", nvswitch=True, scaleup_gbps=3600.0, nic_gbps=400.0,
+                  nics=8, nvls=False, sharp=False)
+    assert (choose("all-reduce", 1 << 30, two, 16).algorithm, choose("all-reduce", 1 << 30, two, 16).protocol) == \
+        ("ring", "Simple")
+    many = Servers(**{**two.__dict__, "nodes": 16})
+    assert choose("all-reduce", 1 << 16, many, 128).algorithm == "tree"
+    assert choose("all-gather", 1 << 16, many, 128).algorithm == "ring"  # tree is all-reduce only
+
+
+def test_network_channel_speed_follows_the_search_list():
+    assert inter_speed("hopper", 50.0) == 48.0  # 400 Gb/s NIC
+    assert inter_speed("ampere", 25.0) == 24.0  # 200 Gb/s HDR
+    assert inter_speed("blackwell", 100.0) == 96.0  # 800 Gb/s
+
+
+def test_multi_server_runs_two_levels_with_pipelining():
+    g = blueprints.graph("std.fabrics.clos", radix=4, tiers=2, nics_per_host=4, rail_optimized=True,
+                         host_device="dgx.dgx(gpus = 4, nvswitches = 2)")
+    r = simulate(g, Opts(size_bytes=1 << 28))
+    assert r["dims"][0] == 4 and len(r["dims"]) == 2 and r["chunks"] > 1
+    assert r["dims_source"] == "graph"  # the graph states the same layout (GPUs per server, then servers)
+    assert r["algorithm"] == ["ring", "ring"]
+
+
+def test_rail_optimized_clos_within_10_percent_of_the_hand_bound():
+    """16 H100 servers (450 GB/s NVLink, 8x 400 Gb/s NICs, GPU i with NIC i), rail-optimized
+    2-tier Clos; the bound of docs/simulate.md ('A bound by hand') with N = 16."""
+    host = ("hosts.host(cpus = 2, gpus = 8, nics = 8, pcie_switches = 8, scaleup_switches = 4, "
+            "scaleup_bandwidth = 450 GB/s)")
+    g = blueprints.graph("std.fabrics.clos", radix=16, tiers=2, nics_per_host=8, rail_optimized=True, host_device=host)
+    size, n_servers, ppn = float(1 << 30), 16, 8
+    r = simulate(g, Opts(size_bytes=size, top_links=None))
+    assert r["num_npus"] == 128 and r["dims"] == [8, 16]
+    nvlink_ns = 2 * (ppn - 1) / ppn * size / 370.8  # 18 x 20.6 GB/s
+    nic_ns = 2 * (n_servers - 1) / n_servers * size / ppn / 48.0  # 400 Gb/s NIC, NCCL's 48 GB/s
+    bound = max(nvlink_ns, nic_ns) + r["nccl"]["latency_ns"]
+    assert bound <= r["collective_time_ns"] <= 1.10 * bound
+    cables = [t for t in r["tiers"] if t["tier"] == "host–leaf"][0]
+    assert cables["links_used"] == cables["links"]  # every NIC cable carries traffic
+    loads = [x["bytes"] for x in r["links"] if x["tier"] == "host–leaf"]
+    assert len(loads) == cables["links"] and max(loads) <= 1.1 * min(loads)  # busiest / least busy
+
+
+def test_collnet_where_the_fabric_reduces_and_options_nccl_sets_itself_are_named(h100):
+    sharp = Servers(nodes=16, ppn=8, arch="hopper", intra="NVL", nvswitch=True, scaleup_gbps=3600.0,
+                    nic_gbps=400.0, nics=8, nvls=False, sharp=True)
+    assert choose("all-reduce", 1 << 30, sharp, 128).algorithm == "collnet"
+    assert choose("all-gather", 1 << 30, sharp, 128).algorithm == "ring"  # CollNet: all-reduce only here
+    r = simulate(h100, Opts(size_bytes=1 << 20, chunks=4))
+    assert any("did not use --chunks" in note for note in r["nccl"]["notes"])
+    assert not any("did not use" in note for note in simulate(h100, Opts(size_bytes=1 << 20))["nccl"]["notes"])
