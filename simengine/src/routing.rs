@@ -71,8 +71,10 @@ pub struct Router<'t> {
     /// servers leaves through the source's NIC and enters through the destination's (see
     /// `with_affinity`).
     affinity: HashMap<u32, (u32, u32), FxBuild>,
-    /// PXN: (server, position of the NPU among its server's NPUs) -> NPU node; empty: off.
-    pxn: HashMap<(u32, u32), u32, FxBuild>,
+    /// (server, position of the NPU among its server's NPUs) -> NPU node (PXN proxies).
+    at_position: HashMap<(u32, u32), u32, FxBuild>,
+    /// PXN on (see `with_pxn`).
+    pxn: bool,
     /// Per NPU node with a NIC: its position among its server's NPUs (rank order).
     position: HashMap<u32, u32, FxBuild>,
     /// Distance from a source to every node, computed once per source on demand.
@@ -153,7 +155,8 @@ impl<'t> Router<'t> {
             ecmp,
             dor,
             affinity: HashMap::default(),
-            pxn: HashMap::default(),
+            at_position: HashMap::default(),
+            pxn: false,
             position: HashMap::default(),
             dist: HashMap::default(),
             hubs: if metric == Metric::Hops { HubTrees::new(topo) } else { None },
@@ -195,6 +198,7 @@ impl<'t> Router<'t> {
             }
             let k = count.entry(s).or_insert(0);
             self.position.insert(n, *k);
+            self.at_position.insert((s, *k), n);
             *k += 1;
             if c as usize >= self.topo.num_nodes {
                 return Err(SimError::InvalidInput(format!("NIC node {c} is outside the {}-node graph", self.topo.num_nodes)));
@@ -223,9 +227,7 @@ impl<'t> Router<'t> {
     /// its own server at the destination's position (GPU j of a DGX: rail j), which sends it out
     /// through its NIC, so it stays on the destination's rail. Needs `with_affinity` first.
     pub fn with_pxn(mut self) -> Self {
-        for (&n, &(_, s)) in &self.affinity {
-            self.pxn.insert((s, self.position[&n]), n);
-        }
+        self.pxn = true;
         self
     }
 
@@ -311,41 +313,35 @@ impl<'t> Router<'t> {
             return Ok(r);
         }
         let dor_ranks = self.dor.as_ref().and_then(|(_, rank_of)| Some((*rank_of.get(&src)?, *rank_of.get(&dst)?)));
-        let waypoints = match (dor_ranks, self.exit_nics(src, dst)) {
+        let proxy = self.exit_nics(src, dst).and_then(|(_, nic_d)| Some((self.proxy(src, dst)?, nic_d)));
+        let via_proxy = |(p, nic_d): (u32, u32), nic_p: u32| vec![src, p, nic_p, nic_d, dst];
+        let mut waypoints = match (dor_ranks, self.exit_nics(src, dst)) {
             (Some((rs, rd)), _) => self.dor_waypoints(rs, rd),
-            (None, Some((nic_s, nic_d))) => match self.pxn_proxy(src, dst) {
-                Some(proxy) => vec![src, proxy, self.affinity[&proxy].0, nic_d, dst],
-                None => vec![src, nic_s, nic_d, dst],
-            },
+            (None, Some(_)) if self.pxn && proxy.is_some() => {
+                let p = proxy.expect("checked");
+                via_proxy(p, self.affinity[&p.0].0)
+            }
+            (None, Some((nic_s, nic_d))) => vec![src, nic_s, nic_d, dst],
             (None, None) => vec![src, dst],
         };
         let start = self.arena.len();
-        self.branched = false;
-        for w in waypoints.windows(2) {
-            self.append_shortest(w[0], w[1], src, dst)?;
-            if self.branched {
-                break;
-            }
+        let mut walked = self.walk_waypoints(&waypoints, src, dst);
+        if let (Err(SimError::Unreachable { .. }), Some(p), 4) = (&walked, proxy, waypoints.len()) {
+            // The two NICs share no network (disjoint planes): go as PXN does, through the GPU
+            // whose NIC is on the destination's rail.
+            self.arena.truncate(start);
+            waypoints = via_proxy(p, self.affinity[&p.0].0);
+            walked = self.walk_waypoints(&waypoints, src, dst);
         }
+        walked?;
         let set_start = self.parts.len() as u32;
         if self.branched {
             self.arena.truncate(start);
-            let mut ways: Vec<(Vec<u32>, f64)> = vec![(Vec::new(), 1.0)];
-            for w in waypoints.windows(2) {
-                let segment = self.all_shortest(w[0], w[1], src, dst)?;
-                if ways.len() * segment.len() > MAX_SPRAY_PATHS {
-                    return Err(SimError::Unsupported(format!(
-                        "spraying from node {src} to node {dst} takes more than {MAX_SPRAY_PATHS} ways; use the \
-                         ecmp or adaptive routing policy on that tier"
-                    )));
-                }
-                ways = ways
-                    .iter()
-                    .flat_map(|(links, share)| {
-                        segment.iter().map(move |(more, s)| ([links.as_slice(), more.as_slice()].concat(), share * s))
-                    })
-                    .collect();
+            let mut ways = self.all_ways(&waypoints, src, dst);
+            if let (Err(SimError::Unreachable { .. }), Some(p), 4) = (&ways, proxy, waypoints.len()) {
+                ways = self.all_ways(&via_proxy(p, self.affinity[&p.0].0), src, dst);
             }
+            let ways = ways?;
             for (links, share) in ways {
                 let start = self.arena.len();
                 self.arena.extend_from_slice(&links);
@@ -360,6 +356,40 @@ impl<'t> Router<'t> {
         self.sets.push((set_start, self.parts.len() as u32 - set_start));
         self.cache.insert((src, dst), set);
         Ok(set)
+    }
+
+    /// Appends the shortest paths between consecutive waypoints, stopping early (arena truncated,
+    /// `branched` set) where a sprayed flow splits.
+    fn walk_waypoints(&mut self, waypoints: &[u32], src: u32, dst: u32) -> SimResult<()> {
+        self.branched = false;
+        for w in waypoints.windows(2) {
+            self.append_shortest(w[0], w[1], src, dst)?;
+            if self.branched {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// Every way of a sprayed connection over the waypoints, with its share of the bytes.
+    fn all_ways(&mut self, waypoints: &[u32], src: u32, dst: u32) -> SimResult<Vec<(Vec<u32>, f64)>> {
+        let mut ways: Vec<(Vec<u32>, f64)> = vec![(Vec::new(), 1.0)];
+        for w in waypoints.windows(2) {
+            let segment = self.all_shortest(w[0], w[1], src, dst)?;
+            if ways.len() * segment.len() > MAX_SPRAY_PATHS {
+                return Err(SimError::Unsupported(format!(
+                    "spraying from node {src} to node {dst} takes more than {MAX_SPRAY_PATHS} ways; use the \
+                     ecmp or adaptive routing policy on that tier"
+                )));
+            }
+            ways = ways
+                .iter()
+                .flat_map(|(links, share)| {
+                    segment.iter().map(move |(more, s)| ([links.as_slice(), more.as_slice()].concat(), share * s))
+                })
+                .collect();
+        }
+        Ok(ways)
     }
 
     /// Records the links appended to the arena since `start` as a route; its id.
@@ -382,12 +412,9 @@ impl<'t> Router<'t> {
         (server_s != server_d).then_some((nic_s, nic_d))
     }
 
-    /// PXN: the NPU of `src`'s server at `dst`'s position, when that is not `src` itself.
-    fn pxn_proxy(&self, src: u32, dst: u32) -> Option<u32> {
-        if self.pxn.is_empty() {
-            return None;
-        }
-        let proxy = *self.pxn.get(&(self.affinity[&src].1, self.position[&dst]))?;
+    /// The NPU of `src`'s server at `dst`'s position (PXN's proxy), when that is not `src`.
+    fn proxy(&self, src: u32, dst: u32) -> Option<u32> {
+        let proxy = *self.at_position.get(&(self.affinity.get(&src)?.1, *self.position.get(&dst)?))?;
         (proxy != src).then_some(proxy)
     }
 

@@ -37,7 +37,8 @@ def _cable_bytes(r: dict, tier: str) -> np.ndarray:
 
 
 def test_all_reduce_loads_every_nic_cable_evenly():
-    r = simulate(dgx_clos(), Opts(size_bytes=64 << 20, local_mem_bw_gb_per_s=None, links="cables", top_links=None))
+    r = simulate(dgx_clos(), Opts(algorithm=("ring",), size_bytes=64 << 20, local_mem_bw_gb_per_s=None, links="cables",
+                                  top_links=None))
     nic = _cable_bytes(r, "host–leaf")
     assert nic.size == 2 * 32  # every NIC cable, both directions
     assert nic.max() / nic.min() <= 1.1
@@ -76,3 +77,14 @@ def test_pxn_keeps_an_all_to_all_on_the_rails():
     assert tiers[True]["leaf–spine"] == 0
     assert tiers[False]["leaf–spine"] > 0
     assert tiers[True]["host: scale-up (per switch)"] > tiers[False]["host: scale-up (per switch)"]
+
+
+def test_disjoint_planes_are_crossed_through_the_gpu_on_the_destination_rail():
+    # Two planes that never meet: NIC 0 (plane 0) cannot reach NIC 1 (plane 1) of another host, so
+    # that connection goes as PXN does, even with PXN off, instead of failing (or, before, being
+    # relayed by GPUs and CPUs).
+    p = prepare(blueprints.graph("std.fabrics.clos", radix=8, tiers=2, nics_per_host=8, planes=2,
+                                 rail_optimized=True, host_device="dgx.dgx()"))
+    r = simulate(p, Opts(collective="all-to-all", algorithm=("direct",), size_bytes=1 << 20,
+                         dims=(int(p.npu_nodes.size),), pxn=False, local_mem_bw_gb_per_s=None))
+    assert r["flows"]["delivered"] == r["flows"]["count"]

@@ -22,7 +22,8 @@ from infragraph.simulate import prepare, simulate
 from infragraph.simulate.policy import parse_policy, scale_up_edges
 
 H100_XML = Path(__file__).parents[2] / "examples" / "import" / "nccl_h100_server.xml"
-ALL_REDUCE = Opts(size_bytes=256 << 20, local_mem_bw_gb_per_s=None)
+# The ideal model: a ring, fair sharing, link bandwidths as the graph states them (NCCL mode derates them).
+ALL_REDUCE = Opts(algorithm=("ring",), size_bytes=256 << 20, local_mem_bw_gb_per_s=None)
 
 
 @lru_cache(maxsize=None)
