@@ -4,9 +4,9 @@ A user who simulates a fabric and then runs its bundle must know whether the two
 same question. Bundles keep the ASTRA-sim defaults that make the real tools complete (per-dimension
 algorithms topology-aware as in ASTRA-sim's examples, i.e. simulate's `--algorithm auto`; 4 chunks;
 LIFO), so the README lists, item by item, the bundle's value beside simulate's default, read from
-simulate's own `SimulationOptions` and dimension rules (never restated here, so a change of
-simulate's defaults shows up in every new bundle), and the `infragraph simulate` command that runs
-the bundle's configuration in our engine.
+simulate's own `SimulationOptions`, algorithm resolution and, on GPU servers, NCCL mode's plan
+(never restated here, so a change of simulate's defaults shows up in every new bundle), and the
+`infragraph simulate` command that runs the bundle's configuration in our engine.
 """
 
 from __future__ import annotations
