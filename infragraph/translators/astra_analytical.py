@@ -257,8 +257,7 @@ class AstraAnalytical(Translator):
         model = ANALYTICAL_AWARE if plan.values["network-model"] == "aware" else ANALYTICAL_UNAWARE
         files["README.md"] = readme(self, plan.g.name, fab.num_npus, product.shape(), files, notes,
                                     not product.exact, self.settings_table(plan.values), plan.workload,
-                                    against=against_simulate(product.dims, product.shape(), plan.dims_from,
-                                                             plan.stated, plan.system, plan.workload, model,
-                                                             fab.num_npus))
+                                    against=against_simulate(plan.g, product.dims, product.shape(), plan.dims_from,
+                                                             plan.stated, plan.system, plan.workload, model))
         files.update(workload_files(plan.workload, fab.num_npus))
         return Bundle(self.name, files, notes, ranks, not product.exact)

@@ -4,9 +4,9 @@ A user who simulates a fabric and then runs its bundle must know whether the two
 same question. Bundles keep the ASTRA-sim defaults that make the real tools complete (per-dimension
 algorithms topology-aware as in ASTRA-sim's examples, i.e. simulate's `--algorithm auto`; 4 chunks;
 LIFO), so the README lists, item by item, the bundle's value beside simulate's default, read from
-simulate's own `SimulationOptions` and dimension rules (never restated here, so a change of
-simulate's defaults shows up in every new bundle), and the `infragraph simulate` command that runs
-the bundle's configuration in our engine.
+simulate's own `SimulationOptions`, algorithm resolution and, on GPU servers, NCCL mode's plan
+(never restated here, so a change of simulate's defaults shows up in every new bundle), and the
+`infragraph simulate` command that runs the bundle's configuration in our engine.
 """
 
 from __future__ import annotations
@@ -14,8 +14,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
+from ..graph.fqg import FQG
+from ..graph.ranks import npu_order
 from ..simulate import SimulationOptions
 from ..simulate.dims import algorithms as resolve_algorithms
+from ..simulate.nccl import EnginePlan, engine_plan, servers
 from .astra_system import COLLECTIVE_KEY, ENGINE_ALGORITHM
 from .chakra_et import Workload
 from .logical_dims import Stated
@@ -47,18 +52,54 @@ def _scheduling(model: str, given: str | None) -> str:
     return given or ("arrival" if model.startswith("astra") else "fifo")
 
 
-def against_simulate(dims: list[Dimension], dims_shape: str, dims_from: str, stated: Stated, system: dict[str, Any],
-                     workload: Workload, model: Model, num_npus: int) -> list[str]:
+@dataclass(frozen=True)
+class SimulateDefault:
+    """What `infragraph simulate` runs on a graph without --algorithm: the per-dimension algorithms,
+    and on GPU servers NCCL mode's own plan (its layout, chunking and latency: simulate.nccl)."""
+
+    algorithms: tuple[str, ...]
+    plan: EnginePlan | None = None
+
+
+def simulate_default(g: FQG, stated: Stated, workload: Workload) -> SimulateDefault:
+    """simulate's own resolution (simulate.dims.algorithms), GPU servers told by its own rule."""
+    d = SimulationOptions()
+    npus = npu_order(g)
+    group = list(range(npus.size))
+    where = servers(g, npus, group) if d.dims is None else None
+    algos = resolve_algorithms(d.algorithm, stated.dims, len(group), workload.collective, model=d.model,
+                               in_servers=where is not None)
+    if algos != ("nccl",) or where is None:
+        return SimulateDefault(algos)
+    plan = engine_plan(g, np.asarray(g.edge_bandwidth_gbps(), dtype=np.float64), npus, group, workload.collective,
+                       float(workload.size_bytes), where)
+    return SimulateDefault(plan.algorithms, plan)
+
+
+def against_simulate(g: FQG, dims: list[Dimension], dims_shape: str, dims_from: str, stated: Stated,
+                     system: dict[str, Any], workload: Workload, model: Model) -> list[str]:
     """Markdown lines: a table of the bundle's run against simulate's default run, then the command
     that runs the bundle's configuration in our engine. `dims_shape` is how the bundle's dimensions are
     written ('SW(8)_SW(128)'; 'flat' for none), `dims_from` says where the bundle's
     dimensions come from ("the graph's dims annotation", "detected: ...")."""
     d = SimulationOptions()
-    sim_sizes = list(stated.dims.sizes)
-    sim_dims = stated.shape() if sim_sizes else "flat (one dimension of all NPUs)"
-    why_flat = f"; {stated.dims.note}" if stated.dims.note else ""
-    sim_from = "the graph's dims annotation" if sim_sizes else f"the graph states no usable dims{why_flat}"
-    default_algos = resolve_algorithms(d.algorithm, stated.dims, num_npus, workload.collective)
+    default = simulate_default(g, stated, workload)
+    plan = default.plan  # NCCL mode: its own layout, chunking and latency
+    if plan is not None:
+        sim_sizes = list(plan.dims)
+        sim_dims = "_".join(map(str, plan.dims))
+        sim_from = "NCCL mode: GPUs per server, then servers" if len(plan.dims) > 1 else "NCCL mode: flat"
+        pick = (f"{plan.choice.algorithm}/{plan.choice.protocol} on {plan.choice.channels} channels"
+                if plan.choice else "send/recv to every peer")
+        sim_algos = f"`nccl`: NCCL picks {pick}, run as `{','.join(plan.algorithms)}`"
+    else:
+        sim_sizes = list(stated.dims.sizes)
+        sim_dims = stated.shape() if sim_sizes else "flat (one dimension of all NPUs)"
+        why_flat = f"; {stated.dims.note}" if stated.dims.note else ""
+        sim_from = "the graph's dims annotation" if sim_sizes else f"the graph states no usable dims{why_flat}"
+        sim_algos = f"`{','.join(default.algorithms)}`"
+    chunks, active = (plan.chunks, plan.active_chunks) if plan else (d.chunks, d.active_chunks)
+    delay = f"0 ns (NCCL's latency, {plan.latency_ns:,.0f} ns, added once)" if plan else f"{d.endpoint_delay_ns:g} ns"
     astra_algos = list(system.get(COLLECTIVE_KEY[workload.collective], [])) or ["ring"]
     engine_algos = [ENGINE_ALGORITHM[a] for a in astra_algos]
     sim_model = d.model
@@ -68,17 +109,18 @@ def against_simulate(dims: list[Dimension], dims_shape: str, dims_from: str, sta
         ("dimensions", f"`{dims_shape}` ({dims_from})", f"`{sim_dims}` ({sim_from})",
          [x.size for x in dims] == sim_sizes),
         (f"{workload.collective} algorithm per dimension",
-         f"`{','.join(astra_algos)}` (= `--algorithm {','.join(engine_algos)}`)", f"`{','.join(default_algos)}`",
-         tuple(engine_algos) == tuple(default_algos)),
-        ("chunks (preferred-dataset-splits)", str(system["preferred-dataset-splits"]), str(d.chunks),
-         system["preferred-dataset-splits"] == d.chunks),
-        ("chunks in flight per dimension", str(system["active-chunks-per-dimension"]), str(d.active_chunks),
-         system["active-chunks-per-dimension"] == d.active_chunks),
+         f"`{','.join(astra_algos)}` (= `--algorithm {','.join(engine_algos)}`)", sim_algos,
+         plan is None and tuple(engine_algos) == tuple(default.algorithms)),
+        ("chunks (preferred-dataset-splits)", str(system["preferred-dataset-splits"]), str(chunks),
+         system["preferred-dataset-splits"] == chunks),
+        ("chunks in flight per dimension", str(system["active-chunks-per-dimension"]), str(active),
+         system["active-chunks-per-dimension"] == active),
         ("chunk order", system["scheduling-policy"], sched, system["scheduling-policy"].lower() == sched),
-        ("endpoint delay", f"{system['endpoint-delay']} ns", f"{d.endpoint_delay_ns:g} ns",
-         float(system["endpoint-delay"]) == d.endpoint_delay_ns),
+        ("endpoint delay", f"{system['endpoint-delay']} ns", delay,
+         plan is None and float(system["endpoint-delay"]) == d.endpoint_delay_ns),
         ("local memory bandwidth (reductions)", f"{system['local-mem-bw']:g} GB/s",
-         "none (free)" if mem is None else f"{mem:g} GB/s", mem is not None and float(system["local-mem-bw"]) == mem),
+         "none (NCCL's bandwidths include reductions)" if plan else "none (free)" if mem is None else f"{mem:g} GB/s",
+         plan is None and mem is not None and float(system["local-mem-bw"]) == mem),
         ("collective optimization", system["collective-optimization"], d.optimization,
          system["collective-optimization"] == d.optimization),
         *((item, str(system[key]), str(getattr(d, key.replace("-", "_"))),

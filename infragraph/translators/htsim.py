@@ -221,8 +221,8 @@ class HTSim(Translator):
                                     self.settings_table(plan.values), plan.workload,
                                     units=["Downlink_speed_Gbps: Gbit/s (1e9 bit/s) of the links below each tier",
                                            "Downlink_Latency_ns: ns of those links (a GPU's internal path folded in)"],
-                                    against=against_simulate(dims, plan.chosen.shape(), plan.chosen.source,
-                                                             plan.chosen.stated, plan.system, plan.workload, HTSIM_MODEL,
-                                                             fab.num_npus))
+                                    against=against_simulate(plan.g, dims, plan.chosen.shape(), plan.chosen.source,
+                                                             plan.chosen.stated, plan.system, plan.workload,
+                                                             HTSIM_MODEL))
         files.update(workload_files(plan.workload, fab.num_npus))
         return Bundle(self.name, files, notes, ranks)

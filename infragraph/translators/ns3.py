@@ -362,9 +362,9 @@ class Ns3(Translator):
                                            "bandwidth = slowest hop, delay = sum",
                                            "BUFFER_SIZE: MiB per switch (x 1024 x 1024 bytes); KMAX/KMIN "
                                            "thresholds: kB = 1000 bytes (whole numbers)"],
-                                    against=against_simulate(plan.chosen.dims, plan.chosen.shape(), plan.chosen.source,
-                                                             plan.chosen.stated, plan.system, plan.workload, NS3_MODEL,
-                                                             fab.num_npus))
+                                    against=against_simulate(plan.g, plan.chosen.dims, plan.chosen.shape(),
+                                                             plan.chosen.source, plan.chosen.stated, plan.system,
+                                                             plan.workload, NS3_MODEL))
         files.update(workload_files(plan.workload, fab.num_npus))
         return Bundle(self.name, files, plan.notes, ranks)
 

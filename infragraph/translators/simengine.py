@@ -104,8 +104,8 @@ class SimEngine(Translator):
                    f"({plan.chosen.source}), {plan.workload.describe()}, algorithms {algos}; graph.json is the "
                    f"fully qualified graph `infragraph simulate` reads, and run.sh passes it these dimensions and "
                    f"algorithms explicitly")
-        against = against_simulate(dims, plan.chosen.shape(), plan.chosen.source, plan.chosen.stated, plan.system, plan.workload,
-                                   ANALYTICAL_UNAWARE, len(plan.npu_names))
+        against = against_simulate(plan.g, dims, plan.chosen.shape(), plan.chosen.source, plan.chosen.stated,
+                                   plan.system, plan.workload, ANALYTICAL_UNAWARE)
         files["README.md"] = readme(self, plan.g.name, len(plan.npu_names), summary,
                                     {**files, "graph.json": ""}, plan.notes, False, self.settings_table(plan.values),
                                     None, run_hint="./run.sh  # extra flags pass through, e.g. --size 64MiB",

@@ -8,11 +8,11 @@ import shlex
 
 import pytest
 
-from infragraph import blueprints
 from infragraph import translators as T
 from infragraph.cli import main
 from infragraph.graph import expand
-from infragraph.simulate import SimulationOptions
+from infragraph.simulate import SimulationOptions, simulate
+from tests import translator_graphs
 from tests.translator_graphs import stack
 
 
@@ -26,16 +26,28 @@ def _row(section: str, item: str) -> list[str]:
 
 
 @pytest.mark.parametrize("backend", ["astra-analytical", "ns3", "htsim", "simengine"])
-def test_every_readme_has_the_comparison_from_simulates_own_defaults(backend):
-    g = blueprints.graph("std.fabrics.clos", radix=4)  # states SW(*)_SW(8): one dimension of 8
+def test_every_readme_states_what_simulate_runs_by_default(backend, tmp_path):
+    """On GPU servers simulate's default is NCCL mode (its own layout, algorithm and chunking): the
+    README's simulate column is what `simulate` itself reports for the same graph and workload."""
+    g = translator_graphs.rails(tmp_path)
     b = T.get(backend).translate(g, T.Options(approximate=True))
     section = _section(b.files["README.md"])
+    r = simulate(g, SimulationOptions(top_links=0))  # the bundle's workload: all-reduce of 1 MiB
+    assert _row(section, "dimensions")[2].startswith(f"`{'_'.join(map(str, r['dims']))}` (NCCL mode")
+    assert f"run as `{','.join(r['algorithm'])}`" in _row(section, "all-reduce algorithm per dimension")[2]
+    assert _row(section, "chunks (preferred-dataset-splits)")[2] == str(r["chunks"])
+    assert _row(section, "network model")[2] == f"`{r['model']}`"
+    assert re.search(r"```sh\ninfragraph simulate FILE --dims \S+ --algorithm \S+ --chunks 4 ", section)
+
+
+def test_on_an_abstract_fabric_the_comparison_reads_simulates_options():
+    g = expand(stack("RI(4)_SW(2)"))
     d = SimulationOptions()
-    assert _row(section, "chunks (preferred-dataset-splits)") == ["chunks (preferred-dataset-splits)", "4",
-                                                                  str(d.chunks), "**differs**" if d.chunks != 4 else "same"]
-    assert _row(section, "dimensions")[2] == "`SW(8)` (the graph's dims annotation)"
-    assert _row(section, "network model")[2] == f"`{d.model}`"
-    assert re.search(r"```sh\ninfragraph simulate FILE --dims 8 --algorithm \S+ --chunks 4 ", section)
+    section = _section(T.get("simengine").translate(g).files["README.md"])
+    r = simulate(g, SimulationOptions(top_links=0))
+    assert _row(section, "all-reduce algorithm per dimension")[2] == f"`{','.join(r['algorithm'])}`"
+    assert _row(section, "chunks (preferred-dataset-splits)")[1:] == ["4", str(r["chunks"]), "**differs**"]
+    assert _row(section, "endpoint delay")[1:] == ["10 ns", f"{d.endpoint_delay_ns:g} ns", "same"]
 
 
 def test_a_graph_without_dims_says_simulate_runs_it_flat():

@@ -58,7 +58,7 @@ def test_htsim_says_why_it_cannot_take_the_stated_dims(rails):
     note = next(n for n in b.notes if n.startswith("the graph states dims SW(8)_SW(8)"))
     assert "HTSim numbers its NPUs ToR by ToR" in note and "--dims 64" in note
     assert "| dimensions | `SW(64)` (flat: the graph's SW(8)_SW(8) has no equivalent in HTSim's NPU order) | " \
-           "`SW(8)_SW(8)` (the graph's dims annotation) | **differs** |" in b.files["README.md"]
+           "`8_8` (NCCL mode: GPUs per server, then servers) | **differs** |" in b.files["README.md"]
 
 
 def test_htsim_takes_stated_dims_that_survive_its_renumbering():
