@@ -322,6 +322,14 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
         if planes is not None:
             kwargs.update(edge_src=planes.edge_src.tolist(), edge_dst=planes.edge_dst.tolist(),
                           edge_bandwidth_gbps=planes.bandwidth_gbps.tolist())
+    elif routes.get("edge_policy") and policy["scale-up"] == "spray" and _alike(p.arrays["edge_bandwidth_gbps"], p.scale_up):
+        # Spraying over a server's NVSwitch chips and parallel NVLinks, with every lane alike, loads
+        # each lane equally: the same as one link of their summed bandwidth per GPU (and far fewer
+        # flows than one part per chip and lane). Parts remain where lanes differ.
+        planes = nvswitch_planes(p.g, np.asarray(p.arrays["edge_bandwidth_gbps"]))
+        if planes is not None:
+            kwargs.update(edge_src=planes.edge_src.tolist(), edge_dst=planes.edge_dst.tolist(),
+                          edge_bandwidth_gbps=planes.bandwidth_gbps.tolist())
     if opts.max_events is not None:
         kwargs["max_events"] = int(opts.max_events)
     try:
@@ -333,6 +341,8 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
     if raw["interrupted"] and not keep_partial:
         raise KeyboardInterrupt
     requested = opts
+    if planes is not None and plan is None:
+        raw["link_bytes"], raw["link_busy_ns"] = spread_bundles(planes, raw["link_bytes"], raw["link_busy_ns"])
     if plan is not None:
         _apply_nccl(raw, plan, opts, len(groups[0]))
         if planes is not None:
@@ -409,6 +419,12 @@ def _routing(p: PreparedGraph, opts: SimulationOptions) -> tuple[dict[str, Any],
     pxn = opts.collective == "all-to-all" and bool(p.scale_up.any()) if opts.pxn is None else opts.pxn
     routes["pxn"] = bool(bind and pxn)
     return routes, policy
+
+
+def _alike(bandwidth_gbps: list[float], scale_up: np.ndarray) -> bool:
+    """Every scale-up lane has the same bandwidth (spraying then loads them all equally)."""
+    bw = np.asarray(bandwidth_gbps, dtype=np.float64)[scale_up]
+    return bool(bw.size) and bool(np.all(bw == bw[0]))
 
 
 def _collisions(p: PreparedGraph, policy: dict[str, str], link_routes: list[int]) -> dict[str, int]:
