@@ -76,6 +76,21 @@ def register(sub) -> None:
                         "(default: hops; dor for astra/astra-aware on a graph stating its ASTRA-sim topology, "
                         "as ASTRA-sim routes)")
     p.add_argument("--no-ecmp", action="store_true", help="always take the first of equal-cost paths")
+    p.add_argument("--routing-policy", metavar="SPEC",
+                   help="how traffic spreads over equally short ways: ecmp (hash each connection onto one), "
+                        "spray (split every message equally over all) or adaptive (least-used way per connection), "
+                        "for every tier or per tier, e.g. scale-up=spray,scale-out=adaptive (scale-up: GPU to GPU or "
+                        "switch chip; scale-out: the rest). Default: the graph's routing_policy annotation, else "
+                        "scale-up=spray,scale-out=ecmp. The astra models always route as ASTRA-sim (one path)")
+    p.add_argument("--gpu-transit", action="store_true",
+                   help="let every GPU forward other GPUs' traffic (default: only GPUs cabled to GPUs, as in tori)")
+    p.add_argument("--pxn", choices=("auto", "on", "off"), default="auto",
+                   help="PXN (NCCL's PCI x NVLink): a message to another server first crosses NVLink to the GPU on "
+                        "the destination's rail and leaves through that GPU's NIC (auto, default: on for all-to-all "
+                        "when the GPUs have scale-up links, as NCCL enables it)")
+    p.add_argument("--no-nic-affinity", action="store_true",
+                   help="route between servers by plain shortest paths instead of through the NIC NCCL binds each "
+                        "GPU to (the nearest on PCIe; default on)")
     p.add_argument("--top", type=int, default=5, help="busiest links to print (default 5)")
     p.add_argument("--links", default="100", metavar="N|all[,cables]",
                    help="busiest links kept in the JSON result (default 100; 'all' for every used link); "
@@ -192,9 +207,24 @@ def options(args):
         model=args.model,
         routing=args.routing,
         ecmp=not args.no_ecmp,
+        routing_policy=_routing_policy(args.routing_policy),
+        gpu_transit=args.gpu_transit,
+        nic_affinity=not args.no_nic_affinity,
+        pxn={"auto": None, "on": True, "off": False}[args.pxn],
         trace=bool(args.trace),
         **_links(args.links),
     )
+
+
+def _routing_policy(text: str | None) -> str | None:
+    """--routing-policy, checked here so that a bad one is located at the option."""
+    if text is None:
+        return None
+    from ..simulate.policy import parse_policy
+
+    with about_option("--routing-policy"):
+        parse_policy(text, "--routing-policy")
+    return text
 
 
 def _algorithms(text: str) -> tuple[str, ...]:
@@ -272,6 +302,7 @@ def format_result(r: dict, top: int) -> str:
         f"  algbw / busbw   {r['algorithm_bandwidth_gb_per_s']:.3f} / {r['bus_bandwidth_gb_per_s']:.3f} GB/s",
         f"  flows           {r['flows']['count']}, completion min/avg/max "
         f"{_time(r['flows']['fct_min_ns'])} / {_time(r['flows']['fct_avg_ns'])} / {_time(r['flows']['fct_max_ns'])}",
+        f"  routing         {describe_routing(r)}",
         f"  links           {r['links_used']} used, busiest {r['max_link_utilization'] * 100:.1f} % utilized"
         + (f", in tier {r['bottleneck_tier']}" if r["bottleneck_tier"] else ""),
         "  busiest " + ("cables" if r.get("links_listed") == "cables" else "links"),
@@ -283,6 +314,16 @@ def format_result(r: dict, top: int) -> str:
     lines += format_tiers(r["tiers"])
     lines.append(f"  engine          {r['events']} events in {r['wall_time_s']:.3f} s")
     return "\n".join(lines)
+
+
+def describe_routing(r: dict) -> str:
+    """'hops, scale-up=spray,scale-out=ecmp; ECMP: 3 of 2048 links carry 2+ connections (max 2)'."""
+    text = f"{r['routing']}, {r.get('routing_policy', 'scale-up=ecmp,scale-out=ecmp')}"
+    c = r.get("routing_collisions")
+    if c and c["links_used"]:
+        text += (f"; ECMP collisions: {c['links_with_2_or_more']} of {c['links_used']} hashed links carry 2+ "
+                 f"connections (max {c['max_per_link']})")
+    return text
 
 
 def _nccl_lines(r: dict) -> list[str]:

@@ -17,9 +17,12 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..document.model import Bandwidth, Component, Device, Edge, Endpoint, Infrastructure, Instance, Latency, Link
+from ..document.model import (Annotations, Bandwidth, Component, Device, Edge, Endpoint, Infrastructure, Instance,
+                              Latency, Link, LinkAnnotation)
 
 ASSUMED_LATENCY_NS = {"PCIe": 150.0, "NVLink": 100.0, "CPU interconnect": 100.0, "NIC ASIC to port": 0.0}
+
+BUNDLE_ATTRIBUTE = "bundle"  # a link attribute: parallel edges over this link are lanes of one bundle (lint IG011)
 
 End = tuple[str, int]  # ("cpu" | "gpu" | "pcie_switch" | "nvswitch" | "nic", index)
 
@@ -98,8 +101,14 @@ def to_document(server: Server, description: str) -> Infrastructure:
             Bandwidth(round(gbps, 9)), Latency(lat)))
         edges.append(Edge(endpoint(a), endpoint(b), link.name))
     devices.append(Device(server.name, components, list(links.values()), edges, description))
+    # Parallel NVLinks between two chips are one bundle (lint IG011 does not call them duplicates;
+    # simulate sprays over them): BUNDLE_ATTRIBUTE on their link class.
+    pairs = Counter((a, b, kind) for a, b, _, kind in server.links if kind == "NVLink")
+    bundled = sorted({links[(round(g, 9), k)].name for a, b, g, k in server.links if pairs[(a, b, k)] > 1})
     return Infrastructure(name=server.name, description=description, devices=devices,
-                          instances=[Instance(server.name, server.name, 1)])
+                          instances=[Instance(server.name, server.name, 1)],
+                          annotations=Annotations(links=[LinkAnnotation(f"{server.name}.{n}", {BUNDLE_ATTRIBUTE: True})
+                                                         for n in bundled]))
 
 
 def pcie_gbps(gt_per_s: float, lanes: int) -> float:

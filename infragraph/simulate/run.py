@@ -22,8 +22,10 @@ from ..errors import InfraGraphError, error
 from ..graph import FQG
 from ..graph.failures import with_failures
 from ..graph.ranks import npu_order
+from .affinity import Affinity, affinity
 from .engine import engine_error_type, simulate_arrays
 from .checks import injection_bound_gbps, warnings
+from .policy import TIERS, describe as describe_policy, edge_policies, parse_policy, scale_up_edges
 from .dims import SELECTORS, Dims, algorithms, parse_dims, resolve
 from .nccl import Servers, bus_factor, engine_plan, nvswitch_planes, servers, spread_bundles
 from .load import LinkTiers, bottleneck_tier, link_tiers, tier_summary
@@ -79,6 +81,17 @@ class SimulationOptions:
     # routes: rings the short way, clockwise on a tie), else "hops".
     routing: str | None = None
     ecmp: bool = True
+    # How traffic spreads over equally short ways, per tier: "spray", "scale-up=spray,scale-out=ecmp"
+    # (simulate.policy). None: the graph's routing_policy annotation, else scale-up=spray,scale-out=ecmp.
+    routing_policy: str | None = None
+    # Traffic between servers leaves through the NIC NCCL would bind the GPU to (simulate.affinity).
+    nic_affinity: bool = True
+    # GPUs forward other GPUs' traffic: False (default) lets only GPUs cabled to GPUs (tori, rings)
+    # forward; True lets every GPU forward, as routes did before (simulate.affinity).
+    gpu_transit: bool = False
+    # PXN (NCCL's PCI x NVLink): a message to another server first crosses NVLink to the GPU on the
+    # destination's rail. None: on for all-to-all when GPUs have scale-up links (as NCCL enables it).
+    pxn: bool | None = None
     no_transit_types: tuple[str, ...] = DEFAULT_NO_TRANSIT
     cut_through_types: tuple[str, ...] = DEFAULT_CUT_THROUGH
     trace: bool = False
@@ -97,6 +110,8 @@ class PreparedGraph:
     unspecified_bandwidth_edges: int = 0
     tiers: LinkTiers | None = None  # link classes, built on first use
     injection: dict[tuple, tuple[float, int]] = field(default_factory=dict)  # cache of injection bounds
+    affinity: Affinity | None = None  # NIC affinity and non-forwarding nodes, built on first use
+    scale_up: np.ndarray | None = None  # per edge: a scale-up link (simulate.policy), built on first use
     servers: dict[tuple[int, ...], Servers | None] = field(default_factory=dict)  # cache: group -> its servers
 
 
@@ -266,6 +281,8 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
     no_transit = [type_names.index(t) for t in opts.no_transit_types if t in type_names]
     cut_through = [type_names.index(t) for t in opts.cut_through_types if t in type_names]
     model = {"astra": "unaware", "astra-aware": "aware"}.get(opts.model, opts.model)
+    astra = opts.model.startswith("astra")
+    routes, policy = _routing(p, opts) if not astra else ({}, {t: "ecmp" for t in TIERS})  # astra: ASTRA-sim's routes
     kwargs = dict(
         p.arrays,
         collective=opts.collective,
@@ -284,7 +301,7 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
         inter_dimension_scheduling=_ENGINE_INTER[opts.inter_dimension_scheduling],
         dim_bandwidth=dim_bandwidths(p, dims) if greedy else [],
         model=model,
-        astra=opts.model.startswith("astra"),
+        astra=astra,
         routing="hops" if opts.routing == "dor" else opts.routing,
         ecmp=opts.ecmp,
         dor_dims=list(dims) if opts.routing == "dor" else None,
@@ -292,6 +309,7 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
         trace=opts.trace,
         no_transit_kinds=no_transit,
         cut_through_kinds=cut_through,
+        **routes,
     )
     planes = None
     if plan is not None:
@@ -323,6 +341,8 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
                        optimization="localBWAware", local_mem_bw_gb_per_s=None)
     out = _result(p, replace(opts, algorithm=algorithm), groups, used, raw)
     out["algorithm_requested"] = list(opts.algorithm)
+    out["routing_policy"] = describe_policy(policy)
+    out["routing_collisions"] = _collisions(p, policy, raw["link_routes"])
     if plan is not None:
         c = plan.choice
         out["nccl"] = {
@@ -365,6 +385,41 @@ def _apply_nccl(raw: dict[str, Any], plan, opts: SimulationOptions, n: int) -> N
     raw["algorithm_bandwidth_gb_per_s"] = data / t if t > 0 else 0.0
     raw["bus_bandwidth_gb_per_s"] = raw["algorithm_bandwidth_gb_per_s"] * bus_factor(opts.collective, n)
     raw["chunk_bytes"] = float(opts.size_bytes) / raw["chunks"]
+
+
+def _routing(p: PreparedGraph, opts: SimulationOptions) -> tuple[dict[str, Any], dict[str, str]]:
+    """The engine's routing arrays (nodes that do not forward, NIC affinity, policy per edge) and
+    the policy per tier, for our own models (simulate.affinity, simulate.policy)."""
+    if p.affinity is None:
+        p.affinity = affinity(p.g, p.npu_nodes)
+    if p.scale_up is None:
+        p.scale_up = scale_up_edges(p.g)
+    a = p.affinity
+    bind = opts.nic_affinity and opts.routing != "dor"
+    routes: dict[str, Any] = dict(
+        no_transit_nodes=([] if opts.gpu_transit else a.quiet_gpus) + (a.bound_nics if bind else []),
+        npu_nic=a.nic if bind else [],
+        npu_server=a.server if bind else [],
+    )
+    if opts.routing_policy is not None:
+        policy = parse_policy(opts.routing_policy, "routing policy (--routing-policy)")
+    else:
+        policy = parse_policy(str(p.g.graph_annotations.get("routing_policy", "")), "graph annotation 'routing_policy'")
+    routes["edge_policy"] = edge_policies(p.scale_up, policy)
+    pxn = opts.collective == "all-to-all" and bool(p.scale_up.any()) if opts.pxn is None else opts.pxn
+    routes["pxn"] = bool(bind and pxn)
+    return routes, policy
+
+
+def _collisions(p: PreparedGraph, policy: dict[str, str], link_routes: list[int]) -> dict[str, int]:
+    """Over the directed links whose tier hashes connections (ecmp): how many carried traffic, how
+    many carried 2 or more connections (hash collisions), and the most connections on one."""
+    if p.scale_up is None:
+        p.scale_up = scale_up_edges(p.g)
+    hashed = np.repeat(np.where(p.scale_up, policy["scale-up"] == "ecmp", policy["scale-out"] == "ecmp"), 2)
+    routes = np.asarray(link_routes, dtype=np.int64)[hashed]
+    return {"links_used": int(np.count_nonzero(routes)), "links_with_2_or_more": int(np.count_nonzero(routes >= 2)),
+            "max_per_link": int(routes.max()) if routes.size else 0}
 
 
 def _engine_error(g: FQG, exc: Exception) -> InfraGraphError:

@@ -14,10 +14,10 @@ use crate::error::{SimError, SimResult};
 use crate::events::{Ev, EventQueue};
 use crate::fxhash::FxBuild;
 use crate::monitor::{Monitor, Progress, Ticker, Unwatched, CHECK_EVERY};
-use crate::network::{Model, Msg, Network};
+use crate::network::{Model, Msg, Network, WHOLE};
 use crate::plan::{plan, CollectiveSpec, JobPlan, Scheduling};
 use crate::results::{FlowRecord, SimOutput};
-use crate::routing::{DorSpec, Metric, Router};
+use crate::routing::{DorSpec, Metric, Policy, Router};
 use crate::topology::Topology;
 
 #[derive(Debug, Clone)]
@@ -31,6 +31,13 @@ pub struct SimConfig {
     pub dor_dims: Option<Vec<usize>>,
     /// Dimensions that dimension-order routing crosses in one step (see `routing::DorSpec`).
     pub dor_direct_dims: Vec<usize>,
+    /// Routing policy per physical edge and whether it is a scale-up link; empty: ECMP everywhere,
+    /// no tiers (see `routing::Policy`).
+    pub policies: Vec<(Policy, bool)>,
+    /// NIC affinity per NPU rank: (NIC node, server id); empty: none (see `Router::with_affinity`).
+    pub affinity: Vec<(u32, u32)>,
+    /// PXN for messages between servers (see `Router::with_pxn`); needs `affinity`.
+    pub pxn: bool,
     /// Record every message for a timeline.
     pub trace: bool,
     /// Stop with an error after this many events (guards against runaway runs).
@@ -53,6 +60,9 @@ impl Default for SimConfig {
             ecmp: true,
             dor_dims: None,
             dor_direct_dims: vec![],
+            affinity: vec![],
+            policies: vec![],
+            pxn: false,
             trace: false,
             max_events: u64::MAX,
             no_shortcuts: false,
@@ -114,6 +124,10 @@ struct Sim<'t> {
     sends: Vec<Send>,
     /// Staggered steps (`StepSpec::staggered`) in progress, by member-phase.
     stagger: HashMap<u32, Stagger, FxBuild>,
+    /// Sprayed messages in flight: (parts not yet delivered, bytes of the whole message), and
+    /// the free slots.
+    split: Vec<(u32, f64)>,
+    split_free: Vec<u32>,
     out: SimOutput,
     /// Progress: steps executed and the estimate of all steps (see `estimated_steps`).
     steps_done: u64,
@@ -178,6 +192,16 @@ pub fn simulate_watched(
     if cfg.no_shortcuts {
         router = router.without_hub_trees();
     }
+    if !cfg.policies.is_empty() {
+        router = router.with_policies(&cfg.policies)?;
+    }
+    if !cfg.affinity.is_empty() {
+        let (nic, server): (Vec<u32>, Vec<u32>) = cfg.affinity.iter().copied().unzip();
+        router = router.with_affinity(npu_nodes, &nic, &server)?;
+        if cfg.pxn {
+            router = router.with_pxn();
+        }
+    }
     let mut jobs = Vec::new();
     let (mut base, mut queue_base) = (0usize, 0usize);
     let mut steps_total = 0u64;
@@ -223,6 +247,8 @@ pub fn simulate_watched(
         net: Network::new(cfg.model, cfg.astra, topo, npu_nodes, !cfg.no_shortcuts && !cfg.astra),
         sends: Vec::new(),
         stagger: HashMap::default(),
+        split: Vec::new(),
+        split_free: Vec::new(),
         out: SimOutput::new(topo.num_links(), npu_nodes.len()),
         steps_done: 0,
         steps_total,
@@ -288,8 +314,11 @@ impl<'t> Sim<'t> {
                             }
                             for snd in &sends {
                                 let peer = member + snd.to * phase.stride - pos * phase.stride;
-                                let route = self.router.route(job.member_nodes[member], job.member_nodes[peer])?;
-                                self.net.register(route, f64::NEG_INFINITY, &self.router);
+                                let set = self.router.route_set(job.member_nodes[member], job.member_nodes[peer])?;
+                                for i in 0..self.router.parts(set).len() {
+                                    let route = self.router.parts(set)[i].0;
+                                    self.net.register(route, f64::NEG_INFINITY, &self.router);
+                                }
                             }
                         }
                     }
@@ -316,6 +345,8 @@ impl<'t> Sim<'t> {
             q: EventQueue::new(self.q.ordered),
             net,
             sends: Vec::new(),
+            split: Vec::new(),
+            split_free: Vec::new(),
             out: SimOutput::new(self.topo.num_links(), self.npu_nodes.len()),
             steps_done: 0,
             ..self
@@ -591,19 +622,33 @@ impl<'t> Sim<'t> {
         let pos = plan.position(chunk, p, member);
         let peer = member + snd.to * stride - pos * stride;
         let (src, dst) = (self.jobs[j].member_nodes[member], self.jobs[j].member_nodes[peer]);
-        let route = self.router.route(src, dst)?;
-        let msg = Msg {
-            dst_mps: self.mps(j, chunk, p, peer) as u32,
-            tag: snd.tag,
-            bytes: snd.bytes,
-            route,
-            sent_at: now,
-            src_rank: self.jobs[j].plan.ranks[member],
-            dst_rank: self.jobs[j].plan.ranks[peer],
+        let set = self.router.route_set(src, dst)?;
+        let n = self.router.parts(set).len();
+        let parent = if n == 1 {
+            WHOLE
+        } else {
+            let entry = (n as u32, snd.bytes);
+            match self.split_free.pop() {
+                Some(i) => {
+                    self.split[i as usize] = entry;
+                    i
+                }
+                None => {
+                    self.split.push(entry);
+                    (self.split.len() - 1) as u32
+                }
+            }
         };
-        self.out.bytes_sent_per_rank[msg.src_rank as usize] += msg.bytes;
+        let (src_rank, dst_rank) = (self.jobs[j].plan.ranks[member], self.jobs[j].plan.ranks[peer]);
+        self.out.bytes_sent_per_rank[src_rank as usize] += snd.bytes;
         self.out.messages += 1;
-        self.net.send(now, msg, self.topo, &self.router, &mut self.q);
+        let dst_mps = self.mps(j, chunk, p, peer) as u32;
+        for i in 0..n {
+            let (route, share) = self.router.parts(set)[i];
+            let bytes = if n == 1 { snd.bytes } else { snd.bytes * share };
+            let msg = Msg { dst_mps, tag: snd.tag, bytes, route, sent_at: now, src_rank, dst_rank, parent };
+            self.net.send(now, msg, self.topo, &self.router, &mut self.q);
+        }
         Ok(())
     }
 
@@ -665,7 +710,17 @@ impl<'t> Sim<'t> {
     }
 
     fn deliver(&mut self, now: f64, id: u32) {
-        let m = self.net.take(id);
+        let mut m = self.net.take(id);
+        if m.parent != WHOLE {
+            // A part of a sprayed message: the message arrives with its last part.
+            let entry = &mut self.split[m.parent as usize];
+            entry.0 -= 1;
+            if entry.0 > 0 {
+                return;
+            }
+            m.bytes = entry.1;
+            self.split_free.push(m.parent);
+        }
         self.out.record_delivery(&m, now);
         if self.cfg.trace {
             let links = self.router.links(m.route);
@@ -746,7 +801,7 @@ impl<'t> Sim<'t> {
         if let Some(t) = out.stopped_at_ns {
             out.collective_time_ns = out.collective_time_ns.max(t); // a lower bound of the full run
         }
-        (out.link_bytes, out.link_busy_ns) = self.net.link_loads(self.topo, &self.router);
+        (out.link_bytes, out.link_busy_ns, out.link_routes) = self.net.link_loads(self.topo, &self.router);
         out.events = self.q.processed;
         out.chunks = self.jobs[0].plan.chunks;
         out.chunk_bytes = self.jobs[0].plan.chunk_bytes;

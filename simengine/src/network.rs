@@ -31,7 +31,13 @@ pub struct Msg {
     pub sent_at: f64,
     pub src_rank: u32,
     pub dst_rank: u32,
+    /// The message this one is a part of when sprayed over several ways (index into the
+    /// engine's split messages), or `WHOLE`.
+    pub parent: u32,
 }
+
+/// `Msg::parent` of a message sent whole, on one route.
+pub const WHOLE: u32 = u32::MAX;
 
 pub struct Network {
     pub model: Model,
@@ -240,17 +246,20 @@ impl Network {
         self.fair.as_mut().expect("fair model state").wake(now, gen, q);
     }
 
-    /// Per directed link: bytes carried, and time spent serializing them (ns).
-    pub fn link_loads(&self, topo: &Topology, router: &Router) -> (Vec<f64>, Vec<f64>) {
+    /// Per directed link: bytes carried, time spent serializing them (ns), and routes that
+    /// carried bytes over it (connections, or the ways of sprayed ones: ECMP collisions show as 2+).
+    pub fn link_loads(&self, topo: &Topology, router: &Router) -> (Vec<f64>, Vec<f64>, Vec<u32>) {
         let mut bytes = vec![0.0; topo.num_links()];
+        let mut routes = vec![0u32; topo.num_links()];
         for (r, &b) in self.route_bytes.iter().enumerate() {
             if b > 0.0 {
                 for &l in router.links(r as u32) {
                     bytes[l as usize] += b;
+                    routes[l as usize] += 1;
                 }
             }
         }
         let busy = bytes.iter().zip(&topo.link_bw_bytes_per_ns).map(|(b, bw)| b / bw).collect();
-        (bytes, busy)
+        (bytes, busy, routes)
     }
 }

@@ -15,7 +15,7 @@ use crate::monitor::{Monitor, Progress};
 use crate::network::Model;
 use crate::plan::{CollectiveSpec, Optimization, Scheduling};
 use crate::results::bandwidths;
-use crate::routing::Metric;
+use crate::routing::{Metric, Policy};
 use crate::topology::Topology;
 
 create_exception!(_simengine, SimEngineError, PyException, "Simulation failed: args are (kind, message, src_node, dst_node).");
@@ -83,13 +83,18 @@ impl Monitor for PyMonitor {
 ///
 /// Units: bandwidth Gbit/s (1e9 bit/s), latency and delays ns, sizes bytes, local memory
 /// bandwidth GB/s (1e9 B/s). NaN bandwidth/latency marks an edge with no value (free wiring).
+/// `no_transit_nodes`: nodes routes may not pass through (besides `no_transit_kinds`);
+/// `npu_nic`, `npu_server`: per NPU rank, the NIC node its traffic to other servers uses and its
+/// server id (both empty: no NIC affinity); `edge_policy`: per edge 0 (ecmp), 1 (spray) or
+/// 2 (adaptive), plus 4 for a scale-up link (empty: ecmp everywhere, no tiers); `pxn`: messages
+/// between servers first cross to the NPU at the destination's position (needs `npu_nic`).
 #[pyfunction]
 #[pyo3(signature = (*, num_nodes, edge_src, edge_dst, edge_bandwidth_gbps, edge_latency_ns, npu_nodes,
     collective, size_bytes, groups, algorithms, dims=vec![], root=0, chunks=1, active_chunks=1,
     endpoint_delay_ns=10.0, local_mem_bw_gb_per_s=None, optimization="localBWAware", scheduling="fifo",
     intra_dimension_scheduling="FIFO", inter_dimension_scheduling="ascending", dim_bandwidth=vec![],
     model="unaware", astra=false, routing="hops", ecmp=true, dor_dims=None, dor_direct_dims=vec![], trace=false,
-    node_kind=None, no_transit_kinds=vec![], cut_through_kinds=vec![], max_events=u64::MAX, progress=None, progress_interval_s=0.2))]
+    node_kind=None, no_transit_kinds=vec![], no_transit_nodes=vec![], npu_nic=vec![], npu_server=vec![], edge_policy=vec![], pxn=false, cut_through_kinds=vec![], max_events=u64::MAX, progress=None, progress_interval_s=0.2))]
 #[allow(clippy::too_many_arguments)]
 fn simulate<'py>(
     py: Python<'py>,
@@ -123,6 +128,11 @@ fn simulate<'py>(
     trace: bool,
     node_kind: Option<Vec<i32>>,
     no_transit_kinds: Vec<i32>,
+    no_transit_nodes: Vec<u32>,
+    npu_nic: Vec<u32>,
+    npu_server: Vec<u32>,
+    edge_policy: Vec<u8>,
+    pxn: bool,
     cut_through_kinds: Vec<i32>,
     max_events: u64,
     progress: Option<PyObject>,
@@ -139,6 +149,15 @@ fn simulate<'py>(
             &no_transit_kinds,
         )?;
         topo.set_cut_through_kinds(&cut_through_kinds);
+        topo.forbid_transit(&no_transit_nodes)?;
+        if npu_nic.len() != npu_server.len() || (!npu_nic.is_empty() && npu_nic.len() != npu_nodes.len()) {
+            return Err(SimError::InvalidInput(format!(
+                "NIC affinity: {} NICs and {} server ids for {} NPUs; give one of each per NPU, or none",
+                npu_nic.len(),
+                npu_server.len(),
+                npu_nodes.len()
+            )));
+        }
         let op = Op::parse(collective)?;
         let algorithms = algorithms.iter().map(|a| Algo::parse(a)).collect::<Result<Vec<_>, _>>()?;
         if algorithms.is_empty() {
@@ -168,6 +187,19 @@ fn simulate<'py>(
             ecmp,
             dor_dims: dor_dims.clone(),
             dor_direct_dims: dor_direct_dims.clone(),
+            policies: edge_policy
+                .iter()
+                .map(|&p| match p & 3 {
+                    0 if p < 8 => Ok((Policy::Ecmp, p & 4 != 0)),
+                    1 if p < 8 => Ok((Policy::Spray, p & 4 != 0)),
+                    2 if p < 8 => Ok((Policy::Adaptive, p & 4 != 0)),
+                    _ => Err(SimError::InvalidInput(format!(
+                        "routing policy code {p}; expected 0 (ecmp), 1 (spray) or 2 (adaptive), plus 4 for a scale-up link"
+                    ))),
+                })
+                .collect::<Result<Vec<_>, _>>()?,
+            pxn,
+            affinity: npu_nic.iter().copied().zip(npu_server.iter().copied()).collect(),
             trace,
             max_events,
             ..SimConfig::default()
@@ -207,6 +239,7 @@ fn simulate<'py>(
     d.set_item("bus_bandwidth_gb_per_s", busbw)?;
     d.set_item("link_bytes", &out.link_bytes)?;
     d.set_item("link_busy_ns", &out.link_busy_ns)?;
+    d.set_item("link_routes", &out.link_routes)?;
     d.set_item("messages", out.messages)?;
     d.set_item("delivered", out.delivered)?;
     d.set_item("fct_min_ns", if out.delivered > 0 { out.fct_min_ns } else { 0.0 })?;

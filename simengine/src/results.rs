@@ -26,6 +26,8 @@ pub struct SimOutput {
     /// Per directed link (2e: edge e forward, 2e+1: backward).
     pub link_bytes: Vec<f64>,
     pub link_busy_ns: Vec<f64>,
+    /// Per directed link: routes that carried bytes over it (see `Network::link_loads`).
+    pub link_routes: Vec<u32>,
     pub messages: u64,
     pub delivered: u64,
     pub fct_min_ns: f64,

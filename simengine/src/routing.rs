@@ -14,6 +14,22 @@ use crate::fxhash::FxBuild;
 use crate::hubs::HubTrees;
 use crate::topology::Topology;
 
+/// How a link's traffic is spread where several equally short ways continue (set per link, read
+/// off the links entering a node).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Policy {
+    /// Per-connection hashing: every message of a (source, destination) takes one way.
+    Ecmp,
+    /// Equal split over every equally short way (parallel links, switch planes): a message is
+    /// sent as one part per way, each with its share of the bytes.
+    Spray,
+    /// The way fewest connections used so far when the connection is first routed.
+    Adaptive,
+}
+
+/// Ways a sprayed connection may take before routing it is refused (each is a flow of its own).
+pub const MAX_SPRAY_PATHS: usize = 1024;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Metric {
     Hops,
@@ -43,11 +59,24 @@ pub struct RouteInfo {
 
 const LAT_TOL: f64 = 1e-6;
 
+/// An NPU without a NIC in `Router::with_affinity` (its routes are plain shortest paths).
+pub const NO_NIC: u32 = u32::MAX;
+
 pub struct Router<'t> {
     topo: &'t Topology,
     metric: Metric,
     ecmp: bool,
     dor: Option<(DorSpec, HashMap<u32, usize, FxBuild>)>,
+    /// NIC affinity: per NPU node, (its NIC node, its server id). A route between NPUs of two
+    /// servers leaves through the source's NIC and enters through the destination's (see
+    /// `with_affinity`).
+    affinity: HashMap<u32, (u32, u32), FxBuild>,
+    /// (server, position of the NPU among its server's NPUs) -> NPU node (PXN proxies).
+    at_position: HashMap<(u32, u32), u32, FxBuild>,
+    /// PXN on (see `with_pxn`).
+    pxn: bool,
+    /// Per NPU node with a NIC: its position among its server's NPUs (rank order).
+    position: HashMap<u32, u32, FxBuild>,
     /// Distance from a source to every node, computed once per source on demand.
     dist: HashMap<u32, Vec<f64>, FxBuild>,
     /// Hops metric: distances from a source composed from its region and shared switch trees
@@ -55,9 +84,22 @@ pub struct Router<'t> {
     hubs: Option<HubTrees>,
     /// Sources expected next (`expect_sources`).
     upcoming: Vec<u32>,
+    /// (source, destination) -> route set (see `parts`).
     cache: HashMap<(u32, u32), u32, FxBuild>,
     arena: Vec<u32>,
     routes: Vec<RouteInfo>,
+    /// Per route set, its span in `parts`; per part, a route and its share of the bytes.
+    sets: Vec<(u32, u32)>,
+    parts: Vec<(u32, f64)>,
+    /// Policy per directed link (default ECMP everywhere), and whether it is a scale-up link
+    /// (preferred among equally short ways, see `keep_preferred`).
+    policy: Vec<Policy>,
+    scale_up: Vec<bool>,
+    /// Routes made so far over each directed link (adaptive picks the least used).
+    link_routes: Vec<u32>,
+    /// Set by `walk_back` when it met a node where a sprayed flow splits: the caller enumerates
+    /// every way instead (`all_shortest`).
+    branched: bool,
     // Scratch for the bounded search from a source (reset after each use via `touched`).
     level: Vec<u32>,
     touched: Vec<u32>,
@@ -112,18 +154,81 @@ impl<'t> Router<'t> {
             metric,
             ecmp,
             dor,
+            affinity: HashMap::default(),
+            at_position: HashMap::default(),
+            pxn: false,
+            position: HashMap::default(),
             dist: HashMap::default(),
             hubs: if metric == Metric::Hops { HubTrees::new(topo) } else { None },
             upcoming: Vec::new(),
             cache: HashMap::default(),
             arena: Vec::new(),
             routes: Vec::new(),
+            sets: Vec::new(),
+            parts: Vec::new(),
+            policy: vec![Policy::Ecmp; topo.num_links()],
+            scale_up: vec![false; topo.num_links()],
+            link_routes: vec![0; topo.num_links()],
+            branched: false,
             level: vec![u32::MAX; topo.num_nodes],
             touched: Vec::new(),
             local_searches: vec![0; topo.num_nodes],
             recent: vec![[(u32::MAX, 0); 2]; topo.num_nodes],
             trees_built: 0,
         })
+    }
+
+    /// NIC affinity: NPU node `npu[i]` sends to and receives from other servers through NIC node
+    /// `nic[i]` (as NCCL binds each GPU to its nearest NIC); `server[i]` says which NPUs share a
+    /// server (their traffic never leaves it through a NIC). Routes between servers are three
+    /// shortest paths: NPU to its NIC, NIC to NIC, NIC to NPU. `NO_NIC`: an NPU without one.
+    pub fn with_affinity(mut self, npu: &[u32], nic: &[u32], server: &[u32]) -> SimResult<Self> {
+        if nic.len() != npu.len() || server.len() != npu.len() {
+            return Err(SimError::InvalidInput(format!(
+                "NIC affinity: {} NPUs, {} NICs, {} server ids; one of each per NPU",
+                npu.len(),
+                nic.len(),
+                server.len()
+            )));
+        }
+        let mut count: HashMap<u32, u32, FxBuild> = HashMap::default();
+        for ((&n, &c), &s) in npu.iter().zip(nic).zip(server) {
+            if c == NO_NIC {
+                continue;
+            }
+            let k = count.entry(s).or_insert(0);
+            self.position.insert(n, *k);
+            self.at_position.insert((s, *k), n);
+            *k += 1;
+            if c as usize >= self.topo.num_nodes {
+                return Err(SimError::InvalidInput(format!("NIC node {c} is outside the {}-node graph", self.topo.num_nodes)));
+            }
+            self.affinity.insert(n, (c, s));
+        }
+        Ok(self)
+    }
+
+    /// Routing policy per physical edge and whether it is a scale-up link (both directions of
+    /// edge e take `per_edge[e]`).
+    pub fn with_policies(mut self, per_edge: &[(Policy, bool)]) -> SimResult<Self> {
+        if 2 * per_edge.len() != self.topo.num_links() {
+            return Err(SimError::InvalidInput(format!(
+                "{} routing policies for {} edges",
+                per_edge.len(),
+                self.topo.num_links() / 2
+            )));
+        }
+        self.policy = per_edge.iter().flat_map(|&(p, _)| [p, p]).collect();
+        self.scale_up = per_edge.iter().flat_map(|&(_, u)| [u, u]).collect();
+        Ok(self)
+    }
+
+    /// PXN (NCCL's PCI x NVLink): a message to an NPU of another server first goes to the NPU of
+    /// its own server at the destination's position (GPU j of a DGX: rail j), which sends it out
+    /// through its NIC, so it stays on the destination's rail. Needs `with_affinity` first.
+    pub fn with_pxn(mut self) -> Self {
+        self.pxn = true;
+        self
     }
 
     /// Every source gets a search over the whole graph of its own (the reference the shared
@@ -174,8 +279,20 @@ impl<'t> Router<'t> {
         &self.routes[route as usize]
     }
 
-    /// Route id for traffic from node `src` to node `dst` (cached per pair).
+    /// The parts of a route set: (route, share of the bytes), shares summing to 1.
+    pub fn parts(&self, set: u32) -> &[(u32, f64)] {
+        let (start, len) = self.sets[set as usize];
+        &self.parts[start as usize..(start + len) as usize]
+    }
+
+    /// The single route of a connection (its first part when sprayed): tests and tools.
     pub fn route(&mut self, src: u32, dst: u32) -> SimResult<u32> {
+        let set = self.route_set(src, dst)?;
+        Ok(self.parts(set)[0].0)
+    }
+
+    /// Route set id for traffic from node `src` to node `dst` (cached per pair).
+    pub fn route_set(&mut self, src: u32, dst: u32) -> SimResult<u32> {
         let recent = &mut self.recent[src as usize];
         if recent[0].0 == dst {
             return Ok(recent[0].1);
@@ -195,27 +312,110 @@ impl<'t> Router<'t> {
         if let Some(&r) = self.cache.get(&(src, dst)) {
             return Ok(r);
         }
-        let start = self.arena.len();
         let dor_ranks = self.dor.as_ref().and_then(|(_, rank_of)| Some((*rank_of.get(&src)?, *rank_of.get(&dst)?)));
-        match dor_ranks {
-            Some((rs, rd)) => {
-                let waypoints = self.dor_waypoints(rs, rd);
-                for w in waypoints.windows(2) {
-                    self.append_shortest(w[0], w[1], src, dst)?;
-                }
+        let proxy = self.exit_nics(src, dst).and_then(|(_, nic_d)| Some((self.proxy(src, dst)?, nic_d)));
+        let via_proxy = |(p, nic_d): (u32, u32), nic_p: u32| vec![src, p, nic_p, nic_d, dst];
+        let mut waypoints = match (dor_ranks, self.exit_nics(src, dst)) {
+            (Some((rs, rd)), _) => self.dor_waypoints(rs, rd),
+            (None, Some(_)) if self.pxn && proxy.is_some() => {
+                let p = proxy.expect("checked");
+                via_proxy(p, self.affinity[&p.0].0)
             }
-            None => self.append_shortest(src, dst, src, dst)?,
+            (None, Some((nic_s, nic_d))) => vec![src, nic_s, nic_d, dst],
+            (None, None) => vec![src, dst],
+        };
+        let start = self.arena.len();
+        let mut walked = self.walk_waypoints(&waypoints, src, dst);
+        if let (Err(SimError::Unreachable { .. }), Some(p), 4) = (&walked, proxy, waypoints.len()) {
+            // The two NICs share no network (disjoint planes): go as PXN does, through the GPU
+            // whose NIC is on the destination's rail.
+            self.arena.truncate(start);
+            waypoints = via_proxy(p, self.affinity[&p.0].0);
+            walked = self.walk_waypoints(&waypoints, src, dst);
         }
+        walked?;
+        let set_start = self.parts.len() as u32;
+        if self.branched {
+            self.arena.truncate(start);
+            let mut ways = self.all_ways(&waypoints, src, dst);
+            if let (Err(SimError::Unreachable { .. }), Some(p), 4) = (&ways, proxy, waypoints.len()) {
+                ways = self.all_ways(&via_proxy(p, self.affinity[&p.0].0), src, dst);
+            }
+            let ways = ways?;
+            for (links, share) in ways {
+                let start = self.arena.len();
+                self.arena.extend_from_slice(&links);
+                let id = self.push_route(start);
+                self.parts.push((id, share));
+            }
+        } else {
+            let id = self.push_route(start);
+            self.parts.push((id, 1.0));
+        }
+        let set = self.sets.len() as u32;
+        self.sets.push((set_start, self.parts.len() as u32 - set_start));
+        self.cache.insert((src, dst), set);
+        Ok(set)
+    }
+
+    /// Appends the shortest paths between consecutive waypoints, stopping early (arena truncated,
+    /// `branched` set) where a sprayed flow splits.
+    fn walk_waypoints(&mut self, waypoints: &[u32], src: u32, dst: u32) -> SimResult<()> {
+        self.branched = false;
+        for w in waypoints.windows(2) {
+            self.append_shortest(w[0], w[1], src, dst)?;
+            if self.branched {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// Every way of a sprayed connection over the waypoints, with its share of the bytes.
+    fn all_ways(&mut self, waypoints: &[u32], src: u32, dst: u32) -> SimResult<Vec<(Vec<u32>, f64)>> {
+        let mut ways: Vec<(Vec<u32>, f64)> = vec![(Vec::new(), 1.0)];
+        for w in waypoints.windows(2) {
+            let segment = self.all_shortest(w[0], w[1], src, dst)?;
+            if ways.len() * segment.len() > MAX_SPRAY_PATHS {
+                return Err(SimError::Unsupported(format!(
+                    "spraying from node {src} to node {dst} takes more than {MAX_SPRAY_PATHS} ways; use the \
+                     ecmp or adaptive routing policy on that tier"
+                )));
+            }
+            ways = ways
+                .iter()
+                .flat_map(|(links, share)| {
+                    segment.iter().map(move |(more, s)| ([links.as_slice(), more.as_slice()].concat(), share * s))
+                })
+                .collect();
+        }
+        Ok(ways)
+    }
+
+    /// Records the links appended to the arena since `start` as a route; its id.
+    fn push_route(&mut self, start: usize) -> u32 {
         let links = &self.arena[start..];
         let mut info = RouteInfo { start: start as u32, len: links.len() as u32, latency_ns: 0.0, min_bw: f64::INFINITY };
         for &l in links {
             info.latency_ns += self.topo.link_latency_ns[l as usize];
             info.min_bw = info.min_bw.min(self.topo.link_bw_bytes_per_ns[l as usize]);
+            self.link_routes[l as usize] += 1;
         }
-        let id = self.routes.len() as u32;
         self.routes.push(info);
-        self.cache.insert((src, dst), id);
-        Ok(id)
+        (self.routes.len() - 1) as u32
+    }
+
+    /// (source NIC, destination NIC) when `src` and `dst` are NPUs of different servers that both
+    /// have a NIC (see `with_affinity`).
+    fn exit_nics(&self, src: u32, dst: u32) -> Option<(u32, u32)> {
+        let (&(nic_s, server_s), &(nic_d, server_d)) = (self.affinity.get(&src)?, self.affinity.get(&dst)?);
+        (server_s != server_d).then_some((nic_s, nic_d))
+    }
+
+    /// The NPU of `src`'s server at `dst`'s position (PXN's proxy), when that is not `src`.
+    fn proxy(&self, src: u32, dst: u32) -> Option<u32> {
+        let proxy = *self.at_position.get(&(self.affinity.get(&src)?.1, *self.position.get(&dst)?))?;
+        (proxy != src).then_some(proxy)
     }
 
     /// NPU nodes visited by dimension-order routing from rank `rs` to rank `rd`.
@@ -256,6 +456,10 @@ impl<'t> Router<'t> {
         if self.metric == Metric::Hops {
             let direct: Vec<u32> =
                 self.topo.out_links(a).iter().copied().filter(|&l| self.topo.link_to[l as usize] == b).collect();
+            if direct.len() > 1 && self.policy[direct[0] as usize] == Policy::Spray {
+                self.branched = true; // a bundle of parallel links
+                return Ok(());
+            }
             if !direct.is_empty() {
                 let pick = self.pick(&direct, flow_hash, a);
                 self.arena.push(pick);
@@ -336,8 +540,12 @@ impl<'t> Router<'t> {
             // Non-empty: v has a finite distance, so some transit neighbour (or a) precedes it.
             // Among equally short ways in, only the fastest links compete (NVLink before PCIe
             // inside a server); ECMP spreads flows over those.
-            let fastest = cand.iter().map(|&l| topo.link_bw_bytes_per_ns[l as usize]).fold(0.0, f64::max);
-            cand.retain(|&l| topo.link_bw_bytes_per_ns[l as usize] == fastest);
+            self.keep_preferred(&mut cand);
+            if cand.len() > 1 && self.policy[cand[0] as usize] == Policy::Spray {
+                self.arena.truncate(start);
+                self.branched = true;
+                return Ok(());
+            }
             let l = self.pick(&cand, flow_hash, v);
             self.arena.push(l);
             v = topo.link_from[l as usize];
@@ -388,11 +596,104 @@ impl<'t> Router<'t> {
         found
     }
 
+    /// Among equally short ways in, only the preferred compete: scale-up links (NVLink) if any,
+    /// then the fastest links (NVLink before PCIe inside a server where no tier is known).
+    fn keep_preferred(&self, cand: &mut Vec<u32>) {
+        if cand.iter().any(|&l| self.scale_up[l as usize]) {
+            cand.retain(|&l| self.scale_up[l as usize]);
+        }
+        let bw = &self.topo.link_bw_bytes_per_ns;
+        let fastest = cand.iter().map(|&l| bw[l as usize]).fold(0.0, f64::max);
+        cand.retain(|&l| bw[l as usize] == fastest);
+    }
+
     fn pick(&self, cand: &[u32], flow_hash: u64, node: u32) -> u32 {
         if !self.ecmp || cand.len() == 1 {
             return cand[0];
         }
-        cand[(mix(flow_hash ^ (node as u64).wrapping_mul(0x9E37_79B9)) % cand.len() as u64) as usize]
+        let h = mix(flow_hash ^ (node as u64).wrapping_mul(0x9E37_79B9));
+        if self.policy[cand[0] as usize] == Policy::Adaptive {
+            // The least used way; among equally used ones, the hash decides.
+            let least = cand.iter().map(|&l| self.link_routes[l as usize]).min().expect("candidates");
+            let tied: Vec<u32> = cand.iter().copied().filter(|&l| self.link_routes[l as usize] == least).collect();
+            return tied[(h % tied.len() as u64) as usize];
+        }
+        cand[(h % cand.len() as u64) as usize]
+    }
+
+    /// Every shortest path `a -> b` a sprayed flow takes, with its share of the bytes: walking back
+    /// from `b`, a node's ways in split its share equally where their links spray (the fastest
+    /// only, as in `walk_back`), and one is picked where they do not.
+    fn all_shortest(&mut self, a: u32, b: u32, fs: u32, fd: u32) -> SimResult<Vec<(Vec<u32>, f64)>> {
+        let flow_hash = mix(((fs as u64) << 32) | fd as u64);
+        if self.metric == Metric::Hops {
+            if let Some(mut hubs) = self.hubs.take() {
+                let r = hubs
+                    .enter(self.topo, a, true, &self.upcoming)
+                    .then(|| self.enumerate_back(a, b, flow_hash, |v| hubs.dist(v)));
+                self.hubs = Some(hubs);
+                if let Some(r) = r {
+                    return r;
+                }
+            }
+        }
+        if !self.dist.contains_key(&a) {
+            self.trees_built += 1;
+            let d = self.distances_from(a);
+            self.dist.insert(a, d);
+        }
+        let dist = self.dist.remove(&a).expect("tree just ensured");
+        let r = self.enumerate_back(a, b, flow_hash, |v| dist[v as usize]);
+        self.dist.insert(a, dist);
+        r
+    }
+
+    /// The ways of `all_shortest` over the distances `dist` from `a`.
+    fn enumerate_back(&self, a: u32, b: u32, flow_hash: u64, dist: impl Fn(u32) -> f64) -> SimResult<Vec<(Vec<u32>, f64)>> {
+        let topo = self.topo;
+        if !dist(b).is_finite() {
+            return Err(SimError::Unreachable { src: a, dst: b });
+        }
+        let metric = self.metric;
+        let mut done = Vec::new();
+        // (node reached walking back, links from it to b in reverse order, share)
+        let mut stack: Vec<(u32, Vec<u32>, f64)> = vec![(b, Vec::new(), 1.0)];
+        let mut cand = Vec::new();
+        while let Some((v, links, share)) = stack.pop() {
+            if v == a {
+                let mut forward = links;
+                forward.reverse();
+                done.push((forward, share));
+                if done.len() + stack.len() > MAX_SPRAY_PATHS {
+                    break; // the caller refuses the connection
+                }
+                continue;
+            }
+            cand.clear();
+            let dv = dist(v);
+            for &l in topo.out_links(v) {
+                let w = topo.link_to[l as usize];
+                if (w == a || topo.transit[w as usize])
+                    && (dist(w) + link_cost(topo, metric, l ^ 1) - dv).abs() <= LAT_TOL
+                {
+                    cand.push(l ^ 1);
+                }
+            }
+            self.keep_preferred(&mut cand);
+            let ways: Vec<u32> = if cand.len() > 1 && self.policy[cand[0] as usize] == Policy::Spray {
+                cand.clone()
+            } else {
+                vec![self.pick(&cand, flow_hash, v)]
+            };
+            let each = share / ways.len() as f64;
+            for &l in ways.iter().rev() {
+                let mut more = links.clone();
+                more.push(l);
+                stack.push((topo.link_from[l as usize], more, each));
+            }
+        }
+        done.reverse();
+        Ok(done)
     }
 
     /// Shortest distance from `b` to every node (BFS for hops, Dijkstra for latency). Only
@@ -558,6 +859,70 @@ mod tests {
             let id = r.route(a, b).unwrap();
             assert_eq!(t.link_to[r.links(id)[0] as usize], 3);
         }
+    }
+
+    #[test]
+    fn spray_splits_over_parallel_links_and_switch_planes() {
+        // GPUs 0 and 1, NVSwitch chips 2 and 3; GPU 0 has 2 links to chip 2 and 1 to chip 3.
+        let e = [(0, 2), (0, 2), (0, 3), (1, 2), (1, 3)];
+        let t = Topology::uniform(4, &e, 100.0, 1.0).unwrap();
+        let mut r = Router::new(&t, Metric::Hops, true, None).unwrap().with_policies(&[(Policy::Spray, true); 5]).unwrap();
+        let set = r.route_set(0, 1).unwrap();
+        let parts = r.parts(set).to_vec();
+        assert_eq!(parts.len(), 3);
+        assert!((parts.iter().map(|p| p.1).sum::<f64>() - 1.0).abs() < 1e-12);
+        // Walking back from GPU 1: half via each chip; via chip 2, a quarter on each parallel link.
+        let mut shares: Vec<f64> = parts.iter().map(|p| p.1).collect();
+        shares.sort_by(f64::total_cmp);
+        assert_eq!(shares, vec![0.25, 0.25, 0.5]);
+        for &(route, _) in &parts {
+            assert_eq!(r.links(route).len(), 2);
+        }
+        // The same fabric hashed: one way.
+        let mut h = Router::new(&t, Metric::Hops, true, None).unwrap().with_policies(&[(Policy::Ecmp, true); 5]).unwrap();
+        let set = h.route_set(0, 1).unwrap();
+        assert_eq!(h.parts(set).len(), 1);
+    }
+
+    #[test]
+    fn adaptive_takes_the_least_used_way() {
+        // Hosts 4..8 on leaf 0, 8..12 on leaf 1, two spines 2 and 3.
+        let mut e = vec![(0, 2), (0, 3), (1, 2), (1, 3)];
+        for h in 0..4 {
+            e.push((4 + h, 0));
+            e.push((8 + h, 1));
+        }
+        let t = Topology::uniform(12, &e, 100.0, 1.0).unwrap();
+        let n = e.len();
+        let mut r = Router::new(&t, Metric::Hops, true, None).unwrap().with_policies(&vec![(Policy::Adaptive, false); n]).unwrap();
+        let mut spines = vec![];
+        for h in 0..4 {
+            let id = r.route(4 + h, 8 + h).unwrap();
+            spines.push(t.link_to[r.links(id)[1] as usize]);
+        }
+        spines.sort();
+        assert_eq!(spines, vec![2, 2, 3, 3]);
+    }
+
+    #[test]
+    fn pxn_crosses_nvlink_to_the_destination_rail_first() {
+        // Two servers of 2 GPUs (0, 1 | 4, 5) on a scale-up switch each (2 | 6), NICs 3 (GPU 0),
+        // 8 (GPU 1), 7 (GPU 4), 9 (GPU 5); rail leaves 10 (NICs 3, 7) and 11 (8, 9), spine 12.
+        let e = [(0, 2), (1, 2), (0, 3), (1, 8), (4, 6), (5, 6), (4, 7), (5, 9), (3, 10), (7, 10), (8, 11), (9, 11), (10, 12), (11, 12)];
+        let t = Topology::uniform(13, &e, 100.0, 1.0).unwrap();
+        let npus = [0, 1, 4, 5];
+        let r = Router::new(&t, Metric::Hops, true, None).unwrap();
+        let mut r = r.with_affinity(&npus, &[3, 8, 7, 9], &[0, 0, 1, 1]).unwrap();
+        let t = &t;
+        // Without PXN, GPU 0 -> GPU 5 crosses the spine (rail 0 leaf to rail 1 leaf).
+        let nodes = |r: &mut Router, a, b| -> Vec<u32> {
+            let id = r.route(a, b).unwrap();
+            r.links(id).iter().map(|&l| t.link_to[l as usize]).collect()
+        };
+        assert!(nodes(&mut r, 0, 5).contains(&12));
+        let mut p = Router::new(t, Metric::Hops, true, None).unwrap().with_affinity(&npus, &[3, 8, 7, 9], &[0, 0, 1, 1]).unwrap().with_pxn();
+        assert_eq!(nodes(&mut p, 0, 5), vec![2, 1, 8, 11, 9, 5]);
+        assert_eq!(nodes(&mut p, 0, 4), vec![3, 10, 7, 4]); // same rail: no detour
     }
 
     #[test]

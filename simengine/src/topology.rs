@@ -120,6 +120,18 @@ impl Topology {
         Ok(t)
     }
 
+    /// Forbids transit through the given nodes (on top of the no-transit kinds): GPUs that are not
+    /// their fabric's routers, NIC ASICs that must not pass one server's traffic to another.
+    pub fn forbid_transit(&mut self, nodes: &[u32]) -> SimResult<()> {
+        for &n in nodes {
+            if n as usize >= self.num_nodes {
+                return invalid(format!("no-transit node {n} is outside the {}-node graph", self.num_nodes));
+            }
+            self.transit[n as usize] = false;
+        }
+        Ok(())
+    }
+
     /// Marks every node of the given kinds as cut-through (see `cut_through`).
     pub fn set_cut_through_kinds(&mut self, kinds: &[i32]) {
         for (c, k) in self.cut_through.iter_mut().zip(&self.node_kind) {

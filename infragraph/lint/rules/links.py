@@ -153,8 +153,14 @@ def parallel_links_differ(ctx: LintContext):
 
 @rule("IG011", "duplicate-edge", "warning", "The same two nodes are joined more than once by the same link")
 def duplicate_edge(ctx: LintContext):
+    """A repeated edge is a duplicate unless its link class says `bundle = true`: then parallel
+    edges are the lanes of one bundle (the 18 NVLinks of an H100 to its NVSwitches), which carry
+    traffic together (simulate sprays over them), not a copy-paste slip."""
     g = ctx.g
     edges, group = ctx.facts.parallel_groups
+    bundle = np.array([link.attributes.get("bundle") is True for link in g.links] + [False], dtype=bool)
+    keep = ~bundle[g.edge_link[edges]] if edges.size else np.zeros(0, dtype=bool)
+    edges, group = edges[keep], group[keep]
     if edges.size == 0:
         return
     order = np.lexsort((edges, g.edge_link[edges], group))  # by group, then link, then edge id
@@ -177,5 +183,6 @@ def duplicate_edge(ctx: LintContext):
             f"edges already made by {origin}, e.g. '{s}' — '{d}'",
             ctx.locate.edge(dup),
             (s, d),
-            "delete the repeated edge, or if the cables are meant to be parallel, cable separate ports",
+            "delete the repeated edge; if the cables are meant to be parallel, cable separate ports, or mark "
+            "the link `bundle = true` when they are lanes of one bundle (e.g. NVLinks)",
         )
