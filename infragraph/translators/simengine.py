@@ -22,6 +22,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from ..errors import Diagnostic, Location
 from ..graph.export import to_json_dict
 from ..graph.fqg import FQG
 from ..simulate import prepare
@@ -50,6 +51,21 @@ class EnginePlan:
     workload: Workload
 
 
+QUEUE_DEFAULTS = {"intra-dimension-scheduling": "FIFO", "inter-dimension-scheduling": "baseline"}
+
+
+def queue_refusals(values: dict[str, Any]) -> list[Diagnostic]:
+    """Our engine models ASTRA-sim's other queue orders only in ASTRA-sim's arrival chunk order
+    (`simulate --scheduling arrival`), which this bundle's scheduling-policy does not run: refused
+    here rather than by run.sh."""
+    return [Diagnostic(f"{key}={values[key]}: our engine models it only with ASTRA-sim's arrival chunk order "
+                       f"(simulate --scheduling arrival), and this bundle runs scheduling-policy "
+                       f"{values['scheduling-policy']}", Location(path=f"--set {key}"),
+                       f"run `infragraph simulate FILE --model astra --scheduling arrival --{key} {values[key]}`, "
+                       f"or translate for astra-analytical (ASTRA-sim 518bd51's JSON loader ignores the key)")
+            for key, default in QUEUE_DEFAULTS.items() if values[key] != default]
+
+
 class SimEngine(Translator):
     name = "simengine"
     description = "InfraGraph's native collective engine (infragraph simulate)"
@@ -65,7 +81,7 @@ class SimEngine(Translator):
         system, diags = system_config(dims, values, options.workload) if dims else (
             {k: values[k] for k in ("scheduling-policy", "endpoint-delay", "active-chunks-per-dimension",
                                     "preferred-dataset-splits", "collective-optimization", "local-mem-bw")}, [])
-        refuse(diags)
+        refuse(diags + queue_refusals(values))
         arrays = dict(prepared.arrays)
         arrays["edge_bandwidth_gbps"] = _null_nan(arrays["edge_bandwidth_gbps"])
         arrays["edge_latency_ns"] = _null_nan(arrays["edge_latency_ns"])
