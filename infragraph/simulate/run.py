@@ -27,7 +27,7 @@ from .engine import engine_error_type, simulate_arrays
 from .checks import injection_bound_gbps, warnings
 from .policy import TIERS, describe as describe_policy, edge_policies, parse_policy, scale_up_edges
 from .dims import SELECTORS, Dims, algorithms, parse_dims, resolve
-from .nccl import Servers, bus_factor, engine_plan, nvswitch_planes, servers, spread_bundles
+from .nccl import Servers, bus_factor, engine_plan, servers
 from .load import LinkTiers, bottleneck_tier, link_tiers, tier_summary
 
 COLLECTIVES = ("all-reduce", "reduce-scatter", "all-gather", "all-to-all", "broadcast", "reduce",
@@ -311,17 +311,12 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
         cut_through_kinds=cut_through,
         **routes,
     )
-    planes = None
     if plan is not None:
         kwargs.update(collective=plan.collective, size_bytes=plan.size_bytes, chunks=plan.chunks,
                       active_chunks=plan.active_chunks,
                       endpoint_delay_ns=0.0, edge_bandwidth_gbps=plan.bandwidth_gbps.tolist(),
                       edge_latency_ns=[0.0] * len(p.arrays["edge_latency_ns"]),
                       optimization="localBWAware", local_mem_bw_gb_per_s=None)
-        planes = nvswitch_planes(p.g, plan.bandwidth_gbps)
-        if planes is not None:
-            kwargs.update(edge_src=planes.edge_src.tolist(), edge_dst=planes.edge_dst.tolist(),
-                          edge_bandwidth_gbps=planes.bandwidth_gbps.tolist())
     if opts.max_events is not None:
         kwargs["max_events"] = int(opts.max_events)
     try:
@@ -335,8 +330,6 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
     requested = opts
     if plan is not None:
         _apply_nccl(raw, plan, opts, len(groups[0]))
-        if planes is not None:
-            raw["link_bytes"], raw["link_busy_ns"] = spread_bundles(planes, raw["link_bytes"], raw["link_busy_ns"])
         opts = replace(opts, chunks=plan.chunks, active_chunks=plan.active_chunks, endpoint_delay_ns=0.0,
                        optimization="localBWAware", local_mem_bw_gb_per_s=None)
     out = _result(p, replace(opts, algorithm=algorithm), groups, used, raw)

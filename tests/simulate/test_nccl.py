@@ -147,3 +147,23 @@ def test_collnet_where_the_fabric_reduces_and_options_nccl_sets_itself_are_named
     r = simulate(h100, Opts(size_bytes=1 << 20, chunks=4))
     assert any("did not use --chunks" in note for note in r["nccl"]["notes"])
     assert not any("did not use" in note for note in simulate(h100, Opts(size_bytes=1 << 20))["nccl"]["notes"])
+
+
+def test_dgx_clos_every_nic_cable_loaded_and_within_10_percent_of_the_bound():
+    """std.devices.dgx servers on a rail-optimized Clos: each GPU's traffic leaves through its own
+    NIC (the routing's NIC affinity), so every NIC cable carries the same load; the time is the
+    busier of NVLink and NIC (NCCL's per-link figures) plus NCCL's latency, within 10 %."""
+    from infragraph.graph.ranks import npu_order
+    from infragraph.simulate.nccl import NVLINK_GBPS, servers
+
+    g = blueprints.graph("std.fabrics.clos", radix=16, tiers=2, nics_per_host=8, rail_optimized=True,
+                         host_device="dgx.dgx()")
+    size = float(1 << 30)
+    r = simulate(g, Opts(size_bytes=size, top_links=None))
+    s = servers(g, npu_order(g), list(range(r["num_npus"])))
+    nvlink = s.scaleup_gbps / 8 * NVLINK_GBPS[s.arch][0] / NVLINK_GBPS[s.arch][1]  # GB/s per direction
+    bound = max(2 * (s.ppn - 1) / s.ppn * size / nvlink,
+                2 * (s.nodes - 1) / s.nodes * size / s.ppn / 48.0) + r["nccl"]["latency_ns"]
+    assert bound <= r["collective_time_ns"] <= 1.10 * bound
+    loads = [x["bytes"] for x in r["links"] if x["tier"] == "host–leaf"]
+    assert len(loads) == 2 * 128 and max(loads) <= 1.1 * min(loads)
