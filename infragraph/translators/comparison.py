@@ -21,6 +21,7 @@ from ..graph.ranks import npu_order
 from ..simulate import SimulationOptions
 from ..simulate.dims import algorithms as resolve_algorithms
 from ..simulate.nccl import EnginePlan, engine_plan, servers
+from ..simulate.policy import describe as describe_policy, parse_policy
 from .astra_system import COLLECTIVE_KEY, ENGINE_ALGORITHM
 from .chakra_et import Workload
 from .logical_dims import Stated
@@ -33,14 +34,20 @@ class Model:
 
     text: str
     engine: str | None
+    routing: str  # how the backend routes a message
     nearest: str = "fair"  # the engine model to compare with when none is the same
 
 
+NO_ROUTES = "none: each dimension has its own links"
 ANALYTICAL_UNAWARE = Model("ASTRA-sim analytical, congestion-unaware (each message: latency + size / bandwidth)",
-                           "astra")
-ANALYTICAL_AWARE = Model("ASTRA-sim analytical, congestion-aware (links shared in arrival order)", "astra-aware")
-NS3 = Model("ns-3 packet level (RDMA with DCQCN and PFC, ECMP routes)", None)
-HTSIM = Model("HTSim packet level (TCP, ECMP routes)", None)
+                           "astra", NO_ROUTES)
+ANALYTICAL_AWARE = Model("ASTRA-sim analytical, congestion-aware (links shared in arrival order)", "astra-aware",
+                         NO_ROUTES)
+ENGINE_ASTRA = Model("our engine, ASTRA-sim-compatible (`--model astra`: latency + size / bandwidth on the real "
+                     "graph)", "astra", "ASTRA-sim's: one path per message (ECMP), every tier")
+NS3 = Model("ns-3 packet level (RDMA with DCQCN and PFC)", None,
+            "ECMP per flow on every switch (scale-up switches too); only switches forward")
+HTSIM = Model("HTSim packet level (TCP)", None, "ECMP per flow in the fat tree; no scale-up domain")
 
 
 # ASTRA-sim's queue keys, named alike in system.json and SimulationOptions (dashes for underscores).
@@ -74,6 +81,13 @@ def simulate_default(g: FQG, stated: Stated, workload: Workload) -> SimulateDefa
     plan = engine_plan(g, np.asarray(g.edge_bandwidth_gbps(), dtype=np.float64), npus, group, workload.collective,
                        float(workload.size_bytes), where)
     return SimulateDefault(plan.algorithms, plan)
+
+
+def simulate_routing(g: FQG, d: SimulationOptions) -> str:
+    """simulate's routing policy per tier for `g`: the option, else the graph's annotation, else the
+    default (simulate.policy), as simulate chooses it for its own models."""
+    given = d.routing_policy if d.routing_policy is not None else str(g.graph_annotations.get("routing_policy", ""))
+    return describe_policy(parse_policy(given, "routing policy"))
 
 
 def against_simulate(g: FQG, dims: list[Dimension], dims_shape: str, dims_from: str, stated: Stated,
@@ -126,6 +140,7 @@ def against_simulate(g: FQG, dims: list[Dimension], dims_shape: str, dims_from: 
         *((item, str(system[key]), str(getattr(d, key.replace("-", "_"))),
            str(system[key]) == str(getattr(d, key.replace("-", "_")))) for item, key in SCHEDULING_KEYS),
         ("network model", model.text, f"`{sim_model}`", model.engine == sim_model),
+        ("routing", model.routing, f"`{simulate_routing(g, d)}` (per tier)", False),
     ]
     lines = ["| | this bundle | `infragraph simulate` default | |", "|---|---|---|---|"]
     lines += [f"| {item} | {ours} | {theirs} | {'same' if same else '**differs**'} |"

@@ -29,7 +29,7 @@ from ..simulate import prepare
 from .astra_system import COLLECTIVE_KEY, ENGINE_ALGORITHM, SYSTEM_SETTINGS, system_config
 from .base import Bundle, Options, Translator, refuse, render
 from .chakra_et import Workload
-from .comparison import ANALYTICAL_UNAWARE, against_simulate
+from .comparison import ENGINE_ASTRA, against_simulate
 from .logical_dims import Chosen, bundle_dims
 from .readme import readme
 from .structure import fabric
@@ -121,7 +121,7 @@ class SimEngine(Translator):
                    f"fully qualified graph `infragraph simulate` reads, and run.sh passes it these dimensions and "
                    f"algorithms explicitly")
         against = against_simulate(plan.g, dims, plan.chosen.shape(), plan.chosen.source, plan.chosen.stated,
-                                   plan.system, plan.workload, ANALYTICAL_UNAWARE)
+                                   plan.system, plan.workload, ENGINE_ASTRA)
         files["README.md"] = readme(self, plan.g.name, len(plan.npu_names), summary,
                                     {**files, "graph.json": ""}, plan.notes, False, self.settings_table(plan.values),
                                     None, run_hint="./run.sh  # extra flags pass through, e.g. --size 64MiB",

@@ -37,6 +37,7 @@ def test_every_readme_states_what_simulate_runs_by_default(backend, tmp_path):
     assert f"run as `{','.join(r['algorithm'])}`" in _row(section, "all-reduce algorithm per dimension")[2]
     assert _row(section, "chunks (preferred-dataset-splits)")[2] == str(r["chunks"])
     assert _row(section, "network model")[2] == f"`{r['model']}`"
+    assert _row(section, "routing")[2] == f"`{r['routing_policy']}` (per tier)"
     assert re.search(r"```sh\ninfragraph simulate FILE --dims \S+ --algorithm \S+ --chunks 4 ", section)
 
 
