@@ -8,6 +8,7 @@ and its mesh diameter are measured on the graph.
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -74,11 +75,11 @@ def test_dgx_like_host_has_an_all_to_all_scale_up_domain():
     adj = coo_matrix((np.ones(g.num_edges), (g.edge_src, g.edge_dst)), shape=(g.num_nodes,) * 2)
     d = shortest_path(adj, unweighted=True, directed=False, indices=gpus)[:, gpus]
     assert d.max() == 2  # GPU -> NVSwitch -> GPU for every pair
-    # 900 GB/s per GPU over 4 switches
+    # 450 GB/s per GPU per direction (18 NVLink4 x 25 GB/s) over 4 switches: 900 Gbit/s each
     assert edge_types(g)["xpu--switch"] == 32
     nv = g.edge_bandwidth_gbps()[(g.node_type[g.edge_src] == g.type_names.index("xpu"))
                                  & (g.node_type[g.edge_dst] == g.type_names.index("switch"))]
-    assert set(nv.tolist()) == {900 * 8 / 4}
+    assert set(nv.tolist()) == {450 * 8 / 4}
 
 
 def noc_endpoints(w, h, c, m, p):
@@ -143,3 +144,37 @@ def test_128_noc_gpus_on_a_switch_fabric_give_57344_endpoints():
     assert (bc.port_cable_counts(g) == 1).all()
     assert bc.cables_between(g, "gpu", "sw") == 128 * 32
     bc.assert_hygiene(g)  # all 16,384 compute units reach each other
+
+
+# nccl-tests all_reduce_perf busbw on one HGX H100 (ring), as ASTRA-sim's HGX-H100 validation page
+# reports it: 741 GB/s "bidirectional", 370.5 GB/s per direction.
+H100_NCCL_RING_BUSBW = 370.5
+H100_NVLINK_GB_PER_S = 450.0  # 18 NVLink4 x 25 GB/s, per direction
+
+
+def _dgx_all_reduce(graph, **opts) -> dict:
+    from infragraph.simulate import SimulationOptions, simulate
+    return simulate(graph, SimulationOptions(size_bytes=1 << 30, local_mem_bw_gb_per_s=None, **opts))
+
+
+def test_dgx_all_reduce_default_is_nccls_ring_and_the_ideal_reaches_450():
+    """`simulate std.devices.dgx --collective all-reduce --size 1GiB --local-mem-bw none`."""
+    g = bc.build("std.devices.dgx")
+    r = _dgx_all_reduce(g)
+    assert r["nccl"]["algorithm"] == "ring"  # not NVLS: the chips do not reduce
+    assert abs(r["bus_bandwidth_gb_per_s"] / H100_NCCL_RING_BUSBW - 1) < 0.10
+    assert r["bus_bandwidth_gb_per_s"] < H100_NVLINK_GB_PER_S
+    up = [t for t in r["tiers"] if "scale-up" in t["tier"]][0]
+    assert up["links_used"] == up["links"] == 64  # 32 NVLink bundles, both directions
+    ideal = _dgx_all_reduce(g, algorithm=("ring",))  # fair sharing on the links as stated
+    assert 0.95 * H100_NVLINK_GB_PER_S <= ideal["bus_bandwidth_gb_per_s"] <= H100_NVLINK_GB_PER_S
+
+
+def test_imported_h100_server_matches_the_dgx_blueprint():
+    from infragraph.graph import expand
+    from infragraph.importers import import_source
+    doc, _ = import_source("nccl", Path(__file__).parent.parent / "examples" / "import" / "nccl_h100_server.xml")
+    imported = _dgx_all_reduce(expand(doc))
+    blueprint = _dgx_all_reduce(bc.build("std.devices.dgx"))
+    assert imported["nccl"]["algorithm"] == blueprint["nccl"]["algorithm"] == "ring"
+    assert imported["bus_bandwidth_gb_per_s"] == pytest.approx(blueprint["bus_bandwidth_gb_per_s"], rel=0.01)

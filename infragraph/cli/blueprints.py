@@ -45,7 +45,8 @@ def format_description(d: dict) -> str:
         lines.append("parameters (override with -D NAME=VALUE):")
         for p in d["params"]:
             default = "" if p["default"] is None else f" = {p['default']}"
-            lines.append(f"  {p['name']}: {p['type']}{default}")
+            unit = "  (per direction; links are full duplex)" if p["type"] == "bandwidth" else ""
+            lines.append(f"  {p['name']}: {p['type']}{default}{unit}")
             if p["doc"]:
                 lines.append(f"      {p['doc']}")
     return "\n".join(lines)

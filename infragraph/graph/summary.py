@@ -43,12 +43,12 @@ def format_summary(s: dict) -> str:
     lines += [f"  {t:<16} {n:>12,}" for t, n in s["nodes_by_type"].items()]
     lines += ["", "edges by endpoint types:"]
     lines += [f"  {t:<24} {n:>12,}" for t, n in s["edges_by_endpoint_types"].items()]
-    lines += ["", "link classes:"]
+    lines += ["", "link classes (bandwidth per direction; every link is full duplex):"]
     for x in s["links"]:
         bw = "-" if x["bandwidth_gbps"] is None else f"{x['bandwidth_gbps']:g} Gbps"
         lat = "-" if x["latency_ns"] is None else f"{x['latency_ns']:g} ns"
         tot = "" if x["total_bandwidth_gbps"] is None else f"  total {x['total_bandwidth_gbps']:,.0f} Gbps"
         lines.append(f"  {x['link']:<24} {x['edges']:>10,} edges  {bw:>12}  {lat:>10}{tot}")
-    lines += ["", f"total bandwidth: {s['total_bandwidth_gbps']:,.0f} Gbps"
+    lines += ["", f"total bandwidth: {s['total_bandwidth_gbps']:,.0f} Gbps per direction (the sum over edges, each way)"
               + (f" ({s['edges_without_bandwidth']:,} edges state no bandwidth)" if s["edges_without_bandwidth"] else "")]
     return "\n".join(lines)

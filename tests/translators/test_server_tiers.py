@@ -23,7 +23,7 @@ def _product(**params):
 def test_dgx_rail_optimized_is_nvswitch_then_the_rail_leaves():
     fab, p = _product(nics_per_host=8, rail_optimized=True, host_device="dgx.dgx()")
     assert p.shape() == "SW(8)_SW(4)"  # 4 servers share the 8 rail leaves; the spines add no dimension
-    assert [d.bw_gbps for d in p.dims] == [7200.0, 400.0]  # 900 GB/s NVLink; one 400 Gb/s NIC per GPU
+    assert [d.bw_gbps for d in p.dims] == [3600.0, 400.0]  # 450 GB/s NVLink per direction; one 400 Gb/s NIC per GPU
     assert [d.lat_ns for d in p.dims] == [100.0, 650.0]
     assert rank_names(fab, p.order)[:9] == [f"host.0.gpu.{i}" for i in range(8)] + ["host.1.gpu.0"]
 
