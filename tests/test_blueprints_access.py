@@ -15,7 +15,7 @@ from infragraph.lang import compile_source
 from infragraph.paths import BLUEPRINTS
 
 EXPECTED = {"std.devices.switch", "std.devices.nic", "std.devices.npu", "std.devices.host", "std.devices.dgx",
-            "std.devices.gpu_noc", "std.fabrics.clos", "std.fabrics.single_switch", "std.fabrics.torus",
+            "std.devices.gpu_noc", "std.devices.hgx", "std.devices.gb200_nvl72", "std.fabrics.clos", "std.fabrics.single_switch", "std.fabrics.torus",
             "std.fabrics.mesh", "std.fabrics.hypercube", "std.fabrics.dragonfly", "std.fabrics.ring",
             "std.fabrics.fully_connected", "std.fabrics.stack", "std.fabrics.gpu_cluster",
             "std.fabrics.pgft", "std.fabrics.simgrid_dragonfly"}

@@ -178,3 +178,76 @@ def test_imported_h100_server_matches_the_dgx_blueprint():
     blueprint = _dgx_all_reduce(bc.build("std.devices.dgx"))
     assert imported["nccl"]["algorithm"] == blueprint["nccl"]["algorithm"] == "ring"
     assert imported["bus_bandwidth_gb_per_s"] == pytest.approx(blueprint["bus_bandwidth_gb_per_s"], rel=0.01)
+
+
+# Per GPU: NVLinks, GB/s per direction each, NVSwitch chips, NIC Gbit/s; nccl-tests busbw (GB/s,
+# one server, ring) where published: A100 from NVIDIA/nccl issue 1048 (`all_reduce_perf -g 8`,
+# 232.54 GB/s), H100 as above (docs/simulate.md lists both).
+HGX = {"a100": (12, 25, 6, 200, 232.5), "h100": (18, 25, 4, 400, H100_NCCL_RING_BUSBW),
+       "h200": (18, 25, 4, 400, None), "b200": (18, 50, 2, 400, None)}
+
+
+def _nvlinks(g):
+    xpu, sw = g.type_names.index("xpu"), g.type_names.index("switch")
+    t = g.node_type
+    mask = (t[g.edge_src] == xpu) & (t[g.edge_dst] == sw)
+    return mask, g.edge_bandwidth_gbps()[mask]
+
+
+@pytest.mark.parametrize("system", sorted(HGX))
+def test_hgx_servers_have_their_datasheet_nvlinks_and_nics(system):
+    links, lane_gb, chips, nic_gbps, _ = HGX[system]
+    g = bc.build("std.devices.hgx", system=system)
+    assert bc.type_counts(g) == {"cpu": 2, "xpu": 8, "nic": 8, "port": 8, "pcie_endpoint": 8,
+                                 "pcie_switch": 4, "switch": chips}
+    mask, bw = _nvlinks(g)
+    assert mask.sum() == 8 * links and set(bw.tolist()) == {lane_gb * 8.0}
+    per_chip = Counter(zip(g.edge_src[mask].tolist(), g.edge_dst[mask].tolist()))
+    gpu0 = sorted(n for (s, _), n in per_chip.items() if s == g.nodes_of_type("xpu")[0])
+    assert sum(gpu0) == links and len(gpu0) == chips
+    if system in ("h100", "h200"):
+        assert sorted(gpu0) == [4, 4, 5, 5]  # the 5/4/4/5 wiring
+    nic, port = g.type_names.index("nic"), g.type_names.index("port")
+    cable = (g.node_type[g.edge_src] == nic) & (g.node_type[g.edge_dst] == port)
+    assert cable.sum() == 8 and set(g.edge_bandwidth_gbps()[cable].tolist()) == {float(nic_gbps)}
+
+
+def _lint_rules(name: str, **defines) -> list[str]:
+    from infragraph import blueprints
+    from infragraph.lint.config import LintConfig
+    from infragraph.lint.engine import lint_files
+    report = lint_files([str(blueprints.resolve(name))], LintConfig(), {k: str(v) for k, v in defines.items()})
+    return [f.rule for f in report.findings]
+
+
+@pytest.mark.parametrize("name, defines", [("std.devices.hgx", {"system": "h100"}),
+                                           ("std.devices.hgx", {"system": "b200"}),
+                                           ("std.devices.gb200_nvl72", {})])
+def test_nvlink_lanes_lint_clean(name, defines):
+    assert _lint_rules(name, **defines) == []  # parallel NVLink lanes are a bundle, not IG011
+
+
+@pytest.mark.parametrize("system", sorted(HGX))
+def test_hgx_all_reduce_uses_every_nvlink_and_stays_under_the_nvlink_bound(system):
+    links, lane_gb, _, _, published = HGX[system]
+    bound = links * lane_gb  # GB/s per GPU and direction
+    g = bc.build("std.devices.hgx", system=system)
+    r = _dgx_all_reduce(g)
+    up = [t for t in r["tiers"] if "nvlink" in t["tier"]][0]
+    assert up["links_used"] == up["links"] == 2 * 8 * links
+    assert r["nccl"]["algorithm"] == "ring" and r["bus_bandwidth_gb_per_s"] < bound
+    if published:
+        assert abs(r["bus_bandwidth_gb_per_s"] / published - 1) < 0.10
+    ideal = _dgx_all_reduce(g, algorithm=("ring",))
+    assert 0.95 * bound <= ideal["bus_bandwidth_gb_per_s"] <= bound
+
+
+def test_gb200_nvl72_is_one_nvlink_domain_of_72_gpus():
+    g = bc.build("std.devices.gb200_nvl72")
+    assert bc.type_counts(g) == {"cpu": 36, "xpu": 72, "nic": 72, "port": 72, "pcie_endpoint": 72, "switch": 18}
+    mask, bw = _nvlinks(g)
+    assert mask.sum() == 72 * 18 and set(bw.tolist()) == {50 * 8.0}  # one 50 GB/s lane to each chip
+    r = _dgx_all_reduce(g)
+    up = [t for t in r["tiers"] if "nvlink" in t["tier"]][0]
+    assert up["links_used"] == up["links"] == 2 * 72 * 18
+    assert r["num_npus"] == 72 and r["bus_bandwidth_gb_per_s"] < 900
