@@ -46,8 +46,8 @@ def test_the_analytical_model_merges_the_tiers_into_the_stated_dims(rails):
     b = T.get("astra-analytical").translate(rails, T.Options(approximate=True))
     net = yaml.safe_load(b.files["network.yml"])
     assert net["npus_count"] == [8, 8] and net["topology"] == ["Switch", "Switch"]
-    # the scale-up dimension: 4 NVSwitch links of 1,800 Gbit/s per GPU; the rail dimension: the NIC
-    assert net["bandwidth"] == [round(7200e9 / 8 / 2**30, 6), round(400e9 / 8 / 2**30, 6)]
+    # the scale-up dimension: 4 NVSwitch links of 900 Gbit/s per GPU (dgx: 450 GB/s per direction); the rail: the NIC
+    assert net["bandwidth"] == [round(3600e9 / 8 / 2**30, 6), round(400e9 / 8 / 2**30, 6)]
     assert any("SW(4)_SW(2) into SW(8)" in n for n in b.notes)
     assert any(n.startswith("error of this approximation") for n in b.notes)
 
