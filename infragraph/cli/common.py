@@ -76,6 +76,28 @@ def failure_spec(args: argparse.Namespace):
                        tuple(parse_degrade(d) for d in args.degrade))
 
 
+def failure_option(args: argparse.Namespace) -> str:
+    """The option(s) that asked for the failures, for locating errors about them: --fail,
+    --fail-random or both."""
+    given = [o for o, v in (("--fail", args.fail), ("--fail-random", args.fail_random is not None)) if v]
+    return "/".join(given) or "--fail"
+
+
+@contextmanager
+def about_failures(args: argparse.Namespace):
+    """Locate the failure errors raised inside the block (located at "--fail" by the library) at the
+    option the user actually gave: `--fail-random 1` names --fail-random."""
+    option = failure_option(args)
+    try:
+        yield
+    except InfraGraphError as e:
+        if option == "--fail":
+            raise
+        raise InfraGraphError([Diagnostic(d.message, Location(path=option), d.hint, d.severity, d.notes)
+                               if d.location.path == "--fail" and not d.location.file else d
+                               for d in e.diagnostics]) from None
+
+
 def defines(args: argparse.Namespace) -> dict[str, str]:
     out = {}
     for item in args.defines:
@@ -161,5 +183,5 @@ def load_graph_with_progress(args: argparse.Namespace):
 
 
 __all__ = ["InfraGraphError", "Progress", "about_option", "add_failure_arguments", "add_limit_arguments",
-           "add_source_arguments", "at_least", "defines", "failure_spec", "limits", "load_graph_with_progress",
+           "about_failures", "add_source_arguments", "at_least", "defines", "failure_spec", "limits", "load_graph_with_progress",
            "one_of", "option_error", "progress"]

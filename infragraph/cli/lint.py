@@ -42,6 +42,7 @@ def run(args) -> int:
     from ..lint.config import discover_config, load_config_file
     from ..lint.engine import lint_files
     from ..lint.report import to_json_dict, to_text
+    from ..lint.rules.registry import INPUT_RULE
     from ..lint.sarif import to_sarif
 
     try:
@@ -68,4 +69,10 @@ def run(args) -> int:
             return 2
     else:
         print(text)
+    if report.failed_files:  # exit 2 always says why on stderr too, whatever the format on stdout
+        print(f"infragraph lint: {len(report.failed_files)} file(s) could not be loaded: "
+              f"{', '.join(report.failed_files)}", file=sys.stderr)
+        for f in report.findings:
+            if f.location.file in report.failed_files and f.rule == INPUT_RULE.id:
+                print(f"  {f.location}: {f.message}", file=sys.stderr)
     return report.exit_code

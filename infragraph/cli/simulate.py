@@ -17,7 +17,7 @@ from dataclasses import replace
 from ..errors import did_you_mean
 from ..output import check_output, open_output
 from ..units import Quantity, UnitError, format_quantity, parse_quantity, parse_size_bytes, to_ns
-from .common import (about_option, add_failure_arguments, add_source_arguments, at_least, failure_spec,
+from .common import (about_failures, about_option, add_failure_arguments, add_source_arguments, at_least, failure_spec,
                      load_graph_with_progress, one_of, option_error, progress)
 from .sim_progress import SimProgress
 from .simulate_workload import add_arguments as add_workload_arguments, run_workload
@@ -406,7 +406,8 @@ def run(args) -> int:
     with progress(args).phase(label):
         try:
             if failures.any():
-                results = simulate_with_failures(g, failures, sizes, opts, progress=show)
+                with about_failures(args):
+                    results = simulate_with_failures(g, failures, sizes, opts, progress=show)
             else:
                 prepared = prepare(g)
                 results = []

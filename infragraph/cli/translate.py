@@ -8,7 +8,7 @@ from ..errors import Diagnostic, InfraGraphError, Location, error
 from ..output import check_output_dir
 from ..units import UnitError, parse_size_bytes
 from .common import (add_failure_arguments, add_source_arguments, failure_spec, load_graph_with_progress, one_of,
-                     progress)
+                     option_error, progress)
 
 # The translators (numpy, Jinja2) are imported when the command runs; these mirror
 # translators.chakra_et's defaults (tests/cli/test_startup.py checks the help names every value).
@@ -57,6 +57,10 @@ def workload(collective: str, size: str, files: bool = True):
         nbytes = parse_size_bytes(size)
     except UnitError as e:
         raise error(f"bad --size '{size}': {e}", hint="a whole number of bytes with a unit, e.g. 1MiB, 64KB, 4096") from None
+    if not 1 <= nbytes <= 2 ** 63 - 1:
+        raise option_error("--size", f"collective size {nbytes} bytes is out of range; expected a whole number of "
+                           f"bytes from 1 to {2 ** 63 - 1} (int64, what the Chakra traces hold)",
+                           "e.g. --size 1MiB")
     return Workload(collective, nbytes, files)
 
 

@@ -76,7 +76,12 @@ def simulate_with_failures(g: FQG, f: Failures, sizes: Sequence[float],
     healthy graph (both simulated with the same options). `progress` is passed to the engine; a
     failed-fabric run stopped by Ctrl-C is returned as a partial result without the comparison (and
     ends a sweep), one stopped during the healthy run raises KeyboardInterrupt."""
-    failed = prepare(apply_failures(g, f))
+    cut = apply_failures(g, f)
+    if cut.num_edges == 0 and g.num_edges:
+        raise InfraGraphError(Diagnostic(f"the failures cut all {g.num_edges:,} links of graph '{g.name}'; "
+                                         "there is no network left to simulate", Location(path="--fail"),
+                                         "fail fewer nodes or links (a glob like spine.* rather than *)"))
+    failed = prepare(cut)
     check_groups_connected(failed, g, f, opts.groups)
     base = prepare(healthy(g))
     summary = f.summary(g)
