@@ -31,6 +31,10 @@ def server(device: str) -> str:
     return f"import std.devices.host as hosts\n\nfabric server() {{\n    instance dgx: {device}\n}}\n"
 
 
+def hgx(system: str) -> str:
+    return f"import std.devices.hgx as hgx\n\nfabric server() {{\n    instance s: hgx.{system}()\n}}\n"
+
+
 def clos(device: str, radix: int) -> str:
     return (f"import std.fabrics.clos as c\nimport std.devices.host as hosts\n\nfabric pod() {{\n"
             f"    include c.clos(radix = {radix}, tiers = 2, nics_per_host = 8, rail_optimized = true,\n"
@@ -50,6 +54,9 @@ ROWS = [
      "NVIDIA/nccl issue 812 (NVIDIA): DGX A100 with 8x 200 Gb/s IB, 192 GB/s all-reduce busbw"),
     ("DGX H100, 4 servers (32 GPUs), 8x 400 Gb/s", clos(H100, 8), 396.0,
      "NVIDIA/nccl-tests issue 319 (NVIDIA): ~48 GB/s per CX7 400 Gb/s NIC, up to ~396 GB/s with ring"),
+    # The device blueprints as built (every NVLink a lane, NVSwitch wiring as NVIDIA documents it).
+    ("std.devices.hgx a100(), 1 server (8 GPUs)", hgx("a100"), 232.5, "NVIDIA/nccl issue 1048 (as the DGX A100 row)"),
+    ("std.devices.hgx h100(), 1 server (8 GPUs)", hgx("h100"), 370.5, "ASTRA-sim HGX-H100 validation page (as the DGX H100 row)"),
 ]
 
 
