@@ -5,9 +5,22 @@ bisection after K random cable failures over N seeds — of the fabric with its 
 from __future__ import annotations
 
 import json
+import os
+import sys
 
 from ..errors import error
+from ..output import check_output, write_text
 from .common import add_failure_arguments, add_source_arguments, failure_spec, load_graph_with_progress, progress
+
+MAX_TRIALS = 1_000_000  # --trials above this is refused (one float per trial, plus the pool's bookkeeping)
+
+
+def available_cpus() -> int:
+    """The CPUs this process may run on (its affinity mask where the OS has one): the cap on --workers."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:
+        return os.cpu_count() or 1
 
 
 def register(sub) -> None:
@@ -35,16 +48,24 @@ def run(args) -> int:
     if args.random_failures and args.trials < 1:
         raise error(f"--trials must be at least 1, got {args.trials}", "--trials")
     check_seed(args.first_seed)
+    if args.random_failures and args.trials > MAX_TRIALS:
+        raise error(f"--trials {args.trials:,} is above the limit of {MAX_TRIALS:,} trials (each holds one result "
+                    "in memory)", "--trials", "run several analyses with different --first-seed")
     if args.workers is not None and args.workers < 1:
         raise error(f"--workers must be at least 1, got {args.workers}", "--workers")
+    if args.workers is not None and args.workers > (cores := available_cpus()):
+        print(f"--workers: note: {args.workers:,} capped at {cores}, the CPUs this process may use", file=sys.stderr)
+        args.workers = cores
+    for path, option in ((args.json, "--json"), (args.plot, "--plot")):
+        if path:
+            check_output(path, option=option)
     g = load_graph_with_progress(args)
     failed, f = with_failures(g, spec)
     with progress(args).phase("analyzing"):
         report = analyze(failed, f, g, args.random_failures, args.trials if args.random_failures else 0,
                          args.first_seed, args.workers)
     if args.json:
-        with open(args.json, "w", encoding="utf-8") as fh:
-            json.dump(report, fh, indent=1)
+        write_text(args.json, json.dumps(report, indent=1), "--json")
     if args.plot:
         plot_report(report, args.plot)
     print(format_report(report))

@@ -98,7 +98,7 @@ def test_the_worst_trial_is_reproduced_by_fail_random(clos8_file, capsys):
     (["--first-seed", "-1"], "the seed must be an integer >= 0"),
     (["--random-failures", "2", "--workers", "0"], "--workers must be at least 1"),
     (["--random-failures", "999"], "cannot fail 999 of 64 cables"),
-    (["--plot", "/nonexistent/dir/a.png"], "cannot write the picture"),
+    (["--plot", "/nonexistent/dir/a.png"], "cannot write --plot output"),
     (["--fail", "spine.9"], "no node named 'spine.9'"),
 ])
 def test_cli_bad_input(clos8_file, args, expected, capsys):
