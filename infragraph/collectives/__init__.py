@@ -1,0 +1,1 @@
+"""Custom collective schedules: a format of our own and a validator that proves one (issue 22)."""

@@ -1,0 +1,135 @@
+"""A collective schedule as steps of chunk transfers, its reader and its validator.
+
+Why: custom collectives (MSCCL programs, synthesized schedules) are only worth simulating if
+they are proven to implement the collective; a schedule that loses a chunk or adds a
+contribution twice would give a fast, wrong number.
+
+Format (JSON): ``{"collective": "all-gather"|"reduce-scatter"|"all-reduce", "ranks": N,
+"chunks_per_rank": K, "steps": [[{"src": r, "dst": r, "chunk": c, "op": "copy"|"reduce"}, ...],
+...]}``. There are N*K chunks; chunk c belongs to rank c // K. All transfers of one step read
+the state at the start of the step. ``copy`` replaces the receiver's copy, ``reduce`` adds the
+sender's contributions to it. All-gather: rank c // K starts with chunk c, every rank must end
+with every chunk. Reduce-scatter: every rank starts with its own contribution to every chunk,
+rank c // K must end with chunk c reduced over all N ranks, each exactly once. All-reduce: as
+reduce-scatter, but every rank must end with every chunk fully reduced.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+COLLECTIVES = ("all-gather", "reduce-scatter", "all-reduce")
+OPS = ("copy", "reduce")
+
+
+class ScheduleError(ValueError):
+    """A schedule that is malformed or does not implement its collective; the message is located."""
+
+
+@dataclass(frozen=True)
+class Transfer:
+    src: int
+    dst: int
+    chunk: int
+    op: str
+
+
+@dataclass(frozen=True)
+class Schedule:
+    collective: str
+    ranks: int
+    chunks_per_rank: int
+    steps: tuple[tuple[Transfer, ...], ...]
+
+    @property
+    def chunks(self) -> int:
+        return self.ranks * self.chunks_per_rank
+
+
+def _int(value: object, where: str, low: int, high: int | None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ScheduleError(f"{where}: expected an integer, found {value!r}")
+    if value < low or (high is not None and value > high):
+        top = "" if high is None else f"..{high}"
+        raise ScheduleError(f"{where}: expected {low}{top}, found {value}")
+    return value
+
+
+def read_schedule(doc: object, source: str = "<schedule>") -> Schedule:
+    """Check a decoded JSON document and build a Schedule; errors name the document path."""
+    if not isinstance(doc, dict):
+        raise ScheduleError(f"{source}: expected an object, found {type(doc).__name__}")
+    collective = doc.get("collective")
+    if collective not in COLLECTIVES:
+        raise ScheduleError(f"{source}: /collective: expected one of {', '.join(COLLECTIVES)}, found {collective!r}")
+    ranks = _int(doc.get("ranks"), f"{source}: /ranks", 1, None)
+    per = _int(doc.get("chunks_per_rank"), f"{source}: /chunks_per_rank", 1, None)
+    raw_steps = doc.get("steps")
+    if not isinstance(raw_steps, list):
+        raise ScheduleError(f"{source}: /steps: expected a list of steps, found {raw_steps!r}")
+    steps = []
+    for s, raw in enumerate(raw_steps):
+        if not isinstance(raw, list):
+            raise ScheduleError(f"{source}: /steps/{s}: expected a list of transfers")
+        transfers = []
+        for t, item in enumerate(raw):
+            where = f"{source}: /steps/{s}/{t}"
+            if not isinstance(item, dict):
+                raise ScheduleError(f"{where}: expected an object")
+            src = _int(item.get("src"), f"{where}/src", 0, ranks - 1)
+            dst = _int(item.get("dst"), f"{where}/dst", 0, ranks - 1)
+            if src == dst:
+                raise ScheduleError(f"{where}: src and dst are both rank {src}")
+            chunk = _int(item.get("chunk"), f"{where}/chunk", 0, ranks * per - 1)
+            op = item.get("op", "copy")
+            if op not in OPS:
+                raise ScheduleError(f"{where}/op: expected copy or reduce, found {op!r}")
+            transfers.append(Transfer(src, dst, chunk, op))
+        steps.append(tuple(transfers))
+    return Schedule(collective, ranks, per, tuple(steps))
+
+
+def validate(schedule: Schedule) -> None:
+    """Prove the schedule implements its collective or raise a ScheduleError naming rank and step.
+
+    State: for each (rank, chunk) the set of ranks whose contributions it holds, as a bit mask.
+    """
+    n, k = schedule.ranks, schedule.chunks_per_rank
+    full = (1 << n) - 1
+    held: dict[tuple[int, int], int] = {}
+    if schedule.collective == "all-gather":
+        for c in range(n * k):
+            held[(c // k, c)] = full
+    else:
+        for r in range(n):
+            bit = 1 << r
+            for c in range(n * k):
+                held[(r, c)] = bit
+    for s, transfers in enumerate(schedule.steps):
+        updates: dict[tuple[int, int], int] = {}
+        for t in transfers:
+            have = held.get((t.src, t.chunk), 0)
+            if not have:
+                raise ScheduleError(f"step {s}: rank {t.src} sends chunk {t.chunk} to rank {t.dst} but does not hold it")
+            key = (t.dst, t.chunk)
+            if t.op == "copy":
+                if key in updates:
+                    raise ScheduleError(f"step {s}: rank {t.dst} receives chunk {t.chunk} twice by copy")
+                updates[key] = have
+            else:
+                base = updates.get(key, held.get(key, 0))
+                twice = base & have
+                if twice:
+                    again = sorted(r for r in range(n) if twice >> r & 1)
+                    raise ScheduleError(
+                        f"step {s}: rank {t.dst} reduces chunk {t.chunk} from rank {t.src} and would add "
+                        f"the contribution of rank(s) {again[:8]} twice")
+                updates[key] = base | have
+        held.update(updates)
+    for c in range(n * k):
+        owners = range(n) if schedule.collective != "reduce-scatter" else (c // k,)
+        for r in owners:
+            have = held.get((r, c), 0)
+            if have != full:
+                missing = sorted(x for x in range(n) if not have >> x & 1)
+                what = "without it" if not have else f"missing the contribution of rank(s) {missing[:8]}"
+                raise ScheduleError(f"after the last step ({len(schedule.steps) - 1}): rank {r} ends with chunk {c} {what}")

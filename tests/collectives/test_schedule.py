@@ -1,0 +1,56 @@
+"""The validator proves ring schedules and rejects broken ones, naming rank and step."""
+import pytest
+
+from infragraph.collectives.schedule import ScheduleError, read_schedule, validate
+
+
+def ring(collective: str, n: int) -> dict:
+    """A textbook ring: reduce-scatter in n-1 steps, all-gather in n-1 steps."""
+    steps = []
+    if collective in ("reduce-scatter", "all-reduce"):
+        for s in range(n - 1):
+            steps.append([{"src": r, "dst": (r + 1) % n, "chunk": (r - s - 1) % n, "op": "reduce"} for r in range(n)])
+    if collective in ("all-gather", "all-reduce"):
+        for s in range(n - 1):
+            steps.append([{"src": r, "dst": (r + 1) % n, "chunk": (r - s) % n, "op": "copy"} for r in range(n)])
+    return {"collective": collective, "ranks": n, "chunks_per_rank": 1, "steps": steps}
+
+
+@pytest.mark.parametrize("collective", ["all-gather", "reduce-scatter", "all-reduce"])
+@pytest.mark.parametrize("n", [2, 3, 8])
+def test_ring_validates(collective, n):
+    validate(read_schedule(ring(collective, n)))
+
+
+def test_missing_chunk_names_rank():
+    doc = ring("all-gather", 8)
+    doc["steps"][-1] = [t for t in doc["steps"][-1] if t["src"] != 3]
+    with pytest.raises(ScheduleError, match=r"rank 4 ends with chunk \d without it"):
+        validate(read_schedule(doc))
+
+
+def test_double_reduction_names_rank_and_step():
+    doc = ring("reduce-scatter", 4)
+    doc["steps"][1].append({"src": 0, "dst": 2, "chunk": 3, "op": "reduce"})
+    with pytest.raises(ScheduleError, match=r"step 1: rank 2 reduces chunk 3 from rank 0 .* twice"):
+        validate(read_schedule(doc))
+
+
+def test_send_of_unheld_chunk_names_step():
+    doc = ring("all-gather", 4)
+    doc["steps"][0].append({"src": 0, "dst": 2, "chunk": 2, "op": "copy"})
+    with pytest.raises(ScheduleError, match=r"step 0: rank 0 sends chunk 2"):
+        validate(read_schedule(doc))
+
+
+@pytest.mark.parametrize("bad, where", [
+    ({"collective": "gather"}, "/collective"),
+    ({"ranks": 0}, "/ranks"),
+    ({"steps": [[{"src": 0, "dst": 9, "chunk": 0}]]}, "/steps/0/0/dst"),
+    ({"steps": [[{"src": 0, "dst": 1, "chunk": 0, "op": "add"}]]}, "/steps/0/0/op"),
+])
+def test_reader_locates_errors(bad, where):
+    doc = ring("all-gather", 4)
+    doc.update(bad)
+    with pytest.raises(ScheduleError, match=where):
+        read_schedule(doc, "s.json")
