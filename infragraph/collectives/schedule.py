@@ -16,6 +16,7 @@ reduce-scatter, but every rank must end with every chunk fully reduced.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 COLLECTIVES = ("all-gather", "reduce-scatter", "all-reduce")
 OPS = ("copy", "reduce")
@@ -25,8 +26,9 @@ class ScheduleError(ValueError):
     """A schedule that is malformed or does not implement its collective; the message is located."""
 
 
-@dataclass(frozen=True)
-class Transfer:
+class Transfer(NamedTuple):
+    """One chunk moved from src to dst; a NamedTuple because a 1,024-rank schedule has millions."""
+
     src: int
     dst: int
     chunk: int
@@ -95,19 +97,16 @@ def validate(schedule: Schedule) -> None:
     """
     n, k = schedule.ranks, schedule.chunks_per_rank
     full = (1 << n) - 1
-    held: dict[tuple[int, int], int] = {}
     if schedule.collective == "all-gather":
+        held = [[0] * (n * k) for _ in range(n)]
         for c in range(n * k):
-            held[(c // k, c)] = full
+            held[c // k][c] = full
     else:
-        for r in range(n):
-            bit = 1 << r
-            for c in range(n * k):
-                held[(r, c)] = bit
+        held = [[1 << r] * (n * k) for r in range(n)]
     for s, transfers in enumerate(schedule.steps):
         updates: dict[tuple[int, int], int] = {}
         for t in transfers:
-            have = held.get((t.src, t.chunk), 0)
+            have = held[t.src][t.chunk]
             if not have:
                 raise ScheduleError(f"step {s}: rank {t.src} sends chunk {t.chunk} to rank {t.dst} but does not hold it")
             key = (t.dst, t.chunk)
@@ -116,7 +115,7 @@ def validate(schedule: Schedule) -> None:
                     raise ScheduleError(f"step {s}: rank {t.dst} receives chunk {t.chunk} twice by copy")
                 updates[key] = have
             else:
-                base = updates.get(key, held.get(key, 0))
+                base = updates.get(key, held[t.dst][t.chunk])
                 twice = base & have
                 if twice:
                     again = sorted(r for r in range(n) if twice >> r & 1)
@@ -124,11 +123,12 @@ def validate(schedule: Schedule) -> None:
                         f"step {s}: rank {t.dst} reduces chunk {t.chunk} from rank {t.src} and would add "
                         f"the contribution of rank(s) {again[:8]} twice")
                 updates[key] = base | have
-        held.update(updates)
+        for (r, c), mask in updates.items():
+            held[r][c] = mask
     for c in range(n * k):
         owners = range(n) if schedule.collective != "reduce-scatter" else (c // k,)
         for r in owners:
-            have = held.get((r, c), 0)
+            have = held[r][c]
             if have != full:
                 missing = sorted(x for x in range(n) if not have >> x & 1)
                 what = "without it" if not have else f"missing the contribution of rank(s) {missing[:8]}"
