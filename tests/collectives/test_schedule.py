@@ -2,18 +2,7 @@
 import pytest
 
 from infragraph.collectives.schedule import ScheduleError, read_schedule, validate
-
-
-def ring(collective: str, n: int) -> dict:
-    """A textbook ring: reduce-scatter in n-1 steps, all-gather in n-1 steps."""
-    steps = []
-    if collective in ("reduce-scatter", "all-reduce"):
-        for s in range(n - 1):
-            steps.append([{"src": r, "dst": (r + 1) % n, "chunk": (r - s - 1) % n, "op": "reduce"} for r in range(n)])
-    if collective in ("all-gather", "all-reduce"):
-        for s in range(n - 1):
-            steps.append([{"src": r, "dst": (r + 1) % n, "chunk": (r - s) % n, "op": "copy"} for r in range(n)])
-    return {"collective": collective, "ranks": n, "chunks_per_rank": 1, "steps": steps}
+from infragraph.collectives.ring import ring_schedule as ring
 
 
 @pytest.mark.parametrize("collective", ["all-gather", "reduce-scatter", "all-reduce"])
