@@ -133,3 +133,17 @@ def validate(schedule: Schedule) -> None:
                 missing = sorted(x for x in range(n) if not have >> x & 1)
                 what = "without it" if not have else f"missing the contribution of rank(s) {missing[:8]}"
                 raise ScheduleError(f"after the last step ({len(schedule.steps) - 1}): rank {r} ends with chunk {c} {what}")
+
+
+def load_schedule(path: str) -> Schedule:
+    """Read a schedule file; a JSON syntax error is located at path:line:col."""
+    import json
+
+    try:
+        with open(path, encoding="utf-8") as fh:
+            doc = json.load(fh)
+    except OSError as exc:
+        raise ScheduleError(f"{path}: cannot read the schedule: {exc.strerror}") from None
+    except json.JSONDecodeError as exc:
+        raise ScheduleError(f"{path}:{exc.lineno}:{exc.colno}: not JSON: {exc.msg}") from None
+    return read_schedule(doc, path)

@@ -43,3 +43,14 @@ def test_reader_locates_errors(bad, where):
     doc.update(bad)
     with pytest.raises(ScheduleError, match=where):
         read_schedule(doc, "s.json")
+
+
+def test_load_locates_json_syntax_error(tmp_path):
+    from infragraph.collectives.schedule import load_schedule
+
+    bad = tmp_path / "s.json"
+    bad.write_text('{"collective": "all-gather",\n "ranks": 4,,\n}')
+    with pytest.raises(ScheduleError, match=r"s.json:2:13: not JSON"):
+        load_schedule(str(bad))
+    with pytest.raises(ScheduleError, match="cannot read"):
+        load_schedule(str(tmp_path / "missing.json"))
