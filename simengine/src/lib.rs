@@ -23,6 +23,7 @@ pub mod plan;
 pub mod results;
 pub mod routing;
 pub mod symmetry;
+pub mod schedule_program;
 pub mod topology;
 
 pub mod python;
