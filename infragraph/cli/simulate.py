@@ -38,7 +38,8 @@ def register(sub) -> None:
                    help="nccl (NCCL's own choice: ring, tree or NVLS by size, with its channels, protocol and "
                         "chunking; the default on GPU servers), ring, ring-bidirectional, direct, halving-doubling "
                         "or double-binary-tree, or auto (nccl on GPU servers, else per dimension: ring on RI, direct "
-                        "on FC, halving-doubling on a power-of-two SW, else direct); comma-separated for one per "
+                        "on FC, halving-doubling on a power-of-two SW, else direct), or schedule:FILE (a custom "
+                        "schedule, docs/collectives.md); comma-separated for one per "
                         "dimension. Default: nccl on GPU servers, else ring (all-to-all: direct; astra models: ring)")
     p.add_argument("--dims", help="logical dimensions, dimension 0 fastest, e.g. 8,4 or RI(8)_SW(4) (default: the "
                                   "graph's 'dims' annotation when it covers the group, else flat; --dims N forces flat)")
@@ -190,9 +191,15 @@ def options(args):
     """The SimulationOptions the command line asks for, every value checked and located at its option."""
     from ..simulate import SimulationOptions
 
+    algorithm, schedules = _algorithms(args.algorithm)
+    for sc in schedules:
+        if sc is not None and sc.collective != args.collective:
+            raise option_error("--collective", f"--collective {args.collective}, but the schedule given with "
+                                               f"--algorithm implements {sc.collective}; give --collective {sc.collective}")
     return SimulationOptions(
         collective=args.collective,
-        algorithm=_algorithms(args.algorithm),
+        algorithm=algorithm,
+        schedules=schedules if any(sc is not None for sc in schedules) else (),
         dims=parse_dims_option(args.dims) if args.dims else None,
         groups=tuple(parse_group(g) for g in args.group) or None,
         root=at_least(args.root, "--root", 0),
@@ -227,16 +234,38 @@ def _routing_policy(text: str | None) -> str | None:
     return text
 
 
-def _algorithms(text: str) -> tuple[str, ...]:
+def _algorithms(text: str) -> tuple[tuple[str, ...], tuple]:
+    """--algorithm: the names, and per name the schedule of a `schedule:FILE` entry (read and
+    proven here, errors located at the file and at --algorithm), None for the others."""
     from ..simulate import ALGORITHMS
 
-    names = tuple(a.strip() for a in text.split(","))
-    known = (*ALGORITHMS, "auto", "nccl", "default")
-    for name in names:
+    names, schedules = [], []
+    known = (*ALGORITHMS, "auto", "nccl", "default", "schedule:FILE")
+    for name in (a.strip() for a in text.split(",")):
+        if name.startswith("schedule:"):
+            names.append("schedule")
+            schedules.append(_schedule(name[len("schedule:"):]))
+            continue
         if name not in known:
             raise option_error("--algorithm", f"unknown algorithm '{name}'; expected one of: {', '.join(known)}",
                                did_you_mean(name, known))
-    return names
+        names.append(name)
+        schedules.append(None)
+    return tuple(names), tuple(schedules)
+
+
+def _schedule(path: str):
+    """A schedule file given with --algorithm schedule:FILE, read and proven."""
+    from ..collectives.schedule import ScheduleError, load_schedule, validate
+
+    if not path:
+        raise option_error("--algorithm", "'schedule:' names no file; give --algorithm schedule:FILE")
+    try:
+        schedule = load_schedule(path)
+        validate(schedule)
+    except ScheduleError as exc:
+        raise option_error("--algorithm", f"schedule {exc}" if str(exc).startswith(path) else f"schedule {path}: {exc}") from None
+    return schedule
 
 
 def _links(text: str) -> dict:

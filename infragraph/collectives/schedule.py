@@ -46,6 +46,43 @@ class Schedule:
     def chunks(self) -> int:
         return self.ranks * self.chunks_per_rank
 
+    def half(self, collective: str) -> "Schedule | None":
+        """The reduce-scatter or all-gather half of an all-reduce made of reduce steps then copy
+        steps, when that half implements its collective on its own (validated); else None. Why:
+        a multi-dimensional all-reduce under localBWAware runs reduce-scatter and all-gather
+        phases on all but its last dimension."""
+        if self.collective != "all-reduce" or collective not in ("reduce-scatter", "all-gather"):
+            return None
+        kinds = [{t.op for t in step} for step in self.steps]
+        split = next((i for i, k in enumerate(kinds) if "copy" in k), len(kinds))
+        if any(k - {"reduce"} for k in kinds[:split]) or any(k - {"copy"} for k in kinds[split:]):
+            return None
+        steps = self.steps[:split] if collective == "reduce-scatter" else self.steps[split:]
+        part = Schedule(collective, self.ranks, self.chunks_per_rank, steps)
+        try:
+            validate(part)
+        except ScheduleError:
+            return None
+        return part
+
+    def engine_arrays(self, collective: str | None = None) -> tuple | None:
+        """The schedule as the engine takes it (simengine/src/schedule_program.rs): (collective,
+        ranks, chunks per rank, steps, and per transfer its step, src, dst and whether it reduces);
+        for another `collective`, its half (see `half`) or None."""
+        if collective not in (None, self.collective):
+            part = self.half(collective)
+            return None if part is None else part.engine_arrays()
+        step: list[int] = []
+        src: list[int] = []
+        dst: list[int] = []
+        reduce: list[bool] = []
+        for s, transfers in enumerate(self.steps):
+            step.extend([s] * len(transfers))
+            src.extend(t.src for t in transfers)
+            dst.extend(t.dst for t in transfers)
+            reduce.extend(t.op == "reduce" for t in transfers)
+        return (self.collective, self.ranks, self.chunks_per_rank, len(self.steps), step, src, dst, reduce)
+
 
 def _int(value: object, where: str, low: int, high: int | None) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
