@@ -92,6 +92,10 @@ def register(sub) -> None:
     p.add_argument("--no-nic-affinity", action="store_true",
                    help="route between servers by plain shortest paths instead of through the NIC NCCL binds each "
                         "GPU to (the nearest on PCIe; default on)")
+    p.add_argument("--no-symmetry", action="store_true",
+                   help="simulate every member even where the engine can prove that one representative per "
+                        "symmetry class gives the same answer (default: fold symmetric rings; the result's "
+                        "'symmetry' says which path ran)")
     p.add_argument("--top", type=int, default=5, help="busiest links to print (default 5)")
     p.add_argument("--links", default="100", metavar="N|all[,cables]",
                    help="busiest links kept in the JSON result (default 100; 'all' for every used link); "
@@ -219,6 +223,7 @@ def options(args):
         nic_affinity=not args.no_nic_affinity,
         pxn={"auto": None, "on": True, "off": False}[args.pxn],
         trace=bool(args.trace),
+        symmetry=not args.no_symmetry,
         **_links(args.links),
     )
 
@@ -343,8 +348,18 @@ def format_result(r: dict, top: int) -> str:
                      f"{link['utilization'] * 100:.1f} %")
     lines.append("  load per tier (utilization of the links that carried traffic)")
     lines += format_tiers(r["tiers"])
-    lines.append(f"  engine          {r['events']} events in {r['wall_time_s']:.3f} s")
+    lines.append(f"  engine          {r['events']} events in {r['wall_time_s']:.3f} s, {describe_symmetry(r)}")
     return "\n".join(lines)
+
+
+def describe_symmetry(r: dict) -> str:
+    """'symmetric: 256 of 8192 members simulated' or 'full run (why not symmetric)'."""
+    s = r.get("symmetry")
+    if not s:
+        return "full run"
+    if s["path"] == "symmetric":
+        return f"symmetric: {s['members_simulated']} of {s['members']} members simulated, the rest copied"
+    return f"full run ({s['reason']})"
 
 
 def describe_routing(r: dict) -> str:

@@ -103,7 +103,7 @@ impl Monitor for PyMonitor {
     endpoint_delay_ns=10.0, local_mem_bw_gb_per_s=None, optimization="localBWAware", scheduling="fifo",
     intra_dimension_scheduling="FIFO", inter_dimension_scheduling="ascending", dim_bandwidth=vec![],
     model="unaware", astra=false, routing="hops", ecmp=true, dor_dims=None, dor_direct_dims=vec![], trace=false,
-    node_kind=None, no_transit_kinds=vec![], no_transit_nodes=vec![], npu_nic=vec![], npu_server=vec![], edge_policy=vec![], pxn=false, cut_through_kinds=vec![], max_events=u64::MAX, progress=None, progress_interval_s=0.2, schedules=vec![]))]
+    node_kind=None, no_transit_kinds=vec![], no_transit_nodes=vec![], npu_nic=vec![], npu_server=vec![], edge_policy=vec![], pxn=false, cut_through_kinds=vec![], max_events=u64::MAX, symmetry=false, progress=None, progress_interval_s=0.2, schedules=vec![]))]
 #[allow(clippy::too_many_arguments)]
 fn simulate<'py>(
     py: Python<'py>,
@@ -144,6 +144,7 @@ fn simulate<'py>(
     pxn: bool,
     cut_through_kinds: Vec<i32>,
     max_events: u64,
+    symmetry: bool,
     progress: Option<PyObject>,
     progress_interval_s: f64,
     schedules: Vec<Vec<ScheduleArrays>>,
@@ -231,6 +232,7 @@ fn simulate<'py>(
             affinity: npu_nic.iter().copied().zip(npu_server.iter().copied()).collect(),
             trace,
             max_events,
+            symmetry,
             ..SimConfig::default()
         };
         Ok((topo, spec, cfg))
@@ -280,6 +282,12 @@ fn simulate<'py>(
     d.set_item("chunk_bytes", out.chunk_bytes)?;
     d.set_item("stopped_at_ns", out.stopped_at_ns)?;
     d.set_item("interrupted", monitor.interrupted)?;
+    let sym = PyDict::new(py);
+    sym.set_item("tried", out.symmetry.tried)?;
+    sym.set_item("simulated", out.symmetry.simulated)?;
+    sym.set_item("members", out.symmetry.members)?;
+    sym.set_item("reason", out.symmetry.reason.as_deref())?;
+    d.set_item("symmetry", sym)?;
     if trace {
         let flows: Vec<(u32, u32, u32, u32, f64, f64, f64)> = out
             .trace
