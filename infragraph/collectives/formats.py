@@ -47,8 +47,9 @@ def load_any(path: str) -> Schedule:
 
         return to_schedule(read_msccl(text, path))
     if kind == "mscclpp":
-        raise InfraGraphError(Diagnostic("this is an MSCCL++ execution plan, which is not read yet (docs/collectives.md)",
-                                         Location(path)))
+        from .mscclpp import read_mscclpp
+
+        return read_mscclpp(text, path)
     try:
         return load_schedule(path)
     except ScheduleError as exc:
