@@ -260,16 +260,18 @@ def _algorithms(text: str) -> tuple[tuple[str, ...], tuple]:
 
 
 def _schedule(path: str):
-    """A schedule file given with --algorithm schedule:FILE, read and proven."""
-    from ..collectives.schedule import ScheduleError, load_schedule, validate
+    """A schedule file given with --algorithm schedule:FILE (our JSON, MSCCL XML or an MSCCL++
+    plan, by content), read and proven; errors located at the file, or at --algorithm."""
+    from ..collectives.formats import load_any
+    from ..collectives.schedule import ScheduleError, validate
 
     if not path:
         raise option_error("--algorithm", "'schedule:' names no file; give --algorithm schedule:FILE")
+    schedule = load_any(path)
     try:
-        schedule = load_schedule(path)
         validate(schedule)
     except ScheduleError as exc:
-        raise option_error("--algorithm", f"schedule {exc}" if str(exc).startswith(path) else f"schedule {path}: {exc}") from None
+        raise option_error("--algorithm", f"schedule {path} does not implement its {schedule.collective}: {exc}") from None
     return schedule
 
 

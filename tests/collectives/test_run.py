@@ -106,7 +106,7 @@ def test_cli_runs_a_schedule_file(tmp_path, capsys):
 
 @pytest.mark.parametrize("algorithm, collective, message", [
     ("schedule:", "all-reduce", "--algorithm: .*names no file"),
-    ("schedule:{missing}", "all-reduce", "--algorithm: .*missing.json: cannot read"),
+    ("schedule:{missing}", "all-reduce", "missing.json: error: cannot read the schedule"),
     ("schedule:{ring}", "all-gather", "--collective: .*implements all-reduce; give --collective all-reduce"),
     ("schedule:{broken}", "all-reduce", "--algorithm: .*broken.json.*rank \\d ends with chunk"),
 ])
