@@ -313,7 +313,14 @@ def _time(ns: float) -> str:
 
 
 def _size(nbytes: float) -> str:
-    return format_quantity(Quantity(nbytes * 8.0, (1, 0)))
+    """Bytes in binary units: exact when whole (`448 MiB`), else 4 significant digits (`99.59 MiB`;
+    a spread or shared load is fractional, and must not fall back to bits in e-notation)."""
+    if float(nbytes).is_integer():
+        return format_quantity(Quantity(nbytes * 8.0, (1, 0)))
+    for sym, f in (("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if nbytes >= f:
+            return f"{nbytes / f:.4g} {sym}"
+    return f"{nbytes:.4g} B"
 
 
 def partial_note(r: dict) -> str:
