@@ -275,6 +275,13 @@ def _schedule(path: str):
     return schedule
 
 
+def _algorithm_names(r: dict) -> str:
+    """The algorithms run, a schedule named by its name: 'schedule (ring_allreduce_8),ring'."""
+    schedules = r.get("schedules") or [None] * len(r["algorithm"])
+    return ",".join(f"{a} ({sc['name']})" if a == "schedule" and sc and sc["name"] else a
+                    for a, sc in zip(r["algorithm"], schedules + [None] * len(r["algorithm"])))
+
+
 def _links(text: str) -> dict:
     """'--links 20', 'all', 'cables', 'cables,all' -> the top_links and links options."""
     out: dict = {"top_links": 100, "links": "all"}
@@ -336,7 +343,7 @@ def format_result(r: dict, top: int) -> str:
     lines += [f"WARNING: {w['message']}" for w in r["warnings"]]
     lines += [
         f"{r['collective']} of {_size(r['size_bytes'])} on {r['num_npus']} NPUs "
-        f"({len(r['groups'])} group(s) of {len(r['groups'][0])}), algorithm {','.join(r['algorithm'])}"
+        f"({len(r['groups'])} group(s) of {len(r['groups'][0])}), algorithm {_algorithm_names(r)}"
         + (" (auto)" if "auto" in r.get("algorithm_requested", ()) else "")
         + f", model {r['model']}, {r['chunks']} chunk(s) of {_size(r['chunk_bytes'])}",
         f"  dimensions      {describe_dims(r)}",
