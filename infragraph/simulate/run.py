@@ -56,6 +56,10 @@ class EngineSchedule(Protocol):
 
     collective: str
     ranks: int
+    name: str
+    chunks_per_rank: int
+    dependencies: str
+    steps: tuple
 
     def engine_arrays(self, collective: str | None = None) -> tuple | None: ...
 
@@ -110,6 +114,9 @@ class SimulationOptions:
     cut_through_types: tuple[str, ...] = DEFAULT_CUT_THROUGH
     trace: bool = False
     max_events: int | None = None
+    # Simulate one representative member per symmetry class and expand, where the engine proves
+    # that exact (docs/simulate.md, "Symmetric collectives"); the result's `symmetry` says which ran.
+    symmetry: bool = True
     top_links: int | None = 100  # busiest directed links listed in the result; None: every used link
     links: str = "all"  # "cables": list only inter-device links (see simulate.load)
 
@@ -332,6 +339,7 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
         trace=opts.trace,
         no_transit_kinds=no_transit,
         cut_through_kinds=cut_through,
+        symmetry=opts.symmetry,
         schedules=_schedule_arrays(opts, dims),
         **routes,
     )
@@ -370,6 +378,11 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
                        optimization="localBWAware", local_mem_bw_gb_per_s=None)
     out = _result(p, replace(opts, algorithm=algorithm), groups, used, raw)
     out["algorithm_requested"] = list(opts.algorithm)
+    if opts.schedules:
+        out["schedules"] = [None if sc is None else {
+            "name": sc.name, "collective": sc.collective, "ranks": sc.ranks, "chunks_per_rank": sc.chunks_per_rank,
+            "steps": len(sc.steps), "transfers": sum(len(s) for s in sc.steps), "dependencies": sc.dependencies}
+            for sc in opts.schedules]
     out["routing_policy"] = describe_policy(policy)
     out["routing_collisions"] = _collisions(p, policy, raw["link_routes"])
     if plan is not None:
@@ -556,6 +569,7 @@ def _result(p: PreparedGraph, opts: SimulationOptions, groups: list[list[int]], 
         "max_link_utilization": float(util.max()) if util.size else 0.0,
         "unspecified_bandwidth_edges": p.unspecified_bandwidth_edges,
         "events": int(raw["events"]),
+        "symmetry": _symmetry(raw["symmetry"]),
         "wall_time_s": float(raw["wall_time_s"]),
         "events_per_second": float(raw["events"] / raw["wall_time_s"]) if raw["wall_time_s"] > 0 else 0.0,
     }
@@ -577,6 +591,15 @@ def _result(p: PreparedGraph, opts: SimulationOptions, groups: list[list[int]], 
             for (_sn, _dn, sr, dr, b, s, e) in raw["trace"]
         ]
     return out
+
+
+def _symmetry(s: dict[str, Any]) -> dict[str, Any]:
+    """Which path the engine took: `symmetric` (members_simulated representatives stood for all
+    members) or `full`, with the reason a full run could not be folded."""
+    folded = s["simulated"] < s["members"]
+    reason = None if folded else (s["reason"] if s["tried"] else "turned off (--no-symmetry)")
+    return {"path": "symmetric" if folded else "full", "members_simulated": int(s["simulated"]),
+            "members": int(s["members"]), "reason": reason}
 
 
 def _directed(g: FQG, l: int) -> tuple[int, int]:
