@@ -78,6 +78,10 @@ class Synthesis:
         first[self.step] = self.start_ns  # every transfer of a step starts at the same time
         return {
             "collective": self.collective, "ranks": self.ranks, "chunks_per_rank": self.chunks_per_rank,
+            "name": f"synthesized {self.collective}",
+            "description": (f"infragraph synthesize: greedy link-chunk matching for {self.ranks} ranks, "
+                            f"{self.chunks_per_rank} chunk(s) per rank, predicted {self.time_ns:.0f} ns against a "
+                            f"lower bound of {self.bound.time_ns:.0f} ns for {self.size_bytes:.0f} B per NPU"),
             "steps": steps,
             "synthesis": {
                 "size_bytes": self.size_bytes, "chunk_bytes": self.chunk_bytes,

@@ -11,6 +11,7 @@ from infragraph.collectives.synthesize import synthesize
 from infragraph.document import io
 from infragraph.graph import expand
 from infragraph.graph.failures import FailureSpec, Degrade, with_failures
+from infragraph.schemas import schema_errors
 from infragraph.simulate import SimulationOptions, simulate
 from tests.docparts import link
 from tests.simgraphs import ring, torus
@@ -103,6 +104,7 @@ def test_document_states_time_and_bound():
     assert 0 < block["lower_bound_ns"] <= block["predicted_time_ns"]
     assert len(block["step_start_ns"]) == len(doc["steps"])
     assert block["step_start_ns"] == sorted(block["step_start_ns"])
+    assert schema_errors("collective-schedule", doc) == []
 
 
 @pytest.mark.parametrize("bad, message", [
