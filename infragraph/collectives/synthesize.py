@@ -66,7 +66,8 @@ class Synthesis:
         ops = np.where(self.reduce, "reduce", "copy").tolist()
         for s, a, b, c, op in zip(self.step.tolist(), self.src.tolist(), self.dst.tolist(), self.chunk.tolist(), ops):
             steps[s].append(Transfer(a, b, c, op))
-        return Schedule(self.collective, self.ranks, self.chunks_per_rank, tuple(tuple(s) for s in steps))
+        return Schedule(self.collective, self.ranks, self.chunks_per_rank, tuple(tuple(s) for s in steps),
+                        dependencies="chunks")
 
     def document(self) -> dict:
         """The schedule as a JSON-ready document, with a `synthesis` block stating what it was made for."""
@@ -82,6 +83,7 @@ class Synthesis:
             "description": (f"infragraph synthesize: greedy link-chunk matching for {self.ranks} ranks, "
                             f"{self.chunks_per_rank} chunk(s) per rank, predicted {self.time_ns:.0f} ns against a "
                             f"lower bound of {self.bound.time_ns:.0f} ns for {self.size_bytes:.0f} B per NPU"),
+            "dependencies": "chunks",  # a transfer waits only for its sender's receipts of its chunk
             "steps": steps,
             "synthesis": {
                 "size_bytes": self.size_bytes, "chunk_bytes": self.chunk_bytes,
