@@ -331,5 +331,6 @@ fn _simengine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("SimEngineError", m.py().get_type::<SimEngineError>())?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
+    crate::synth_python::register(m)?;
     Ok(())
 }
