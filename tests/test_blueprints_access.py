@@ -18,7 +18,7 @@ EXPECTED = {"std.devices.switch", "std.devices.nic", "std.devices.npu", "std.dev
             "std.devices.gpu_noc", "std.devices.hgx", "std.devices.gb200_nvl72", "std.fabrics.clos", "std.fabrics.single_switch", "std.fabrics.torus",
             "std.fabrics.mesh", "std.fabrics.hypercube", "std.fabrics.dragonfly", "std.fabrics.ring",
             "std.fabrics.fully_connected", "std.fabrics.stack", "std.fabrics.gpu_cluster",
-            "std.fabrics.pgft", "std.fabrics.simgrid_dragonfly"}
+            "std.fabrics.pgft", "std.fabrics.simgrid_dragonfly", "std.fabrics.superpod"}
 
 
 def test_every_blueprint_is_listed_with_a_docstring():
@@ -92,7 +92,12 @@ fabric pod {
     include clos.clos(radix = 16, tiers = 2, nics_per_host = 8, rail_optimized = true, host_device = dgx.dgx())
 }
 """
-    g = expand(compile_source(src, "pod.igl"))
+    doc = compile_source(src, "pod.igl")
+    # the Clos's annotations reach the including program (issue 24.6): simulate runs its dims, not flat
+    assert doc.annotations.graph["dims"] == "SW(*)_SW(16)"
+    assert doc.annotations.graph["topology"] == "clos"
+    assert doc.annotations.graph["max_oversubscription"] == 1
+    g = expand(doc)
     # radix 16, 2 tiers: 128 host ports / 8 NICs = 16 DGX hosts of 8 GPUs, rails of 8 leaves
     assert {i.name: i.count for i in g.instances} == {"host": 16, "leaf": 16, "spine": 8}
     assert int((g.node_type == g.type_names.index("xpu")).sum()) == 128

@@ -183,7 +183,7 @@ def test_unreadable_earlier_results_and_unwritable_output_are_located(tmp_path, 
     assert "res.parquet: error: cannot read earlier results" in capsys.readouterr().err
     (tmp_path / "file").write_text("")
     assert main(["sweep", str(s), "-o", str(tmp_path / "file" / "res")]) == 1
-    assert "res.partial.jsonl: error: cannot write results" in capsys.readouterr().err
+    assert f"res.parquet: error: cannot write results: '{tmp_path / 'file'}' is not a folder" in capsys.readouterr().err
 
 
 def test_cli_dry_run_and_a_bad_spec(tmp_path, capsys):

@@ -42,7 +42,8 @@ def bisection(g: FQG) -> Bisection:
     """The reduced flow network between the two halves of `g`'s NPUs."""
     npus = npu_order(g)
     if npus.size < 2:
-        raise error(f"graph '{g.name}' has {npus.size} NPU; a bisection needs at least 2")
+        raise error(f"graph '{g.name}' has {npus.size} NPU{'' if npus.size == 1 else 's'}; a bisection needs at least 2",
+                    hint="NPUs are the components of kind xpu (or the endpoints annotated with a rank)")
     half = npus.size // 2
     cap = np.asarray(g.edge_bandwidth_gbps(), dtype=np.float64)
     cap = np.where(np.isnan(cap), np.inf, cap)

@@ -10,7 +10,7 @@ import sys
 
 from ..errors import error
 from ..output import check_output, write_text
-from .common import add_failure_arguments, add_source_arguments, failure_spec, load_graph_with_progress, progress
+from .common import about_source, add_failure_arguments, add_source_arguments, failure_spec, load_graph_with_progress, progress
 
 MAX_TRIALS = 1_000_000  # --trials above this is refused (one float per trial, plus the pool's bookkeeping)
 
@@ -61,7 +61,7 @@ def run(args) -> int:
             check_output(path, option=option)
     g = load_graph_with_progress(args)
     failed, f = with_failures(g, spec)
-    with progress(args).phase("analyzing"):
+    with progress(args).phase("analyzing"), about_source(args.file):
         report = analyze(failed, f, g, args.random_failures, args.trials if args.random_failures else 0,
                          args.first_seed, args.workers)
     if args.json:

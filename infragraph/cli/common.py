@@ -142,6 +142,17 @@ def at_least(value: int, option: str, minimum: int) -> int:
 
 
 @contextmanager
+def about_source(file: str):
+    """Locate the unlocated errors raised inside the block at the source FILE (a graph-wide problem,
+    such as too few NPUs for a bisection, belongs to the file the graph came from)."""
+    try:
+        yield
+    except InfraGraphError as e:
+        raise InfraGraphError([Diagnostic(d.message, Location(file), d.hint, d.severity, d.notes)
+                               if str(d.location) == "<input>" else d for d in e.diagnostics]) from None
+
+
+@contextmanager
 def about_option(option: str):
     """Locate the unlocated errors raised inside the block at `option`."""
     try:
@@ -182,6 +193,6 @@ def load_graph_with_progress(args: argparse.Namespace):
                       limits=limits(args), cache=not getattr(args, "no_cache", True))
 
 
-__all__ = ["InfraGraphError", "Progress", "about_option", "add_failure_arguments", "add_limit_arguments",
+__all__ = ["InfraGraphError", "Progress", "about_option", "about_source", "add_failure_arguments", "add_limit_arguments",
            "about_failures", "add_source_arguments", "at_least", "defines", "failure_spec", "limits", "load_graph_with_progress",
            "one_of", "option_error", "progress"]

@@ -38,7 +38,8 @@ def register(sub) -> None:
                    help="nccl (NCCL's own choice: ring, tree or NVLS by size, with its channels, protocol and "
                         "chunking; the default on GPU servers), ring, ring-bidirectional, direct, halving-doubling "
                         "or double-binary-tree, or auto (nccl on GPU servers, else per dimension: ring on RI, direct "
-                        "on FC, halving-doubling on a power-of-two SW, else direct); comma-separated for one per "
+                        "on FC, halving-doubling on a power-of-two SW, else direct), or schedule:FILE (a custom "
+                        "schedule, docs/collectives.md); comma-separated for one per "
                         "dimension. Default: nccl on GPU servers, else ring (all-to-all: direct; astra models: ring)")
     p.add_argument("--dims", help="logical dimensions, dimension 0 fastest, e.g. 8,4 or RI(8)_SW(4) (default: the "
                                   "graph's 'dims' annotation when it covers the group, else flat; --dims N forces flat)")
@@ -92,6 +93,10 @@ def register(sub) -> None:
     p.add_argument("--no-nic-affinity", action="store_true",
                    help="route between servers by plain shortest paths instead of through the NIC NCCL binds each "
                         "GPU to (the nearest on PCIe; default on)")
+    p.add_argument("--no-symmetry", action="store_true",
+                   help="simulate every member even where the engine can prove that one representative per "
+                        "symmetry class gives the same answer (default: fold symmetric rings; the result's "
+                        "'symmetry' says which path ran)")
     p.add_argument("--top", type=int, default=5, help="busiest links to print (default 5)")
     p.add_argument("--links", default="100", metavar="N|all[,cables]",
                    help="busiest links kept in the JSON result (default 100; 'all' for every used link); "
@@ -191,9 +196,15 @@ def options(args):
     """The SimulationOptions the command line asks for, every value checked and located at its option."""
     from ..simulate import SimulationOptions
 
+    algorithm, schedules = _algorithms(args.algorithm)
+    for sc in schedules:
+        if sc is not None and sc.collective != args.collective:
+            raise option_error("--collective", f"--collective {args.collective}, but the schedule given with "
+                                               f"--algorithm implements {sc.collective}; give --collective {sc.collective}")
     return SimulationOptions(
         collective=args.collective,
-        algorithm=_algorithms(args.algorithm),
+        algorithm=algorithm,
+        schedules=schedules if any(sc is not None for sc in schedules) else (),
         dims=parse_dims_option(args.dims) if args.dims else None,
         groups=tuple(parse_group(g) for g in args.group) or None,
         root=at_least(args.root, "--root", 0),
@@ -213,6 +224,7 @@ def options(args):
         nic_affinity=not args.no_nic_affinity,
         pxn={"auto": None, "on": True, "off": False}[args.pxn],
         trace=bool(args.trace),
+        symmetry=not args.no_symmetry,
         **_links(args.links),
     )
 
@@ -228,16 +240,40 @@ def _routing_policy(text: str | None) -> str | None:
     return text
 
 
-def _algorithms(text: str) -> tuple[str, ...]:
+def _algorithms(text: str) -> tuple[tuple[str, ...], tuple]:
+    """--algorithm: the names, and per name the schedule of a `schedule:FILE` entry (read and
+    proven here, errors located at the file and at --algorithm), None for the others."""
     from ..simulate import ALGORITHMS
 
-    names = tuple(a.strip() for a in text.split(","))
-    known = (*ALGORITHMS, "auto", "nccl", "default")
-    for name in names:
+    names, schedules = [], []
+    known = (*ALGORITHMS, "auto", "nccl", "default", "schedule:FILE")
+    for name in (a.strip() for a in text.split(",")):
+        if name.startswith("schedule:"):
+            names.append("schedule")
+            schedules.append(_schedule(name[len("schedule:"):]))
+            continue
         if name not in known:
             raise option_error("--algorithm", f"unknown algorithm '{name}'; expected one of: {', '.join(known)}",
                                did_you_mean(name, known))
-    return names
+        names.append(name)
+        schedules.append(None)
+    return tuple(names), tuple(schedules)
+
+
+def _schedule(path: str):
+    """A schedule file given with --algorithm schedule:FILE (our JSON, MSCCL XML or an MSCCL++
+    plan, by content), read and proven; errors located at the file, or at --algorithm."""
+    from ..collectives.formats import load_any
+    from ..collectives.schedule import ScheduleError, validate
+
+    if not path:
+        raise option_error("--algorithm", "'schedule:' names no file; give --algorithm schedule:FILE")
+    schedule = load_any(path)
+    try:
+        validate(schedule)
+    except ScheduleError as exc:
+        raise option_error("--algorithm", f"schedule {path} does not implement its {schedule.collective}: {exc}") from None
+    return schedule
 
 
 def _links(text: str) -> dict:
@@ -313,8 +349,18 @@ def format_result(r: dict, top: int) -> str:
                      f"{link['utilization'] * 100:.1f} %")
     lines.append("  load per tier (utilization of the links that carried traffic)")
     lines += format_tiers(r["tiers"])
-    lines.append(f"  engine          {r['events']} events in {r['wall_time_s']:.3f} s")
+    lines.append(f"  engine          {r['events']} events in {r['wall_time_s']:.3f} s, {describe_symmetry(r)}")
     return "\n".join(lines)
+
+
+def describe_symmetry(r: dict) -> str:
+    """'symmetric: 256 of 8192 members simulated' or 'full run (why not symmetric)'."""
+    s = r.get("symmetry")
+    if not s:
+        return "full run"
+    if s["path"] == "symmetric":
+        return f"symmetric: {s['members_simulated']} of {s['members']} members simulated, the rest copied"
+    return f"full run ({s['reason']})"
 
 
 def describe_routing(r: dict) -> str:

@@ -41,10 +41,49 @@ class Schedule:
     ranks: int
     chunks_per_rank: int
     steps: tuple[tuple[Transfer, ...], ...]
+    name: str = ""
+    description: str = ""
 
     @property
     def chunks(self) -> int:
         return self.ranks * self.chunks_per_rank
+
+    def half(self, collective: str) -> "Schedule | None":
+        """The reduce-scatter or all-gather half of an all-reduce made of reduce steps then copy
+        steps, when that half implements its collective on its own (validated); else None. Why:
+        a multi-dimensional all-reduce under localBWAware runs reduce-scatter and all-gather
+        phases on all but its last dimension."""
+        if self.collective != "all-reduce" or collective not in ("reduce-scatter", "all-gather"):
+            return None
+        kinds = [{t.op for t in step} for step in self.steps]
+        split = next((i for i, k in enumerate(kinds) if "copy" in k), len(kinds))
+        if any(k - {"reduce"} for k in kinds[:split]) or any(k - {"copy"} for k in kinds[split:]):
+            return None
+        steps = self.steps[:split] if collective == "reduce-scatter" else self.steps[split:]
+        part = Schedule(collective, self.ranks, self.chunks_per_rank, steps)
+        try:
+            validate(part)
+        except ScheduleError:
+            return None
+        return part
+
+    def engine_arrays(self, collective: str | None = None) -> tuple | None:
+        """The schedule as the engine takes it (simengine/src/schedule_program.rs): (collective,
+        ranks, chunks per rank, steps, and per transfer its step, src, dst and whether it reduces);
+        for another `collective`, its half (see `half`) or None."""
+        if collective not in (None, self.collective):
+            part = self.half(collective)
+            return None if part is None else part.engine_arrays()
+        step: list[int] = []
+        src: list[int] = []
+        dst: list[int] = []
+        reduce: list[bool] = []
+        for s, transfers in enumerate(self.steps):
+            step.extend([s] * len(transfers))
+            src.extend(t.src for t in transfers)
+            dst.extend(t.dst for t in transfers)
+            reduce.extend(t.op == "reduce" for t in transfers)
+        return (self.collective, self.ranks, self.chunks_per_rank, len(self.steps), step, src, dst, reduce)
 
 
 def _int(value: object, where: str, low: int, high: int | None) -> int:
@@ -56,10 +95,29 @@ def _int(value: object, where: str, low: int, high: int | None) -> int:
     return value
 
 
+KEYS = ("collective", "ranks", "chunks_per_rank", "steps", "name", "description")
+TRANSFER_KEYS = ("src", "dst", "chunk", "op")
+_TRANSFER_KEY_SET = frozenset(TRANSFER_KEYS)
+
+
+def _known_keys(item: dict, keys: tuple[str, ...], where: str) -> None:
+    unknown = sorted(set(item) - set(keys))
+    if unknown:
+        raise ScheduleError(f"{where}: unknown key {unknown[0]!r}; allowed keys: {', '.join(keys)}")
+
+
 def read_schedule(doc: object, source: str = "<schedule>") -> Schedule:
-    """Check a decoded JSON document and build a Schedule; errors name the document path."""
+    """Check a decoded JSON document and build a Schedule; errors name the document path.
+    It accepts what schemas/collective-schedule.schema.json accepts, and also checks what a
+    schema cannot (ranks and chunks in range, src != dst)."""
     if not isinstance(doc, dict):
         raise ScheduleError(f"{source}: expected an object, found {type(doc).__name__}")
+    _known_keys(doc, KEYS, source)
+    text = {}
+    for key in ("name", "description"):
+        text[key] = doc.get(key, "")
+        if not isinstance(text[key], str):
+            raise ScheduleError(f"{source}: /{key}: expected a string, found {text[key]!r}")
     collective = doc.get("collective")
     if collective not in COLLECTIVES:
         raise ScheduleError(f"{source}: /collective: expected one of {', '.join(COLLECTIVES)}, found {collective!r}")
@@ -69,25 +127,49 @@ def read_schedule(doc: object, source: str = "<schedule>") -> Schedule:
     if not isinstance(raw_steps, list):
         raise ScheduleError(f"{source}: /steps: expected a list of steps, found {raw_steps!r}")
     steps = []
+    chunks = ranks * per
     for s, raw in enumerate(raw_steps):
         if not isinstance(raw, list):
             raise ScheduleError(f"{source}: /steps/{s}: expected a list of transfers")
         transfers = []
         for t, item in enumerate(raw):
-            where = f"{source}: /steps/{s}/{t}"
-            if not isinstance(item, dict):
-                raise ScheduleError(f"{where}: expected an object")
-            src = _int(item.get("src"), f"{where}/src", 0, ranks - 1)
-            dst = _int(item.get("dst"), f"{where}/dst", 0, ranks - 1)
-            if src == dst:
-                raise ScheduleError(f"{where}: src and dst are both rank {src}")
-            chunk = _int(item.get("chunk"), f"{where}/chunk", 0, ranks * per - 1)
-            op = item.get("op", "copy")
-            if op not in OPS:
-                raise ScheduleError(f"{where}/op: expected copy or reduce, found {op!r}")
-            transfers.append(Transfer(src, dst, chunk, op))
+            # Fast path for a well-formed transfer (a 1,024-rank all-reduce has two million);
+            # anything else goes through _transfer, which locates the error.
+            if type(item) is dict and item.keys() <= _TRANSFER_KEY_SET:
+                src, dst, chunk, op = item.get("src"), item.get("dst"), item.get("chunk"), item.get("op", "copy")
+                if (type(src) is int and type(dst) is int and type(chunk) is int and 0 <= src < ranks
+                        and 0 <= dst < ranks and src != dst and 0 <= chunk < chunks and op in OPS):
+                    transfers.append(Transfer(src, dst, chunk, op))
+                    continue
+            transfers.append(_transfer(item, f"{source}: /steps/{s}/{t}", ranks, chunks))
         steps.append(tuple(transfers))
-    return Schedule(collective, ranks, per, tuple(steps))
+    return Schedule(collective, ranks, per, tuple(steps), text["name"], text["description"])
+
+
+def _transfer(item: object, where: str, ranks: int, chunks: int) -> Transfer:
+    """One transfer, every field checked, errors located at `where` (the document path)."""
+    if not isinstance(item, dict):
+        raise ScheduleError(f"{where}: expected an object")
+    _known_keys(item, TRANSFER_KEYS, where)
+    src = _int(item.get("src"), f"{where}/src", 0, ranks - 1)
+    dst = _int(item.get("dst"), f"{where}/dst", 0, ranks - 1)
+    if src == dst:
+        raise ScheduleError(f"{where}: src and dst are both rank {src}")
+    chunk = _int(item.get("chunk"), f"{where}/chunk", 0, chunks - 1)
+    op = item.get("op", "copy")
+    if op not in OPS:
+        raise ScheduleError(f"{where}/op: expected copy or reduce, found {op!r}")
+    return Transfer(src, dst, chunk, op)
+
+
+def schedule_doc(schedule: Schedule) -> dict:
+    """The JSON document of a schedule (what read_schedule reads back to an equal Schedule)."""
+    doc: dict = {"collective": schedule.collective, "ranks": schedule.ranks, "chunks_per_rank": schedule.chunks_per_rank}
+    for key in ("name", "description"):
+        if getattr(schedule, key):
+            doc[key] = getattr(schedule, key)
+    doc["steps"] = [[{"src": t.src, "dst": t.dst, "chunk": t.chunk, "op": t.op} for t in step] for step in schedule.steps]
+    return doc
 
 
 def validate(schedule: Schedule) -> None:

@@ -26,6 +26,8 @@ KINDS = ("astra-analytical", "ns3", "hwloc", "nccl", "graphml", "edgelist", "sim
 # Which options each kind reads: an option given to a kind that ignores it is an error, not a no-op.
 OPTIONS = {"graphml": {"mapping"}, "edgelist": {"mapping"}, "hwloc": {"nic_gbps"},
            "nccl": {"nvlink_gbps", "cpu_link_gbps"}}
+# The command-line option of each ImportOptions field, for messages.
+FLAGS = {"mapping": "--map", "nic_gbps": "--nic-speed", "nvlink_gbps": "--nvlink-bandwidth", "cpu_link_gbps": "--cpu-link"}
 
 
 @dataclass(frozen=True)
@@ -45,11 +47,13 @@ def import_source(kind: str, source: str | Path, options: ImportOptions = Import
     if kind not in KINDS:
         raise InfraGraphError(Diagnostic(f"unknown import format '{kind}'", Location(str(source)),
                                          f"expected one of: {', '.join(KINDS)}"))
-    stray = options.given() - OPTIONS.get(kind, set())
+    stray = sorted(FLAGS[k] for k in options.given() - OPTIONS.get(kind, set()))
     if stray:
+        readers = {FLAGS[f]: [k for k, fields in OPTIONS.items() if f in fields] for f in options.given()}
         raise InfraGraphError(Diagnostic(
-            f"{', '.join(sorted(stray))} do{'es' if len(stray) == 1 else ''} not apply to --from {kind}",
-            Location(str(source))))
+            f"{', '.join(stray)} do{'es' if len(stray) == 1 else ''} not apply to --from {kind} (reading {source})",
+            Location(path="/".join(stray)),
+            "; ".join(f"{flag} is read by --from {' and '.join(readers[flag])}" for flag in stray)))
     if kind == "astra-analytical":
         from .astra_analytical import import_astra_analytical
 

@@ -30,8 +30,7 @@ import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-import yaml
-
+from ..document.reader import parse_text
 from ..document.model import (Annotations, Bandwidth, Component, Device, Edge, Endpoint, Infrastructure, Instance,
                               Latency, Link, NodeAnnotation, COMPONENT_CHOICES)
 from ..errors import Diagnostic, InfraGraphError, Location
@@ -59,6 +58,7 @@ class Mapping:
     latency: ValueRule = field(default_factory=lambda: ValueRule("latency_ns", "ns", None))
 
 
+MAPPING_NEEDS = "a mapping file is a YAML mapping with node_type, bandwidth and latency"
 _MAP_KEYS = {"node_type": {"attribute", "values", "patterns", "default"},
              "bandwidth": {"attribute", "unit", "default"}, "latency": {"attribute", "unit", "default"}}
 
@@ -72,15 +72,9 @@ def read_mapping(path: str | Path | None, defaults: Mapping = Mapping()) -> Mapp
     if path is None:
         return defaults
     filename = str(path)
-    try:
-        data = yaml.safe_load(read_text(path)) or {}
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        raise InfraGraphError(Diagnostic(f"invalid YAML: {getattr(e, 'problem', e)}",
-                                         Location(filename, mark.line + 1 if mark else None,
-                                                  mark.column + 1 if mark else None))) from None
+    data = parse_text(read_text(path), filename, MAPPING_NEEDS)  # strict: a duplicate key is a located error
     if not isinstance(data, dict):
-        raise InfraGraphError(Diagnostic("a mapping file is a YAML mapping with node_type, bandwidth and latency",
+        raise InfraGraphError(Diagnostic(MAPPING_NEEDS,
                                          Location(filename)))
     diags = []
     for key, value in data.items():
@@ -256,6 +250,10 @@ def read_edge_list(text: str, filename: str) -> RawGraph:
             if not eq or not key or not value:
                 raise InfraGraphError(Diagnostic(f"expected key=value, got '{f}'",
                                                  Location(filename, lineno, line.index(f) + 1)))
+            if key in attrs:
+                raise InfraGraphError(Diagnostic(f"duplicate key '{key}' on this edge (first {key}={attrs[key]})",
+                                                 Location(filename, lineno, line.index(f) + 1),
+                                                 "give each key once per line"))
             attrs[key] = value
         for node in fields[:2]:
             raw.nodes.setdefault(node, ({}, Location(filename, lineno, line.index(node) + 1)))

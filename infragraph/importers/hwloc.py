@@ -17,6 +17,10 @@ from __future__ import annotations
 import math
 
 from .common import name_from_path
+
+# Above this an NVLinkBandwidth value is not a link but a typo or a hostile file: 10 TB/s between two
+# objects is more than five times NVLink 5's 1.8 TB/s per GPU (hwloc's MB/s are 1e6 bytes/s).
+MAX_NVLINK_MB_PER_S = 10_000_000
 from .server import End, Server
 from .xmlfile import XmlTree, parse_xml
 
@@ -105,6 +109,9 @@ def read_hwloc(text: str, filename: str, nic_gbps: float | None = None) -> Serve
 
     if not _children(tree.root):
         raise tree.error(tree.root, "no <object> in the topology")
+    objects = [o for o in tree.root.iter("object")]
+    tree.require_unique(objects, "pci_busid", "pci_busid")
+    tree.require_unique(objects, "gp_index", "gp_index")
     attach(tree.root, ("cpu", 0), False, math.inf)
     for i in range(1, server.cpus):
         server.links.append((("cpu", 0), ("cpu", i), 512.0, "CPU interconnect"))
@@ -131,6 +138,13 @@ def _nvlinks(tree: XmlTree, server: Server, by_gp: dict[str, End]) -> None:
         n = len(gp)
         if len(matrix) != n * n:
             raise tree.error(values, f"{len(matrix)} values for {n} objects: expected {n * n}")
+        # the diagonal (an object to itself) is not a link and is only required to be non-negative
+        bad = next(((k, v) for k, v in enumerate(matrix) if v < 0 or (k // n != k % n and v > MAX_NVLINK_MB_PER_S)),
+                   None)
+        if bad is not None:
+            raise tree.error(values, f"NVLinkBandwidth value {bad[1]} MB/s (row {bad[0] // n + 1}, column "
+                                     f"{bad[0] % n + 1}) is out of range: expected 0 (no link) to "
+                                     f"{MAX_NVLINK_MB_PER_S:,} MB/s")
         missing = [g for g in gp if g not in by_gp]
         if missing:
             raise tree.error(indexes, f"NVLinkBandwidth names objects {missing} (gp_index) that are not GPUs or "

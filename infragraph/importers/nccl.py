@@ -24,6 +24,9 @@ from .xmlfile import XmlTree, parse_xml
 # GB/s per direction of one NVLink, by SM major.minor (NVLink 1 on P100 ... NVLink 5 on B200).
 NVLINK_GBYTES_PER_S = {60: 20.0, 70: 25.0, 80: 25.0, 86: 14.0625, 90: 25.0, 100: 50.0}
 NVSWITCH_CLASS = "0x068000"
+# NVLinks one <nvlink> element may state: B200 has 18 per GPU in all; a count far above is a corrupt file
+# (and would build that many links).
+MAX_NVLINKS_PER_TARGET = 64
 
 
 def _number(tree: XmlTree, element, attribute: str, what: str, positive: bool = True) -> float:
@@ -84,6 +87,8 @@ def read_nccl(text: str, filename: str, nvlink_gbps: float | None = None, cpu_li
     cpus = [c for c in tree.root if c.tag == "cpu"]
     if not cpus:
         raise tree.error(tree.root, "no <cpu> in the topology")
+    tree.require_unique((e for e in tree.root.iter() if e.tag == "pci"), "busid", "PCI busid")
+    tree.require_unique((e for e in tree.root.iter() if e.tag == "gpu"), "dev", "GPU dev")
     for cpu in cpus:
         walk(cpu, server.add("cpu"))
     for i in range(1, len(cpus)):
@@ -110,7 +115,11 @@ def _nvlinks(tree: XmlTree, server: Server, gpus: dict, nvswitches: dict, nvlink
             rate = nvlink_gbps
         for link in links:
             target = (link.get("target") or "").lower()
-            count = int(_number(tree, link, "count", "a link count"))
+            count = _number(tree, link, "count", "a link count")
+            if count != int(count) or count > MAX_NVLINKS_PER_TARGET:
+                raise tree.error(link, f"<nvlink> count=\"{link.get('count')}\": expected a whole number of links "
+                                       f"from 1 to {MAX_NVLINKS_PER_TARGET}")
+            count = int(count)
             if (link.get("tclass") or "").lower() == NVSWITCH_CLASS or target in nvswitches:
                 if target not in nvswitches:
                     nvswitches[target] = server.add("nvswitch")

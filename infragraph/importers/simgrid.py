@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import Diagnostic, InfraGraphError, Location
+from ..limits import Limits
 from ..units import UnitError, parse_quantity, to_gbps, to_ns
 from .xmlfile import parse_xml
 
@@ -32,6 +33,27 @@ class Shortcut:
     blueprint: str
     params: dict
     hosts: int
+    nodes: int  # of the graph the blueprint builds (hosts and switches), multiplied out with Python ints
+    edges: int
+
+    def check_size(self, text: str, where: Location, limits: Limits) -> None:
+        """Refuse a notation whose graph exceeds `limits`, naming the limit, before the blueprint runs
+        (its loops would take minutes and gigabytes on a 30-digit count)."""
+        for amount, limit, what in ((self.nodes, limits.max_nodes, "nodes"), (self.edges, limits.max_edges, "edges")):
+            if amount > limit:
+                raise _fail(f"{text} would build {_count(amount)} {what}, more than the limit of {limit:,} {what}",
+                            where, "use smaller counts (the limit guards against a notation larger than intended)")
+
+
+def _count(n: int) -> str:
+    return f"{n:,}" if n < 10**15 else f"about {n:.3g}".replace("e+", "e")
+
+
+def _product(values) -> int:
+    out = 1
+    for v in values:
+        out *= v
+    return out
 
 
 def _fail(message: str, where: Location, hint: str | None = None) -> InfraGraphError:
@@ -50,8 +72,15 @@ def _numbers(text: str, field: str, want: int | None, where: Location) -> list[i
     return values
 
 
-def parse_notation(topology: str, parameters: str, where: Location) -> Shortcut:
-    """`FAT_TREE` / `DRAGONFLY` and SimGrid's parameter string -> the blueprint and its parameters."""
+def parse_notation(topology: str, parameters: str, where: Location, limits: Limits = Limits()) -> Shortcut:
+    """`FAT_TREE` / `DRAGONFLY` and SimGrid's parameter string -> the blueprint and its parameters;
+    a graph larger than `limits` is refused here."""
+    shortcut = _parse_notation(topology, parameters, where)
+    shortcut.check_size(f"{topology} {parameters}", where, limits)
+    return shortcut
+
+
+def _parse_notation(topology: str, parameters: str, where: Location) -> Shortcut:
     fields = parameters.split(";")
     if topology == "FAT_TREE":
         if len(fields) != 4:
@@ -61,10 +90,12 @@ def parse_notation(topology: str, parameters: str, where: Location) -> Shortcut:
         down, up, parallel = (_numbers(fields[i], name, levels, where)
                               for i, name in ((1, "down (children per switch)"), (2, "up (parents per node)"),
                                               (3, "parallel (links per parent)")))
-        hosts = 1
-        for m in down:
-            hosts *= m
-        return Shortcut(BLUEPRINTS[topology], {"levels": levels, "down": down, "up": up, "parallel": parallel}, hosts)
+        hosts = _product(down)
+        # level l holds prod(up[:l]) * prod(down[l:]) nodes (l = 0: the hosts), each with up[l] * parallel[l] uplinks
+        below = [_product(up[:l]) * _product(down[l:]) for l in range(levels + 1)]
+        edges = sum(below[l] * up[l] * parallel[l] for l in range(levels))
+        return Shortcut(BLUEPRINTS[topology], {"levels": levels, "down": down, "up": up, "parallel": parallel}, hosts,
+                        sum(below), edges)
     if topology == "DRAGONFLY":
         if len(fields) != 4:
             raise _fail(f"DRAGONFLY takes 4 ';'-separated fields (groups,links;chassis,links;routers,links;nodes), "
@@ -78,20 +109,23 @@ def parse_notation(topology: str, parameters: str, where: Location) -> Shortcut:
                         f"so groups may not exceed chassis x routers", where)
         params = {"groups": g, "group_links": gl, "chassis": c, "chassis_links": cl, "routers": r,
                   "router_links": rl, "nodes": n}
-        return Shortcut(BLUEPRINTS[topology], params, g * c * r * n)
+        routers = g * c * r
+        edges = (routers * n + g * c * (r * (r - 1) // 2) * rl + g * (c * (c - 1) // 2) * r * cl
+                 + (g * (g - 1) // 2) * gl)
+        return Shortcut(BLUEPRINTS[topology], params, routers * n, routers * (n + 1), edges)
     raise _fail(f"unknown SimGrid cluster topology '{topology}'", where,
                 f"expected one of: {', '.join(BLUEPRINTS)} (FLAT and TORUS clusters map to std.fabrics.single_switch "
                 f"and std.fabrics.torus directly)")
 
 
-def parse_shortcut(text: str) -> Shortcut:
+def parse_shortcut(text: str, limits: Limits = Limits()) -> Shortcut:
     """`FAT_TREE:2;4,4;1,2;1,2` (the `simgrid:` prefix optional; a space may stand for the colon)."""
     body = text[len(SOURCE_PREFIX):] if text.startswith(SOURCE_PREFIX) else text
     m = re.fullmatch(r"\s*([A-Za-z_]+)\s*[:\s]\s*(\S.*?)\s*", body)
     if not m:
         raise _fail(f"expected TOPOLOGY:PARAMETERS, got '{text}'", Location(text),
                     "e.g. 'FAT_TREE:2;4,4;1,2;1,2' or 'DRAGONFLY:3,4;4,3;5,1;2'")
-    return parse_notation(m.group(1), m.group(2), Location(text))
+    return parse_notation(m.group(1), m.group(2), Location(text), limits)
 
 
 def _quantity(text: str, bare_unit: str, convert, what: str, tree, element) -> float:
@@ -120,7 +154,7 @@ def _radical_count(text: str, tree, element) -> int:
     return total
 
 
-def read_platform(text: str, filename: str) -> tuple[Shortcut, str]:
+def read_platform(text: str, filename: str, limits: Limits = Limits()) -> tuple[Shortcut, str]:
     """The one FAT_TREE/DRAGONFLY `<cluster>` of a SimGrid platform file: its shortcut, and the
     .igl link its `bw`/`lat` describe (for the blueprint's `cable` parameter)."""
     tree = parse_xml(text, filename, root="platform")
@@ -135,7 +169,7 @@ def read_platform(text: str, filename: str) -> tuple[Shortcut, str]:
         raise tree.error(cluster, f"<cluster> lacks {', '.join(missing)}")
     if "topology" not in attrs:
         raise tree.error(cluster, "<cluster> lacks topology")
-    shortcut = parse_notation(attrs["topology"], attrs["topo_parameters"], tree.at(cluster))
+    shortcut = parse_notation(attrs["topology"], attrs["topo_parameters"], tree.at(cluster), limits)
     hosts = _radical_count(attrs["radical"], tree, cluster)
     if hosts != shortcut.hosts:
         raise tree.error(cluster, f"radical '{attrs['radical']}' names {hosts} hosts but {attrs['topology']} "
@@ -146,14 +180,14 @@ def read_platform(text: str, filename: str) -> tuple[Shortcut, str]:
     return shortcut, cable
 
 
-def import_simgrid(source: str | Path):
+def import_simgrid(source: str | Path, limits: Limits = Limits()):
     """A notation (`FAT_TREE:2;4,4;1,2;1,2`) or a SimGrid platform XML file -> its blueprint's document."""
     from .. import blueprints
     from .common import read_text
 
     text = str(source)
     if Path(text).suffix.lower() == ".xml" or Path(text).is_file():
-        shortcut, cable = read_platform(read_text(source), text)
+        shortcut, cable = read_platform(read_text(source), text, limits)
         return blueprints.instantiate(shortcut.blueprint, **shortcut.params, cable=cable)
-    shortcut = parse_shortcut(text)
+    shortcut = parse_shortcut(text, limits)
     return blueprints.instantiate(shortcut.blueprint, **shortcut.params)

@@ -2,7 +2,7 @@
 
 ElementTree drops positions after parsing, so the expat parser feeds a tree builder and records
 its position for each element as it is created; importers then report a bad attribute at the line
-of its element. Entity declarations are refused outright (none of the formats read here uses
+of its element. Nesting deeper than MAX_XML_DEPTH is refused (the readers recurse). Entity declarations are refused outright (none of the formats read here uses
 them), so a hostile file can neither expand entities without bound nor point at external ones.
 """
 
@@ -28,9 +28,32 @@ class XmlTree:
     def error(self, element: ET.Element, message: str, hint: str | None = None) -> InfraGraphError:
         return InfraGraphError(Diagnostic(message, self.at(element), hint))
 
+    def require_unique(self, elements, attribute: str, what: str) -> None:
+        """Refuse two elements with the same (case-insensitive) `attribute`: the importers key devices by
+        it, so a repeat would silently merge two devices into one or drop one."""
+        first: dict[str, ET.Element] = {}
+        for element in elements:
+            key = (element.get(attribute) or "").strip().lower()
+            if not key:
+                continue
+            if key in first:
+                at = self.at(first[key])
+                raise self.error(element, f"duplicate {what} {element.get(attribute)} (first at line {at.line})",
+                                 f"each {what} may appear once in a topology")
+            first[key] = element
+
+
+MAX_XML_DEPTH = 256  # element nesting refused beyond this (real hwloc/NCCL/GraphML files nest under 30 deep)
+
 
 class _EntityDeclared(Exception):
     pass
+
+
+class _TooDeep(Exception):
+    def __init__(self, line: int, column: int):
+        super().__init__(line, column)
+        self.line, self.column = line, column
 
 
 def _refuse_entity(*_args) -> None:
@@ -48,12 +71,22 @@ def parse_xml(text: str, filename: str, root: str | None = None) -> XmlTree:
     builder = ET.TreeBuilder()
     parser = expat.ParserCreate()
     where: dict[int, tuple[int, int]] = {}
+    depth = 0
 
     def start(tag: str, attrs: dict[str, str]) -> None:
+        nonlocal depth
+        depth += 1
+        if depth > MAX_XML_DEPTH:  # the readers walk the tree recursively: refuse before they overflow
+            raise _TooDeep(parser.CurrentLineNumber, parser.CurrentColumnNumber + 1)
         where[id(builder.start(tag, attrs))] = (parser.CurrentLineNumber, parser.CurrentColumnNumber + 1)
 
+    def end(tag: str) -> None:
+        nonlocal depth
+        depth -= 1
+        builder.end(tag)
+
     parser.StartElementHandler = start
-    parser.EndElementHandler = builder.end
+    parser.EndElementHandler = end
     parser.CharacterDataHandler = builder.data
     parser.EntityDeclHandler = _refuse_entity  # no entities: no "billion laughs", no external fetches
     try:
@@ -67,6 +100,9 @@ def parse_xml(text: str, filename: str, root: str | None = None) -> XmlTree:
         raise InfraGraphError(Diagnostic("XML entity declarations are not accepted",
                                          Location(filename, parser.CurrentLineNumber,
                                                   parser.CurrentColumnNumber + 1))) from None
+    except _TooDeep as e:
+        raise InfraGraphError(Diagnostic(f"XML nested too deeply: more than {MAX_XML_DEPTH} levels of elements",
+                                         Location(filename, e.line, e.column))) from None
     tree = XmlTree(element, filename, where)
     if root is not None and local(element.tag) != root:
         raise tree.error(element, f"expected a <{root}> document, found <{local(element.tag)}>")

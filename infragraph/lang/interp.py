@@ -50,6 +50,8 @@ class Body:
     fabric: "FabricBuild | None" = None
     prefix: str = ""  # instance-name prefix inside `include ... as p`
     local_map: list[tuple[str, A.Pos]] = field(default_factory=list)
+    # graph attributes of the fabrics this body includes: name -> one value per include stating it
+    included: dict[str, list[Any]] = field(default_factory=dict)
 
 
 @dataclass
@@ -720,6 +722,8 @@ class Interp:
             raise CompileError(f"include needs a fabric, got {_a(type_of(v))} ({show(v)})", st.fabric.pos)
         prefix = body.prefix + (f"{st.alias}-" if st.alias else "")
         inner = self.fabric_body(v, body.fabric, prefix, st.pos)
+        for k, x in graph_attributes(inner).items():
+            body.included.setdefault(k, []).append(x)
         syms = {k: x for k, x in inner.scope.vars.items() if isinstance(x, InstanceSym)}
         if st.alias:
             self._declare(body, st.alias, st)
@@ -789,10 +793,31 @@ class Interp:
                 if lv.attrs:
                     name = table.names[lv]
                     ann.links.append(LinkAnnotation(f"{scope_name}.{name}" if scope_name else name, dict(lv.attrs)))
-        ann.graph = {k: v for k, (v, _) in root.props.items() if k != "description"}
+        ann.graph = graph_attributes(root)
         doc.annotations = ann
         doc.source = smap
         return doc
+
+
+def graph_attributes(body: Body) -> dict[str, Any]:
+    """A fabric body's graph attributes: its own, then those its includes state (docs/language.md).
+
+    An included fabric's `dims`, `topology`, `max_oversubscription` etc. describe the including
+    fabric too when that one include is all there is to it (`include clos.clos(...)` around an
+    imported server), so they are inherited unless the body sets its own. Stated by two or more
+    includes, an attribute describes neither the parts nor the whole (two `SW(*)_SW(16)` Clos side
+    by side are not one): it is not inherited, except `max_oversubscription`, whose largest value
+    still bounds every part.
+    """
+    own = {k: v for k, (v, _) in body.props.items() if k != "description"}
+    for k, values in body.included.items():
+        if k in own:
+            continue
+        if len(values) == 1:
+            own[k] = values[0]
+        elif k == "max_oversubscription" and all(isinstance(x, (int, float)) for x in values):
+            own[k] = max(values)
+    return own
 
 
 def _leaf_attrs(dv: DeviceVal, prefix: str):

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Protocol, Sequence
 
 import numpy as np
 
@@ -50,6 +50,16 @@ DEFAULT_NO_TRANSIT = ("memory",)
 DEFAULT_CUT_THROUGH = ("port",)
 
 
+class EngineSchedule(Protocol):
+    """A custom collective schedule as the engine runs it (infragraph.collectives.schedule.Schedule;
+    a protocol so that simulate needs nothing from the collectives package)."""
+
+    collective: str
+    ranks: int
+
+    def engine_arrays(self, collective: str | None = None) -> tuple | None: ...
+
+
 @dataclass(frozen=True)
 class SimulationOptions:
     """What to simulate and how. Defaults follow ASTRA-sim's example system configuration."""
@@ -60,6 +70,9 @@ class SimulationOptions:
     # direct; the astra models: ring); "nccl": NCCL's own choice (simulate.nccl); "auto": simulate.dims.
     algorithm: tuple[str, ...] = ("default",)
     dims: tuple[int, ...] | None = None  # None: the graph's "dims" annotation if it fits, else flat
+    # Per entry of `algorithm`: the schedule an entry "schedule" runs (docs/collectives.md), None for
+    # the others; empty when no entry is "schedule". A single "schedule" runs flat unless dims are given.
+    schedules: tuple[EngineSchedule | None, ...] = ()
     groups: tuple[tuple[int, ...], ...] | None = None  # ranks per process group; None: all NPUs
     root: int = 0  # member index in each group (broadcast/reduce root, point-to-point source)
     chunks: int = 1  # preferred-dataset-splits
@@ -98,6 +111,9 @@ class SimulationOptions:
     cut_through_types: tuple[str, ...] = DEFAULT_CUT_THROUGH
     trace: bool = False
     max_events: int | None = None
+    # Simulate one representative member per symmetry class and expand, where the engine proves
+    # that exact (docs/simulate.md, "Symmetric collectives"); the result's `symmetry` says which ran.
+    symmetry: bool = True
     top_links: int | None = 100  # busiest directed links listed in the result; None: every used link
     links: str = "all"  # "cables": list only inter-device links (see simulate.load)
 
@@ -216,8 +232,16 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
     if isinstance(opts.algorithm, str):  # a single name given where a tuple is expected
         opts = replace(opts, algorithm=(opts.algorithm,))
     _check_choice("collective", opts.collective, COLLECTIVES)
-    for a in opts.algorithm:
+    for i, a in enumerate(opts.algorithm):
+        if a == "schedule":
+            if i >= len(opts.schedules) or opts.schedules[i] is None:
+                raise error(f"algorithm entry {i + 1} is 'schedule' but no schedule is given for it",
+                            hint="on the command line: --algorithm schedule:FILE")
+            continue
         _check_choice("algorithm", a, ALGORITHMS + SELECTORS)
+    if opts.schedules and len(opts.schedules) != len(opts.algorithm):
+        raise error(f"{len(opts.schedules)} schedules for {len(opts.algorithm)} algorithm entries; give one "
+                    "(or None) per entry")
     if len(opts.algorithm) > 1 and {"nccl", "default"} & set(opts.algorithm):
         raise error("'nccl' and 'default' choose the algorithm for the whole collective; give them alone, "
                     "not one per dimension")
@@ -241,7 +265,8 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
         bad = [r for r in gr if not 0 <= r < n_npus]
         if bad:
             raise error(f"process group names rank {bad[0]}, but the graph has ranks 0..{n_npus - 1}")
-    used = resolve(p.g.graph_annotations.get("dims"), opts.dims, len(groups[0]))
+    flat_schedule = opts.algorithm == ("schedule",) and opts.dims is None
+    used = resolve(None if flat_schedule else p.g.graph_annotations.get("dims"), opts.dims, len(groups[0]))
     dims = used.sizes
     if len(opts.algorithm) > 1 and not dims:
         raise error(f"{len(opts.algorithm)} algorithms given but no logical dimensions; give --dims "
@@ -308,6 +333,8 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
         trace=opts.trace,
         no_transit_kinds=no_transit,
         cut_through_kinds=cut_through,
+        symmetry=opts.symmetry,
+        schedules=_schedule_arrays(opts, dims),
         **routes,
     )
     if plan is not None:
@@ -365,6 +392,20 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
             out["warnings"].append({"code": "in-switch-reduction", "message": (
                 "NVLS: the NVSwitch reduces, so each GPU moves its buffer once each way and the bus bandwidth "
                 "can exceed the GPU's NVLink bandwidth")})
+    return out
+
+
+def _schedule_arrays(opts: SimulationOptions, dims: Sequence[int]) -> list[list[tuple]]:
+    """Per algorithm entry, the engine arrays of its schedule for each collective its phases may
+    run: the schedule's own, and for a multi-dimensional all-reduce under localBWAware also its
+    reduce-scatter and all-gather halves when it splits into them (the engine says which it lacks)."""
+    phases = [opts.collective]
+    if opts.collective == "all-reduce" and opts.optimization == "localBWAware" and sum(d > 1 for d in dims) > 1:
+        phases += ["reduce-scatter", "all-gather"]
+    out: list[list[tuple]] = []
+    for sc in opts.schedules:
+        arrays = [] if sc is None else [sc.engine_arrays(c) for c in dict.fromkeys([sc.collective, *phases])]
+        out.append([a for a in arrays if a is not None])
     return out
 
 
@@ -517,6 +558,7 @@ def _result(p: PreparedGraph, opts: SimulationOptions, groups: list[list[int]], 
         "max_link_utilization": float(util.max()) if util.size else 0.0,
         "unspecified_bandwidth_edges": p.unspecified_bandwidth_edges,
         "events": int(raw["events"]),
+        "symmetry": _symmetry(raw["symmetry"]),
         "wall_time_s": float(raw["wall_time_s"]),
         "events_per_second": float(raw["events"] / raw["wall_time_s"]) if raw["wall_time_s"] > 0 else 0.0,
     }
@@ -538,6 +580,15 @@ def _result(p: PreparedGraph, opts: SimulationOptions, groups: list[list[int]], 
             for (_sn, _dn, sr, dr, b, s, e) in raw["trace"]
         ]
     return out
+
+
+def _symmetry(s: dict[str, Any]) -> dict[str, Any]:
+    """Which path the engine took: `symmetric` (members_simulated representatives stood for all
+    members) or `full`, with the reason a full run could not be folded."""
+    folded = s["simulated"] < s["members"]
+    reason = None if folded else (s["reason"] if s["tried"] else "turned off (--no-symmetry)")
+    return {"path": "symmetric" if folded else "full", "members_simulated": int(s["simulated"]),
+            "members": int(s["members"]), "reason": reason}
 
 
 def _directed(g: FQG, l: int) -> tuple[int, int]:

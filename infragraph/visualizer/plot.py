@@ -142,7 +142,7 @@ def plot_table(path: str, output: str, kind: str = "lines", x: str = "size_bytes
         raise error(f"unknown plot kind '{kind}'; expected one of: {', '.join(KINDS)}")
     plt = _pyplot(output)
     t = read_table(path).where(where or [])
-    x, y = t.column(x), t.column(y, "metric")
+    x, y = t.column(x), t.numeric(t.column(y, "metric"))
     if kind == "heatmap":
         if not heatmap:
             raise error("a heat map needs its two inputs: --heatmap X,Y")
@@ -262,6 +262,7 @@ def _speedup(plt, t: SweepTable, x: str, spec: str, facet: str | None, output: s
     if not eq or not slash:
         raise error(f"bad --speedup '{spec}'; expected COLUMN=A/B, e.g. topology=torus/switch")
     column = t.column(column.strip())
+    t.numeric(t.column("time"))
     a, b = a.strip(), b.strip()
     values = {str(r[column]) for r in t.rows}
     for v in (a, b):

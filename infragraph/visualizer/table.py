@@ -8,6 +8,7 @@ input only when it splits the rows further than the ones kept before it.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -36,6 +37,22 @@ class SweepTable:
                 f"no {what} '{name}' in the results; columns: {', '.join(self.columns)}", Location(self.path),
                 did_you_mean(name, self.columns)))
         return name
+
+    def numeric(self, column: str) -> str:
+        """`column` when every plotted row holds a finite number there; a located error naming the
+        column and the first row (its point) that does not: text in a metric would otherwise be drawn
+        as categories, or not at all, without a word."""
+        values = [_number(r.get(column)) for r in self.rows]  # a CSV column with one text cell is all text
+        bad = next((r for r, v in zip(self.rows, values) if v is None), None)
+        if bad is not None:
+            where = f"point {bad['point']}" if bad.get("point") is not None else f"key {bad.get('key')}"
+            raise InfraGraphError(Diagnostic(
+                f"column '{column}' must hold numbers to be plotted; {where} has {bad.get(column)!r}",
+                Location(self.path), "the table was edited or not written by `infragraph sweep`; fix or remove "
+                                     "that row"))
+        for r, v in zip(self.rows, values):
+            r[column] = v
+        return column
 
     def varying(self) -> list[str]:
         return [c for c in self.inputs if len({_hashable(r.get(c)) for r in self.rows}) > 1]
@@ -99,6 +116,18 @@ def read_table(path: str) -> SweepTable:
                                          Location(path)))
     inputs = columns[columns.index("key") + 1:columns.index("status")]
     return SweepTable(path, ok, [c for c in inputs if c != "source"], columns, len(rows) - len(ok))
+
+
+def _number(v: Any) -> float | int | None:
+    """`v` as a finite number (numeric text read back from a CSV included), else None."""
+    if isinstance(v, str):
+        try:
+            v = float(v)
+        except ValueError:
+            return None
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+        return None
+    return v
 
 
 def _hashable(v: Any) -> Any:

@@ -10,7 +10,10 @@
 //! Sizes follow the ASTRA-sim conventions of the design note: the phase input `bytes_in` is the
 //! per-member buffer (All-Gather: the member's shard), and the reduction cost is charged once per
 //! step on the step's reduced output.
+use std::sync::Arc;
+
 use crate::error::{SimError, SimResult};
+use crate::schedule_program::Program;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Op {
@@ -30,6 +33,8 @@ pub enum Algo {
     Direct,
     HalvingDoubling,
     DoubleBinaryTree,
+    /// A custom schedule's transfers (`schedule_program`); the program comes with the phase.
+    Schedule,
 }
 
 impl Op {
@@ -66,6 +71,7 @@ impl Algo {
             "direct" => Algo::Direct,
             "halving-doubling" | "hd" => Algo::HalvingDoubling,
             "double-binary-tree" | "dbt" => Algo::DoubleBinaryTree,
+            "schedule" => Algo::Schedule,
             _ => return Err(SimError::InvalidInput(format!("unknown algorithm '{s}'"))),
         })
     }
@@ -76,6 +82,7 @@ impl Algo {
             Algo::Direct => "direct",
             Algo::HalvingDoubling => "halving-doubling",
             Algo::DoubleBinaryTree => "double-binary-tree",
+            Algo::Schedule => "schedule",
         }
     }
 }
@@ -103,7 +110,7 @@ pub fn tag(lane: usize, step: usize) -> u32 {
     ((lane as u32) << 24) | step as u32
 }
 
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct PhaseAlgo {
     pub op: Op,
     pub algo: Algo,
@@ -113,6 +120,8 @@ pub struct PhaseAlgo {
     pub root: usize,
     /// ASTRA-sim mode: byte counts are integers and divisions truncate.
     pub integer: bool,
+    /// The schedule of an `Algo::Schedule` phase.
+    pub program: Option<Arc<Program>>,
 }
 
 impl PhaseAlgo {
@@ -121,6 +130,19 @@ impl PhaseAlgo {
         let unsupported = |why: &str| {
             Err(SimError::Unsupported(format!("{} {} on {} members: {why}", self.algo.name(), self.op.name(), self.n)))
         };
+        if self.algo == Algo::Schedule {
+            return match &self.program {
+                None => unsupported("no schedule given for this dimension"),
+                Some(p) if p.op != self.op || p.n != self.n => Err(SimError::Unsupported(format!(
+                    "the schedule implements {} over {} ranks, but this phase runs {} over {} members (a \
+                     multi-dimensional all-reduce under localBWAware runs reduce-scatter and all-gather phases, \
+                     which an all-reduce schedule of reduce steps then copy steps provides; else use \
+                     --optimization baseline)",
+                    p.op.name(), p.n, self.op.name(), self.n
+                ))),
+                Some(_) => Ok(()),
+            };
+        }
         match (self.algo, self.op) {
             (_, Op::PointToPoint) => Ok(()),
             (Algo::HalvingDoubling, Op::AllToAll) => unsupported("use direct or ring for all-to-all"),
@@ -183,6 +205,10 @@ impl PhaseAlgo {
             };
         }
         match self.algo {
+            Algo::Schedule => {
+                let program = self.program.as_ref().expect("validated: a schedule phase has its program");
+                program.step(pos, s, self.bytes_in, |x, k| self.div(x, k), sends)
+            }
             Algo::Ring => self.ring(pos, 1, lane, s, sends),
             Algo::RingBidirectional => self.ring(pos, if lane == 0 { 1 } else { -1 }, lane, s, sends),
             Algo::Direct => self.direct(pos, s, sends),
@@ -471,7 +497,7 @@ pub(crate) mod tests {
     }
 
     fn phase(op: Op, algo: Algo, n: usize) -> PhaseAlgo {
-        PhaseAlgo { op, algo, n, bytes_in: 1024.0 * 1024.0, root: 1 % n, integer: false }
+        PhaseAlgo { op, algo, n, bytes_in: 1024.0 * 1024.0, root: 1 % n, integer: false, program: None }
     }
 
     #[test]
@@ -484,7 +510,7 @@ pub(crate) mod tests {
                     for integer in [false, true] {
                         let p = PhaseAlgo { integer, ..phase(op, algo, n) };
                         if p.validate().is_ok() {
-                            check_matching_chunk(p, 0);
+                            check_matching_chunk(p.clone(), 0);
                             check_matching_chunk(p, 1);
                         }
                     }
@@ -496,7 +522,7 @@ pub(crate) mod tests {
     #[test]
     fn ring_all_reduce_sends_2_n_minus_1_over_n_of_the_buffer() {
         let p = phase(Op::AllReduce, Algo::Ring, 8);
-        let per_member = check_matching(p) / 8.0;
+        let per_member = check_matching(p.clone()) / 8.0;
         assert_eq!(per_member, 2.0 * 7.0 / 8.0 * p.bytes_in);
         let hd = phase(Op::AllReduce, Algo::HalvingDoubling, 8);
         assert_eq!(check_matching(hd) / 8.0, 2.0 * 7.0 / 8.0 * p.bytes_in);
@@ -506,7 +532,7 @@ pub(crate) mod tests {
     fn broadcast_delivers_the_buffer_to_every_non_root_once() {
         for algo in [Algo::Ring, Algo::Direct, Algo::HalvingDoubling, Algo::DoubleBinaryTree] {
             let p = phase(Op::Broadcast, algo, 8);
-            assert_eq!(check_matching(p), 7.0 * p.bytes_in, "{algo:?}");
+            assert_eq!(check_matching(p.clone()), 7.0 * p.bytes_in, "{algo:?}");
         }
     }
 

@@ -190,7 +190,7 @@ mod tests {
     }
 
     fn astra(op: Op, algo: Algo, n: usize, bytes: f64) -> PhaseAlgo {
-        PhaseAlgo { op, algo, n, bytes_in: bytes, root: 0, integer: true }
+        PhaseAlgo { op, algo, n, bytes_in: bytes, root: 0, integer: true, program: None }
     }
 
     #[test]
@@ -227,13 +227,13 @@ mod tests {
         assert!(first.staggered && first.recv == 3 && first.reduce_bytes == 100.0);
         assert_eq!(sends.iter().map(|s| s.to).collect::<Vec<_>>(), vec![2, 3, 0]);
         assert!(!p.step(1, 0, 1, 0, &mut sends).unwrap().staggered);
-        let ours = PhaseAlgo { integer: false, ..p };
+        let ours = PhaseAlgo { integer: false, ..p.clone() };
         assert!(!ours.step(1, 0, 0, 0, &mut sends).unwrap().staggered);
     }
 
     #[test]
     fn halving_doubling_sizes_truncate_like_astra_sim() {
-        let p = PhaseAlgo { op: Op::AllReduce, algo: Algo::HalvingDoubling, n: 4, bytes_in: 1001.0, root: 0, integer: true };
+        let p = PhaseAlgo { op: Op::AllReduce, algo: Algo::HalvingDoubling, n: 4, bytes_in: 1001.0, root: 0, integer: true, program: None };
         // 1001/2 = 500, /2 = 250; doubling from floor(250/2) = 125: 250, 500.
         let sizes: Vec<f64> = (0..4).map(|s| p.astra_hd_bytes(s)).collect();
         assert_eq!(sizes, vec![500.0, 250.0, 250.0, 500.0]);

@@ -22,6 +22,8 @@ pub mod network;
 pub mod plan;
 pub mod results;
 pub mod routing;
+pub mod symmetry;
+pub mod schedule_program;
 pub mod topology;
 
 pub mod python;

@@ -4,7 +4,10 @@
 //! chunk walks the phase list of the design note (e.g. All-Reduce localBWAware: RS over the first
 //! dimensions, AR on the last, AG back), and each phase runs one algorithm inside every
 //! dimension group. Size-1 dimensions contribute no phase.
+use std::sync::Arc;
+
 use crate::algorithms::{Algo, Op, PhaseAlgo};
+use crate::schedule_program::Program;
 use crate::dim_scheduling::{Greedy, InterScheduling, IntraScheduling};
 use crate::error::{invalid, SimError, SimResult};
 use crate::routing::coords;
@@ -26,6 +29,10 @@ pub struct CollectiveSpec {
     pub dims: Vec<usize>,
     /// One algorithm per dimension, or a single one used for every dimension.
     pub algorithms: Vec<Algo>,
+    /// The schedules of each `Algo::Schedule` entry of `algorithms` (same index), one per
+    /// collective its phases may run (an all-reduce schedule may come with its reduce-scatter
+    /// and all-gather halves for localBWAware's phases); empty: none.
+    pub programs: Vec<Vec<Arc<Program>>>,
     /// Root member index within the group (broadcast, reduce, point-to-point source).
     pub root: usize,
     /// `preferred-dataset-splits`.
@@ -274,7 +281,11 @@ impl PhaseContext<'_> {
         }
         let mut phases = Vec::with_capacity(seq.len());
         for (dim, op, bytes_in, match_root_dims) in seq {
-            let algo = PhaseAlgo { op, algo: algo_of(dim), n: dims[dim], bytes_in, root: self.root_coords[dim], integer: astra };
+            let which = if spec.algorithms.len() == 1 { 0 } else { dim };
+            let choices = spec.programs.get(which).map_or(&[][..], |v| &v[..]);
+            let program = choices.iter().find(|p| p.op == op).or(choices.first()).cloned();
+            let algo =
+                PhaseAlgo { op, algo: algo_of(dim), n: dims[dim], bytes_in, root: self.root_coords[dim], integer: astra, program };
             algo.validate()?;
             if bytes_in <= 0.0 && astra {
                 return Err(SimError::InvalidInput(format!(
@@ -340,6 +351,7 @@ mod tests {
             groups: vec![(0..8).collect()],
             dims: vec![],
             algorithms: vec![Algo::Ring],
+            programs: vec![],
             root: 0,
             chunks: 4,
             active_chunks_per_dim: 1,

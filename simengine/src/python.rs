@@ -16,7 +16,13 @@ use crate::network::Model;
 use crate::plan::{CollectiveSpec, Optimization, Scheduling};
 use crate::results::bandwidths;
 use crate::routing::{Metric, Policy};
+use crate::schedule_program::Program;
 use crate::topology::Topology;
+use std::sync::Arc;
+
+/// A schedule as the Python side passes it: (collective, ranks, chunks per rank, steps, and per
+/// transfer its step, source rank, destination rank and whether it reduces).
+type ScheduleArrays = (String, usize, usize, usize, Vec<u32>, Vec<u32>, Vec<u32>, Vec<bool>);
 
 create_exception!(_simengine, SimEngineError, PyException, "Simulation failed: args are (kind, message, src_node, dst_node).");
 
@@ -87,14 +93,17 @@ impl Monitor for PyMonitor {
 /// `npu_nic`, `npu_server`: per NPU rank, the NIC node its traffic to other servers uses and its
 /// server id (both empty: no NIC affinity); `edge_policy`: per edge 0 (ecmp), 1 (spray) or
 /// 2 (adaptive), plus 4 for a scale-up link (empty: ecmp everywhere, no tiers); `pxn`: messages
-/// between servers first cross to the NPU at the destination's position (needs `npu_nic`).
+/// between servers first cross to the NPU at the destination's position (needs `npu_nic`);
+/// `schedules`: per entry of `algorithms`, the schedules of a `schedule` entry, one per collective
+/// its phases may run (see `ScheduleArrays` and `schedule_program`), an empty list for the others;
+/// empty: no schedules.
 #[pyfunction]
 #[pyo3(signature = (*, num_nodes, edge_src, edge_dst, edge_bandwidth_gbps, edge_latency_ns, npu_nodes,
     collective, size_bytes, groups, algorithms, dims=vec![], root=0, chunks=1, active_chunks=1,
     endpoint_delay_ns=10.0, local_mem_bw_gb_per_s=None, optimization="localBWAware", scheduling="fifo",
     intra_dimension_scheduling="FIFO", inter_dimension_scheduling="ascending", dim_bandwidth=vec![],
     model="unaware", astra=false, routing="hops", ecmp=true, dor_dims=None, dor_direct_dims=vec![], trace=false,
-    node_kind=None, no_transit_kinds=vec![], no_transit_nodes=vec![], npu_nic=vec![], npu_server=vec![], edge_policy=vec![], pxn=false, cut_through_kinds=vec![], max_events=u64::MAX, progress=None, progress_interval_s=0.2))]
+    node_kind=None, no_transit_kinds=vec![], no_transit_nodes=vec![], npu_nic=vec![], npu_server=vec![], edge_policy=vec![], pxn=false, cut_through_kinds=vec![], max_events=u64::MAX, symmetry=false, progress=None, progress_interval_s=0.2, schedules=vec![]))]
 #[allow(clippy::too_many_arguments)]
 fn simulate<'py>(
     py: Python<'py>,
@@ -135,8 +144,10 @@ fn simulate<'py>(
     pxn: bool,
     cut_through_kinds: Vec<i32>,
     max_events: u64,
+    symmetry: bool,
     progress: Option<PyObject>,
     progress_interval_s: f64,
+    schedules: Vec<Vec<ScheduleArrays>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let build = || -> Result<(Topology, CollectiveSpec, SimConfig), SimError> {
         let mut topo = Topology::new(
@@ -163,12 +174,31 @@ fn simulate<'py>(
         if algorithms.is_empty() {
             return Err(SimError::InvalidInput("no algorithm given".into()));
         }
+        if !schedules.is_empty() && schedules.len() != algorithms.len() {
+            return Err(SimError::InvalidInput(format!(
+                "{} schedules for {} algorithms; give one entry (or None) per algorithm",
+                schedules.len(),
+                algorithms.len()
+            )));
+        }
+        let programs = schedules
+            .iter()
+            .map(|entry| {
+                entry
+                    .iter()
+                    .map(|(collective, n, per, steps, step, src, dst, reduce)| {
+                        Program::new(Op::parse(collective)?, *n, *per, *steps, step, src, dst, reduce).map(Arc::new)
+                    })
+                    .collect::<Result<Vec<_>, SimError>>()
+            })
+            .collect::<Result<Vec<_>, SimError>>()?;
         let spec = CollectiveSpec {
             op,
             size_bytes,
             groups: groups.clone(),
             dims: dims.clone(),
             algorithms,
+            programs,
             root,
             chunks,
             active_chunks_per_dim: active_chunks,
@@ -202,6 +232,7 @@ fn simulate<'py>(
             affinity: npu_nic.iter().copied().zip(npu_server.iter().copied()).collect(),
             trace,
             max_events,
+            symmetry,
             ..SimConfig::default()
         };
         Ok((topo, spec, cfg))
@@ -251,6 +282,12 @@ fn simulate<'py>(
     d.set_item("chunk_bytes", out.chunk_bytes)?;
     d.set_item("stopped_at_ns", out.stopped_at_ns)?;
     d.set_item("interrupted", monitor.interrupted)?;
+    let sym = PyDict::new(py);
+    sym.set_item("tried", out.symmetry.tried)?;
+    sym.set_item("simulated", out.symmetry.simulated)?;
+    sym.set_item("members", out.symmetry.members)?;
+    sym.set_item("reason", out.symmetry.reason.as_deref())?;
+    d.set_item("symmetry", sym)?;
     if trace {
         let flows: Vec<(u32, u32, u32, u32, f64, f64, f64)> = out
             .trace

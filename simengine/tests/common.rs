@@ -54,6 +54,7 @@ pub fn spec(op: Op, algo: Algo, n: u32, size: f64) -> CollectiveSpec {
         groups: vec![(0..n).collect()],
         dims: vec![],
         algorithms: vec![algo],
+        programs: vec![],
         root: 0,
         chunks: 1,
         active_chunks_per_dim: 1,

@@ -51,3 +51,14 @@ def test_json_under_a_file(capsys, tmp_path):
     code, _, err = run(capsys, "analyze", CLOS, "--json", str(tmp_path / "file" / "r.json"))
     assert code == 1
     assert "--json" in err and str(tmp_path / "file") in err
+
+
+@pytest.mark.parametrize("components,message", [
+    ("component asic: switch", "the graph has no NPUs: no node has type 'xpu' (node types present: switch)"),
+    ("component xpu: xpu", "graph 'f' has 1 NPU; a bisection needs at least 2\n  hint: NPUs are the components of kind xpu")])
+def test_too_few_npus_names_the_file(capsys, tmp_path, components, message):
+    source = tmp_path / "small.igl"
+    source.write_text(f"device d {{\n    {components}\n}}\nfabric f {{\n    instance a[1]: d\n}}\n")
+    code, out, err = run(capsys, "analyze", str(source), "--no-cache")
+    assert code == 1 and out == ""
+    assert err.startswith(f"{source}: error: {message}")

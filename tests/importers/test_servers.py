@@ -125,7 +125,7 @@ def test_bad_hwloc_inputs_are_located(tmp_path):
 def test_cli_refuses_options_that_do_not_apply_and_bad_values(tmp_path, capsys):
     out = str(tmp_path / "x.yaml")
     assert main(["import", str(NCCL), "--from", "nccl", "--map", "m.yaml", "-o", out]) == 1
-    assert "mapping does not apply to --from nccl" in capsys.readouterr().err
+    assert "--map does not apply to --from nccl" in capsys.readouterr().err
     assert main(["import", str(HWLOC), "--from", "hwloc", "--nic-speed", "-5 Gbps", "-o", out]) == 1
     assert "--nic-speed '-5 Gbps' must be a finite positive bandwidth" in capsys.readouterr().err
     assert main(["import", str(HWLOC), "--from", "hwloc", "--nic-speed", "5 parsecs", "-o", out]) == 1

@@ -168,6 +168,37 @@ fabric f {
     assert ("p1-h.0.x.1", "p2-h.0.x.1") in edges(g)
 
 
+INCLUDED = """
+link l { bandwidth = 1 Tbps }
+device d { component x[2]: xpu }
+fabric pod(n: int = 2, r: int = 1) {
+    instance h[n]: d
+    h[0].x[0] -- h[1].x[0] via l
+    dims = "SW(*)_SW(" + str(n) + ")"
+    topology = "pod"
+    max_oversubscription = r
+}
+"""
+
+
+def test_one_include_passes_its_graph_attributes_on_and_the_includer_wins():
+    doc = compile_source(INCLUDED + "fabric f { include pod(3) as p }", "t.igl")
+    assert doc.annotations.graph == {"dims": "SW(*)_SW(3)", "topology": "pod", "max_oversubscription": 1}
+    # nested: f2 includes f, which includes pod; the includer's own value wins, set before or after
+    doc = compile_source(INCLUDED + 'fabric f { include pod(3) }\n'
+                         'fabric f2 { topology = "mine"\n include f }', "t.igl")
+    assert doc.annotations.graph == {"dims": "SW(*)_SW(3)", "topology": "mine", "max_oversubscription": 1}
+
+
+def test_attributes_of_several_includes_describe_neither_so_only_the_oversubscription_bound_is_kept():
+    doc = compile_source(INCLUDED + "fabric f { include pod(2, 1) as a\n include pod(2, 3) as b }", "t.igl")
+    # two SW(*)_SW(2) pods side by side are not one SW(*)_SW(2): no dims, no topology; the bound is the max
+    assert doc.annotations.graph == {"max_oversubscription": 3}
+    doc = compile_source(INCLUDED + 'fabric f { include pod as a\n include pod as b\n dims = "SW(2)_SW(4)" }',
+                         "t.igl")
+    assert doc.annotations.graph["dims"] == "SW(2)_SW(4)"
+
+
 def test_imports_by_path_and_library(tmp_path: Path):
     (tmp_path / "lib.igl").write_text('link l { bandwidth = 1 Tbps }\ndevice d { component x[2]: xpu }\n')
     main = tmp_path / "main.igl"

@@ -1,0 +1,162 @@
+//! A custom collective schedule (infragraph/collectives/schedule.py) as a per-member step program.
+//!
+//! Why a program of its own: the built-in algorithms generate their steps from a formula; a
+//! schedule lists its transfers. Member `pos` walks the schedule's steps in order; step `s` sends
+//! every transfer of step `s` whose source is `pos` (transfers to the same receiver in one step go
+//! as one message of their summed chunks), then waits for the messages of step `s` addressed to
+//! it, then pays the endpoint delay (if it received anything) and the reduction of the chunks it
+//! received with `reduce`. So a member's step `s` starts when its own step `s - 1` is done: steps
+//! are sequence points per member, not a global barrier. This is the built-in ring's step
+//! discipline, which is why the ring written as a schedule times exactly like `ring`.
+//!
+//! Sizes: a transfer carries one chunk of the phase input; the input splits into `ranks x
+//! chunks_per_rank` chunks, except for all-gather, whose input is the member's own shard of
+//! `chunks_per_rank` chunks (the engine's size convention).
+use crate::algorithms::{tag, Op, Send, StepSpec};
+use crate::error::{SimError, SimResult};
+
+#[derive(Debug, PartialEq)]
+pub struct Program {
+    pub op: Op,
+    pub n: usize,
+    /// Chunks the phase input splits into: transfer bytes = input / divisor.
+    pub divisor: f64,
+    pub steps: usize,
+    /// Per (pos * steps + step): range of `sends` (CSR offsets, `n * steps + 1` entries).
+    send_start: Vec<u32>,
+    /// (receiver position, chunks in the message).
+    sends: Vec<(u32, u32)>,
+    /// Per (pos * steps + step): messages to wait for, chunks received with `reduce`.
+    recv: Vec<u32>,
+    reduce_chunks: Vec<u32>,
+}
+
+impl Program {
+    /// Builds the program from the schedule's transfers (parallel arrays; `reduce[i]` true for a
+    /// reduce transfer). Every index is checked: a bad one is an InvalidInput naming transfer `i`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        op: Op,
+        n: usize,
+        chunks_per_rank: usize,
+        steps: usize,
+        step: &[u32],
+        src: &[u32],
+        dst: &[u32],
+        reduce: &[bool],
+    ) -> SimResult<Program> {
+        let bad = |why: String| Err(SimError::InvalidInput(format!("schedule: {why}")));
+        if !matches!(op, Op::AllReduce | Op::ReduceScatter | Op::AllGather) {
+            return bad(format!("a schedule implements all-reduce, reduce-scatter or all-gather, not {}", op.name()));
+        }
+        if n < 2 || chunks_per_rank == 0 {
+            return bad(format!("{n} ranks and {chunks_per_rank} chunks per rank; expected >= 2 and >= 1"));
+        }
+        if step.len() != src.len() || src.len() != dst.len() || dst.len() != reduce.len() {
+            return bad("the transfer arrays differ in length".into());
+        }
+        if n.checked_mul(steps).map_or(true, |c| c >= u32::MAX as usize) || steps >= 1 << 24 {
+            return bad(format!("{n} ranks x {steps} steps is beyond the engine's index range"));
+        }
+        for i in 0..step.len() {
+            let (s, a, b) = (step[i] as usize, src[i] as usize, dst[i] as usize);
+            if s >= steps || a >= n || b >= n || a == b {
+                return bad(format!("transfer {i} (step {s}, {a} -> {b}) is outside {steps} steps of {n} ranks"));
+            }
+        }
+        // Sort by (src, step, dst): one message per (step, src, dst).
+        let mut order: Vec<u32> = (0..step.len() as u32).collect();
+        order.sort_unstable_by_key(|&i| {
+            let i = i as usize;
+            (src[i], step[i], dst[i])
+        });
+        let slots = n * steps;
+        let mut send_start = vec![0u32; slots + 1];
+        let mut sends: Vec<(u32, u32)> = Vec::new();
+        let mut recv = vec![0u32; slots];
+        let mut reduce_chunks = vec![0u32; slots];
+        let mut last: Option<(u32, u32, u32)> = None;
+        for &i in &order {
+            let i = i as usize;
+            let key = (src[i], step[i], dst[i]);
+            let slot = src[i] as usize * steps + step[i] as usize;
+            if last == Some(key) {
+                sends.last_mut().unwrap().1 += 1;
+            } else {
+                sends.push((dst[i], 1));
+                send_start[slot + 1] += 1;
+                recv[dst[i] as usize * steps + step[i] as usize] += 1;
+                last = Some(key);
+            }
+            if reduce[i] {
+                reduce_chunks[dst[i] as usize * steps + step[i] as usize] += 1;
+            }
+        }
+        for k in 0..slots {
+            send_start[k + 1] += send_start[k];
+        }
+        let divisor = (if op == Op::AllGather { chunks_per_rank } else { n * chunks_per_rank }) as f64;
+        Ok(Program { op, n, divisor, steps, send_start, sends, recv, reduce_chunks })
+    }
+
+    /// Step `s` of the member at `pos` for a phase input of `bytes_in` (`div` divides as the
+    /// phase does: truncating in ASTRA-sim mode); `None` once the member is done.
+    pub fn step(&self, pos: usize, s: usize, bytes_in: f64, div: impl Fn(f64, f64) -> f64, sends: &mut Vec<Send>) -> Option<StepSpec> {
+        if s >= self.steps {
+            return None;
+        }
+        let chunk = div(bytes_in, self.divisor);
+        let slot = pos * self.steps + s;
+        for &(to, chunks) in &self.sends[self.send_start[slot] as usize..self.send_start[slot + 1] as usize] {
+            sends.push(Send { to: to as usize, bytes: chunk * chunks as f64, tag: tag(0, s) });
+        }
+        Some(StepSpec { recv: self.recv[slot], reduce_bytes: chunk * self.reduce_chunks[slot] as f64, staggered: false })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The ring all-reduce of the collectives package's `ring_schedule`, as transfer arrays.
+    fn ring(n: u32) -> Program {
+        let (mut step, mut src, mut dst, mut reduce) = (vec![], vec![], vec![], vec![]);
+        for s in 0..2 * (n - 1) {
+            for r in 0..n {
+                step.push(s);
+                src.push(r);
+                dst.push((r + 1) % n);
+                reduce.push(s < n - 1);
+            }
+        }
+        Program::new(Op::AllReduce, n as usize, 1, 2 * (n as usize - 1), &step, &src, &dst, &reduce).unwrap()
+    }
+
+    #[test]
+    fn ring_steps_send_one_chunk_to_the_next_member() {
+        let p = ring(4);
+        let mut sends = Vec::new();
+        let spec = p.step(3, 0, 400.0, |x, k| x / k, &mut sends).unwrap();
+        assert_eq!(sends, vec![Send { to: 0, bytes: 100.0, tag: tag(0, 0) }]);
+        assert_eq!((spec.recv, spec.reduce_bytes), (1, 100.0));
+        let spec = p.step(3, 3, 400.0, |x, k| x / k, &mut sends).unwrap();
+        assert_eq!((spec.recv, spec.reduce_bytes), (1, 0.0));
+        assert!(p.step(3, 6, 400.0, |x, k| x / k, &mut sends).is_none());
+    }
+
+    #[test]
+    fn transfers_to_one_receiver_in_one_step_are_one_message() {
+        let p = Program::new(Op::AllGather, 2, 2, 1, &[0, 0, 0, 0], &[0, 0, 1, 1], &[1, 1, 0, 0], &[false; 4]).unwrap();
+        let mut sends = Vec::new();
+        let spec = p.step(0, 0, 10.0, |x, k| x / k, &mut sends).unwrap();
+        assert_eq!(sends, vec![Send { to: 1, bytes: 10.0, tag: tag(0, 0) }]);
+        assert_eq!(spec.recv, 1);
+    }
+
+    #[test]
+    fn bad_transfers_are_errors() {
+        assert!(Program::new(Op::AllGather, 2, 1, 1, &[0], &[0], &[0], &[false]).is_err());
+        assert!(Program::new(Op::AllGather, 2, 1, 1, &[1], &[0], &[1], &[false]).is_err());
+        assert!(Program::new(Op::Broadcast, 2, 1, 1, &[0], &[0], &[1], &[false]).is_err());
+    }
+}

@@ -1,0 +1,124 @@
+"""A schedule runs in the engine: the ring written as a schedule times exactly like the built-in ring."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from infragraph.collectives.ring import ring_schedule
+from infragraph.collectives.run import simulate_schedule
+from infragraph.collectives.schedule import read_schedule
+from infragraph.errors import InfraGraphError
+from infragraph.simulate import SimulationOptions as Opts, prepare, simulate
+from tests import simgraphs
+
+MODELS = ("unaware", "aware", "fair", "astra", "astra-aware")
+
+
+@pytest.fixture(scope="module")
+def fabrics():
+    return {"ring": prepare(simgraphs.ring(8)), "switch": prepare(simgraphs.switch(8))}
+
+
+@pytest.mark.parametrize("fabric", ["ring", "switch"])
+@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize("collective", ["all-reduce", "reduce-scatter", "all-gather"])
+def test_ring_schedule_times_like_the_builtin_ring(fabrics, fabric, model, collective):
+    p = fabrics[fabric]
+    schedule = read_schedule(ring_schedule(collective, 8))
+    for chunks in (1, 4):
+        opts = Opts(collective=collective, algorithm=("ring",), model=model, chunks=chunks)
+        ours = simulate_schedule(p, schedule, 1 << 20, opts)
+        ring = simulate(p, Opts(collective=collective, algorithm=("ring",), model=model, chunks=chunks,
+                                size_bytes=1 << 20))
+        assert ours["collective_time_ns"] == ring["collective_time_ns"] > 0
+        assert ours["algorithm"] == ["schedule"]
+        assert ours["flows"]["count"] == ring["flows"]["count"]
+
+
+@pytest.mark.parametrize("optimization", ["localBWAware", "baseline"])
+def test_schedule_per_dimension(optimization):
+    """On a 4x4 torus, a 4-rank ring all-reduce schedule on one or both dimensions; under
+    localBWAware the engine runs its reduce-scatter and all-gather halves."""
+    p = prepare(simgraphs.torus((4, 4)))
+    s4 = read_schedule(ring_schedule("all-reduce", 4))
+    base = dict(dims=(4, 4), model="fair", chunks=2, size_bytes=1 << 20, optimization=optimization)
+    ring = simulate(p, Opts(algorithm=("ring", "ring"), **base))["collective_time_ns"]
+    one = simulate(p, Opts(algorithm=("schedule", "ring"), schedules=(s4, None), **base))["collective_time_ns"]
+    both = simulate(p, Opts(algorithm=("schedule", "schedule"), schedules=(s4, s4), **base))["collective_time_ns"]
+    assert ring == one == both > 0
+
+
+def test_slower_schedule_takes_longer(fabrics):
+    """A schedule that sends the ring's chunks two hops at a time (via the next-but-one rank) is
+    not the ring: on the ring fabric it is slower, so the engine does read the transfers."""
+    n = 8
+    # ranks of one parity pass their chunks around their own ring of 4, then each hands the 4 it
+    # holds to the next rank.
+    doc = {"collective": "all-gather", "ranks": n, "chunks_per_rank": 1, "steps": []}
+    for s in range(3):
+        doc["steps"].append([{"src": r, "dst": (r + 2) % n, "chunk": (r - 2 * s) % n, "op": "copy"} for r in range(n)])
+    doc["steps"].append([{"src": r, "dst": (r + 1) % n, "chunk": c, "op": "copy"}
+                         for r in range(n) for c in range(r % 2, n, 2)])
+    schedule = read_schedule(doc)
+    ours = simulate_schedule(fabrics["ring"], schedule, 1 << 20, Opts(collective="all-gather"))
+    ring = simulate(fabrics["ring"], Opts(collective="all-gather", algorithm=("ring",), size_bytes=1 << 20))
+    assert ours["collective_time_ns"] > ring["collective_time_ns"]
+
+
+def test_broken_schedule_is_refused_before_it_runs(fabrics):
+    doc = ring_schedule("all-gather", 8)
+    doc["steps"].pop()
+    with pytest.raises(InfraGraphError, match=r"does not implement its all-gather: .*rank \d ends with chunk"):
+        simulate_schedule(fabrics["ring"], read_schedule(doc), 1 << 20)
+
+
+def test_rank_count_must_match_the_group(fabrics):
+    with pytest.raises(InfraGraphError, match="the schedule has 4 ranks but the group has 8 NPUs"):
+        simulate_schedule(fabrics["ring"], read_schedule(ring_schedule("all-reduce", 4)), 1 << 20)
+
+
+def test_schedule_entry_needs_its_schedule(fabrics):
+    with pytest.raises(InfraGraphError, match="no schedule is given"):
+        simulate(fabrics["ring"], Opts(algorithm=("schedule",)))
+
+
+def test_wrong_dimension_size_is_an_engine_error():
+    p = prepare(simgraphs.torus((4, 4)))
+    s4 = read_schedule(ring_schedule("all-gather", 4))
+    with pytest.raises(InfraGraphError, match="the schedule implements all-gather over 4 ranks, but this phase runs reduce-scatter"):
+        simulate(p, Opts(algorithm=("schedule", "ring"), schedules=(s4, None), dims=(4, 4)))
+
+
+def test_cli_runs_a_schedule_file(tmp_path, capsys):
+    from infragraph.cli import main
+
+    fabric = simgraphs.write_ring(tmp_path / "ring8.yaml", 8)
+    path = tmp_path / "ring.json"
+    path.write_text(json.dumps(ring_schedule("all-reduce", 8)))
+    out = tmp_path / "r.json"
+    assert main(["simulate", fabric, "--algorithm", f"schedule:{path}", "--json", str(out)]) == 0
+    ours = json.loads(out.read_text())
+    assert main(["simulate", fabric, "--algorithm", "ring", "--json", str(out)]) == 0
+    assert ours["collective_time_ns"] == json.loads(out.read_text())["collective_time_ns"]
+    assert ours["algorithm"] == ["schedule"]
+
+
+@pytest.mark.parametrize("algorithm, collective, message", [
+    ("schedule:", "all-reduce", "--algorithm: .*names no file"),
+    ("schedule:{missing}", "all-reduce", "missing.json: error: cannot read the schedule"),
+    ("schedule:{ring}", "all-gather", "--collective: .*implements all-reduce; give --collective all-reduce"),
+    ("schedule:{broken}", "all-reduce", "--algorithm: .*broken.json.*rank \\d ends with chunk"),
+])
+def test_cli_schedule_errors_are_located(tmp_path, capsys, algorithm, collective, message):
+    from infragraph.cli import main
+
+    fabric = simgraphs.write_ring(tmp_path / "ring8.yaml", 8)
+    (tmp_path / "ring.json").write_text(json.dumps(ring_schedule("all-reduce", 8)))
+    broken = ring_schedule("all-reduce", 8)
+    broken["steps"].pop()
+    (tmp_path / "broken.json").write_text(json.dumps(broken))
+    arg = algorithm.format(missing=tmp_path / "missing.json", ring=tmp_path / "ring.json", broken=tmp_path / "broken.json")
+    assert main(["simulate", fabric, "--algorithm", arg, "--collective", collective]) == 1
+    import re
+    assert re.search(message, capsys.readouterr().err)

@@ -1,0 +1,104 @@
+"""schemas/collective-schedule.schema.json and read_schedule agree on good and bad documents.
+
+The reader checks more than a schema can (indices against `ranks`, src != dst): those documents
+pass the schema and fail the reader, and are listed as such."""
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from infragraph.collectives.ring import ring_schedule
+from infragraph.collectives.schedule import ScheduleError, read_schedule, schedule_doc
+from infragraph.schemas import schema_errors
+
+
+def _mutate(change):
+    doc = ring_schedule("all-reduce", 4)
+    change(doc)
+    return doc
+
+
+def _set(path, value):
+    def change(doc):
+        node = doc
+        for key in path[:-1]:
+            node = node[key]
+        node[path[-1]] = value
+    return change
+
+
+def _delete(path):
+    def change(doc):
+        node = doc
+        for key in path[:-1]:
+            node = node[key]
+        del node[path[-1]]
+    return change
+
+
+GOOD = [
+    ("ring", lambda d: None),
+    ("named", _set(["name"], "ring4")),
+    ("described", _set(["description"], "from msccl-tools")),
+    ("op defaults to copy", _delete(["steps", 3, 0, "op"])),
+    ("no steps of a one-rank gather", lambda d: d.update(collective="all-gather", ranks=1, steps=[])),
+    ("empty step", lambda d: d["steps"].append([])),
+]
+BAD_BOTH = [  # (case, change, the reader's located path)
+    ("not an object", None, ""),
+    ("missing ranks", _delete(["ranks"]), "/ranks"),
+    ("missing steps", _delete(["steps"]), "/steps"),
+    ("unknown collective", _set(["collective"], "gather"), "/collective"),
+    ("zero ranks", _set(["ranks"], 0), "/ranks"),
+    ("ranks a string", _set(["ranks"], "4"), "/ranks"),
+    ("ranks a bool", _set(["ranks"], True), "/ranks"),
+    ("ranks a float", _set(["ranks"], 4.5), "/ranks"),
+    ("zero chunks", _set(["chunks_per_rank"], 0), "/chunks_per_rank"),
+    ("steps an object", _set(["steps"], {}), "/steps"),
+    ("step an object", _set(["steps", 0], {}), "/steps/0"),
+    ("transfer a list", _set(["steps", 0, 0], [0, 1, 0]), "/steps/0/0"),
+    ("negative src", _set(["steps", 0, 0, "src"], -1), "/steps/0/0/src"),
+    ("missing chunk", _delete(["steps", 0, 0, "chunk"]), "/steps/0/0/chunk"),
+    ("bad op", _set(["steps", 0, 0, "op"], "add"), "/steps/0/0/op"),
+    ("unknown transfer key", _set(["steps", 0, 0, "link"], "l0"), "/steps/0/0"),
+    ("unknown key", _set(["deps"], []), "unknown key 'deps'"),
+    ("name a number", _set(["name"], 3), "/name"),
+]
+BAD_READER_ONLY = [
+    ("dst beyond ranks", _set(["steps", 0, 0, "dst"], 4), "/steps/0/0/dst"),
+    ("src equals dst", _set(["steps", 0, 0, "dst"], 0), "/steps/0/0: src and dst"),
+    ("chunk beyond the chunks", _set(["steps", 0, 0, "chunk"], 4), "/steps/0/0/chunk"),
+]
+
+
+@pytest.mark.parametrize("case, change", GOOD, ids=[c[0] for c in GOOD])
+def test_good_documents_pass_both(case, change):
+    doc = _mutate(change)
+    assert schema_errors("collective-schedule", doc) == []
+    read_schedule(doc, "s.json")
+
+
+@pytest.mark.parametrize("case, change, where", BAD_BOTH, ids=[c[0] for c in BAD_BOTH])
+def test_bad_documents_fail_both(case, change, where):
+    doc = [1, 2] if change is None else _mutate(change)
+    assert schema_errors("collective-schedule", doc), case
+    with pytest.raises(ScheduleError, match=f"s.json: {where}"):
+        read_schedule(doc, "s.json")
+
+
+@pytest.mark.parametrize("case, change, where", BAD_READER_ONLY, ids=[c[0] for c in BAD_READER_ONLY])
+def test_cross_field_checks_are_the_readers(case, change, where):
+    doc = _mutate(change)
+    assert schema_errors("collective-schedule", doc) == []
+    with pytest.raises(ScheduleError, match=f"s.json: {where}"):
+        read_schedule(doc, "s.json")
+
+
+def test_schedule_doc_round_trips():
+    doc = ring_schedule("all-reduce", 4)
+    doc["name"] = "ring4"
+    schedule = read_schedule(copy.deepcopy(doc))
+    assert schedule_doc(schedule) == doc
+    assert schema_errors("collective-schedule", schedule_doc(schedule)) == []
+    assert read_schedule(schedule_doc(schedule)) == schedule
