@@ -134,7 +134,8 @@ def parse_sizes(text: str) -> list[int]:
 MAX_GROUP_RANKS = 10_000_000  # more ranks than any fabric here has NPUs: a typo, refused before a list is built
 
 
-def parse_group(text: str) -> tuple[int, ...]:
+def parse_group(text: str, option: str = "--group") -> tuple[int, ...]:
+    """Ranks like 0-7 or 0,2,4,6 (for --group, or another option naming NPU ranks)."""
     ranks: list[int] = []
     try:
         for part in text.split(","):
@@ -143,12 +144,12 @@ def parse_group(text: str) -> tuple[int, ...]:
             if first < 0 or last < first:
                 raise ValueError(part)
             if len(ranks) + last - first + 1 > MAX_GROUP_RANKS:
-                raise option_error("--group", f"bad --group '{text}': {len(ranks) + last - first + 1:,} ranks, more "
-                                              f"than {MAX_GROUP_RANKS:,}; a group names NPU ranks of the fabric")
+                raise option_error(option, f"bad {option} '{text}': {len(ranks) + last - first + 1:,} ranks, more "
+                                           f"than {MAX_GROUP_RANKS:,}; it names NPU ranks of the fabric")
             ranks.extend(range(first, last + 1))
     except ValueError:
-        raise option_error("--group", f"bad --group '{text}'; expected ranks like 0-7 or 0,2,4,6 "
-                                      "(non-negative, each range LOW-HIGH with LOW <= HIGH)") from None
+        raise option_error(option, f"bad {option} '{text}'; expected ranks like 0-7 or 0,2,4,6 "
+                                   "(non-negative, each range LOW-HIGH with LOW <= HIGH)") from None
     return tuple(ranks)
 
 
@@ -276,6 +277,13 @@ def _schedule(path: str):
     return schedule
 
 
+def _algorithm_names(r: dict) -> str:
+    """The algorithms run, a schedule named by its name: 'schedule (ring_allreduce_8),ring'."""
+    schedules = r.get("schedules") or [None] * len(r["algorithm"])
+    return ",".join(f"{a} ({sc['name']})" if a == "schedule" and sc and sc["name"] else a
+                    for a, sc in zip(r["algorithm"], schedules + [None] * len(r["algorithm"])))
+
+
 def _links(text: str) -> dict:
     """'--links 20', 'all', 'cables', 'cables,all' -> the top_links and links options."""
     out: dict = {"top_links": 100, "links": "all"}
@@ -314,7 +322,14 @@ def _time(ns: float) -> str:
 
 
 def _size(nbytes: float) -> str:
-    return format_quantity(Quantity(nbytes * 8.0, (1, 0)))
+    """Bytes in binary units: exact when whole (`448 MiB`), else 4 significant digits (`99.59 MiB`;
+    a spread or shared load is fractional, and must not fall back to bits in e-notation)."""
+    if float(nbytes).is_integer():
+        return format_quantity(Quantity(nbytes * 8.0, (1, 0)))
+    for sym, f in (("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if nbytes >= f:
+            return f"{nbytes / f:.4g} {sym}"
+    return f"{nbytes:.4g} B"
 
 
 def partial_note(r: dict) -> str:
@@ -330,7 +345,7 @@ def format_result(r: dict, top: int) -> str:
     lines += [f"WARNING: {w['message']}" for w in r["warnings"]]
     lines += [
         f"{r['collective']} of {_size(r['size_bytes'])} on {r['num_npus']} NPUs "
-        f"({len(r['groups'])} group(s) of {len(r['groups'][0])}), algorithm {','.join(r['algorithm'])}"
+        f"({len(r['groups'])} group(s) of {len(r['groups'][0])}), algorithm {_algorithm_names(r)}"
         + (" (auto)" if "auto" in r.get("algorithm_requested", ()) else "")
         + f", model {r['model']}, {r['chunks']} chunk(s) of {_size(r['chunk_bytes'])}",
         f"  dimensions      {describe_dims(r)}",

@@ -56,6 +56,10 @@ class EngineSchedule(Protocol):
 
     collective: str
     ranks: int
+    name: str
+    chunks_per_rank: int
+    dependencies: str
+    steps: tuple
 
     def engine_arrays(self, collective: str | None = None) -> tuple | None: ...
 
@@ -372,6 +376,11 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
                        optimization="localBWAware", local_mem_bw_gb_per_s=None)
     out = _result(p, replace(opts, algorithm=algorithm), groups, used, raw)
     out["algorithm_requested"] = list(opts.algorithm)
+    if opts.schedules:
+        out["schedules"] = [None if sc is None else {
+            "name": sc.name, "collective": sc.collective, "ranks": sc.ranks, "chunks_per_rank": sc.chunks_per_rank,
+            "steps": len(sc.steps), "transfers": sum(len(s) for s in sc.steps), "dependencies": sc.dependencies}
+            for sc in opts.schedules]
     out["routing_policy"] = describe_policy(policy)
     out["routing_collisions"] = _collisions(p, policy, raw["link_routes"])
     if plan is not None:

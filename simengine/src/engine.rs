@@ -216,7 +216,7 @@ pub fn simulate_watched(
     let mut jobs = Vec::new();
     let (mut base, mut queue_base) = (0usize, 0usize);
     let mut steps_total = 0u64;
-    for group in &spec.groups {
+    for (gi, group) in spec.groups.iter().enumerate() {
         let mut seen = std::collections::HashSet::new();
         for &r in group {
             if r as usize >= npu_nodes.len() {
@@ -226,7 +226,14 @@ pub fn simulate_watched(
                 return Err(SimError::InvalidInput(format!("rank {r} appears twice in one process group")));
             }
         }
-        let p = plan(spec, group, cfg.astra)?;
+        let mut p = plan(spec, group, cfg.astra)?;
+        if let Some(program) = spec.chunk_programs.get(gi) {
+            // A schedule with per-chunk dependencies: this group moves one chunk.
+            for phase in p.phases.iter_mut().filter(|ph| ph.algo.program.is_some()) {
+                phase.algo.program = Some(program.clone());
+                phase.algo.validate()?;
+            }
+        }
         let members = group.len();
         let size = p.chunks * p.phases.len() * members;
         let qsize = members * p.dims.len();

@@ -33,6 +33,9 @@ pub struct CollectiveSpec {
     /// collective its phases may run (an all-reduce schedule may come with its reduce-scatter
     /// and all-gather halves for localBWAware's phases); empty: none.
     pub programs: Vec<Vec<Arc<Program>>>,
+    /// A schedule with per-chunk dependencies: process group g runs chunk g's transfers (the
+    /// groups are copies of one group); empty: none.
+    pub chunk_programs: Vec<Arc<Program>>,
     /// Root member index within the group (broadcast, reduce, point-to-point source).
     pub root: usize,
     /// `preferred-dataset-splits`.
@@ -352,6 +355,7 @@ mod tests {
             dims: vec![],
             algorithms: vec![Algo::Ring],
             programs: vec![],
+            chunk_programs: vec![],
             root: 0,
             chunks: 4,
             active_chunks_per_dim: 1,

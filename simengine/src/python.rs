@@ -20,9 +20,11 @@ use crate::schedule_program::Program;
 use crate::topology::Topology;
 use std::sync::Arc;
 
-/// A schedule as the Python side passes it: (collective, ranks, chunks per rank, steps, and per
-/// transfer its step, source rank, destination rank and whether it reduces).
-type ScheduleArrays = (String, usize, usize, usize, Vec<u32>, Vec<u32>, Vec<u32>, Vec<bool>);
+/// A schedule as the Python side passes it: (collective, ranks, chunks per rank, steps, per
+/// transfer its step, source rank, destination rank, chunk and whether it reduces, and whether
+/// its dependencies are per chunk: then each chunk's transfers run as their own process group, so
+/// a transfer waits only for the sender's earlier receipts of its chunk).
+type ScheduleArrays = (String, usize, usize, usize, Vec<u32>, Vec<u32>, Vec<u32>, Vec<u32>, Vec<bool>, bool);
 
 create_exception!(_simengine, SimEngineError, PyException, "Simulation failed: args are (kind, message, src_node, dst_node).");
 
@@ -181,24 +183,48 @@ fn simulate<'py>(
                 algorithms.len()
             )));
         }
-        let programs = schedules
-            .iter()
-            .map(|entry| {
-                entry
-                    .iter()
-                    .map(|(collective, n, per, steps, step, src, dst, reduce)| {
-                        Program::new(Op::parse(collective)?, *n, *per, *steps, step, src, dst, reduce).map(Arc::new)
-                    })
-                    .collect::<Result<Vec<_>, SimError>>()
-            })
-            .collect::<Result<Vec<_>, SimError>>()?;
+        let mut groups = groups.clone();
+        let mut chunk_programs = Vec::new();
+        let mut programs = Vec::new();
+        for entry in &schedules {
+            let mut list = Vec::new();
+            for (collective, n, per, steps, step, src, dst, chunk, reduce, by_chunk) in entry {
+                let op = Op::parse(collective)?;
+                list.push(Arc::new(Program::new(op, *n, *per, *steps, step, src, dst, reduce)?));
+                if !*by_chunk || !chunk_programs.is_empty() {
+                    continue;
+                }
+                if algorithms.len() != 1 || groups.len() != 1 {
+                    return Err(SimError::InvalidInput(
+                        "a schedule with per-chunk dependencies runs alone over one process group, not per dimension".into(),
+                    ));
+                }
+                // One process group per chunk, each running that chunk's transfers.
+                let chunks = n * per;
+                let mut by: Vec<Vec<usize>> = vec![Vec::new(); chunks];
+                for (i, &c) in chunk.iter().enumerate() {
+                    if c as usize >= chunks {
+                        return Err(SimError::InvalidInput(format!("schedule: transfer {i} moves chunk {c} of {chunks}")));
+                    }
+                    by[c as usize].push(i);
+                }
+                for idx in &by {
+                    let pick = |v: &Vec<u32>| idx.iter().map(|&i| v[i]).collect::<Vec<u32>>();
+                    let red: Vec<bool> = idx.iter().map(|&i| reduce[i]).collect();
+                    chunk_programs.push(Arc::new(Program::new(op, *n, *per, *steps, &pick(step), &pick(src), &pick(dst), &red)?));
+                }
+                groups = vec![groups[0].clone(); chunks];
+            }
+            programs.push(list);
+        }
         let spec = CollectiveSpec {
             op,
             size_bytes,
-            groups: groups.clone(),
+            groups,
             dims: dims.clone(),
             algorithms,
             programs,
+            chunk_programs,
             root,
             chunks,
             active_chunks_per_dim: active_chunks,
@@ -305,5 +331,6 @@ fn _simengine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("SimEngineError", m.py().get_type::<SimEngineError>())?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
+    crate::synth_python::register(m)?;
     Ok(())
 }
