@@ -69,9 +69,10 @@ def register(sub) -> None:
                         "SCF = smallest chunk first; lessRemainingPhaseFirst). Default FIFO")
     p.add_argument("--inter-dimension-scheduling", default="baseline",
                    type=one_of("infragraph.simulate", "INTER_DIMENSION_SCHEDULINGS", "inter-dimension scheduling"),
-                   metavar="baseline|themis|ascending|offlineGreedy",
+                   metavar="baseline|themis|ascending|offlineGreedy|offlineGreedyFlex",
                    help="ASTRA-sim's inter-dimension-scheduling: the order in which each chunk visits the dimensions "
-                        "(baseline = ascending; themis = offlineGreedy: least-loaded dimension first). Default baseline")
+                        "(baseline = ascending; themis = offlineGreedy: least-loaded dimension first; "
+                        "offlineGreedyFlex: also each chunk's size from the load gaps). Default baseline")
     p.add_argument("--model", default="fair", type=one_of("infragraph.simulate", "MODELS", "model"), metavar="MODEL",
                    help="fair (max-min sharing between concurrent flows; default), unaware (alpha-beta, no "
                         "contention: a lower bound), aware (FIFO links, store-and-forward), astra (ASTRA-sim "
