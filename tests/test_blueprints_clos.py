@@ -285,3 +285,33 @@ def test_impossible_build_outs_are_refused_with_the_reason(params, message):
 def test_hosts_is_declared_after_host_device_so_the_host_library_stays_reachable():
     g = bc.build("std.fabrics.clos", radix=4, hosts=3, host_device="hosts.host(cpus=1, gpus=2, nics=1, pcie_switches=1)")
     assert bc.copies_per_instance(g) == {"host": 3, "leaf": 2, "spine": 1}
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(k=st.sampled_from([4, 6, 8]), tiers=st.integers(2, 3), nics=st.sampled_from([1, 2, 4]),
+       planes=st.sampled_from([1, 2]), rails=st.booleans(), join=st.booleans(), frac=st.floats(0.01, 1.0))
+def test_any_partial_build_out_is_cabled_cleanly_and_keeps_every_uplink(k, tiers, nics, planes, rails, join, frac):
+    """Whatever the host count: each host NIC cabled once, no port twice, every switch below the top
+    with all its up ports cabled (the stated oversubscription), every GPU reaching every other."""
+    if nics % planes:
+        return
+    e = expected(k, tiers, (), nics, planes)
+    q, d0, leaves = nics // planes, e["downs"][0], e["switches"][0] // planes
+    if (not rails and d0 % q) or (rails and leaves % q):
+        return
+    hosts = max(1, round(frac * e["hosts"]))
+    params = dict(radix=k, tiers=tiers, nics_per_host=nics, planes=planes, rail_optimized=rails,
+                  join_planes=join, hosts=hosts)
+    try:
+        g = bc.build("std.fabrics.clos", **params)
+    except Exception as err:  # the one refusal a valid partial build may meet: too many blocks to join
+        assert join and planes > 1 and "the planes cannot join at the top" in str(err), (params, err)
+        return
+    counts = bc.copies_per_instance(g)
+    names = NAMES[tiers]
+    assert counts["host"] == hosts
+    assert bc.cables_between(g, "host", "leaf") == hosts * nics
+    for t in range(1, tiers):
+        assert bc.cables_between(g, names[t - 1], names[t]) == counts[names[t - 1]] * e["ups"][t - 1], params
+    assert counts[names[-1]] <= e["switches"][-1]  # never more top switches than a full plane set
+    bc.assert_hygiene(g)

@@ -11,7 +11,8 @@ for `comm_size` bytes from `comm_src` with `comm_tag`, COMP_NODE takes duration_
 (0: 1 ns); it uses the sizes in the ET, not the workload's collective size. Ranks in the ET are
 positions in the communicator group.
 
-What we write, per rank, following the engine's step discipline (docs/collectives.md): for each
+What we write, per rank, following the schedule's dependencies (docs/collectives.md). With the
+default (rank-steps), for each
 step, one send node per receiver and one receive node per sender (transfers between one pair in
 one step are one message of their summed chunks, tag = the step), all depending on the rank's
 receive (and reduction) nodes of its latest earlier step with receipts; a receive that brings
@@ -19,7 +20,8 @@ receive (and reduction) nodes of its latest earlier step with receipts; a receiv
 (GB/s), cut to whole microseconds as the ET stores it. Node attributes are those of ASTRA-sim's
 own example ETs (examples/system/custom_collectives): comm_type 5 (send) / 6 (receive),
 comm_size, comm_src or comm_dst, comm_tag. The endpoint delay our engine adds per receiving step
-has no node: ASTRA-sim's custom algorithm has none.
+has no node: ASTRA-sim's custom algorithm has none. With `"dependencies": "chunks"`, one node
+per transfer, a send waiting only for the rank's latest earlier receipt of its chunk.
 """
 from __future__ import annotations
 
@@ -41,6 +43,8 @@ def chunk_bytes(schedule: Schedule, size_bytes: float) -> int:
 
 def rank_nodes(schedule: Schedule, rank: int, chunk: int, local_mem_bw_gb_per_s: float | None) -> list:
     """The Chakra nodes of one rank (see the module docstring)."""
+    if schedule.dependencies == "chunks":
+        return _chunk_nodes(schedule, rank, chunk, local_mem_bw_gb_per_s)
     from ..workload.chakra import make_node
 
     nodes = []
@@ -59,16 +63,47 @@ def rank_nodes(schedule: Schedule, rank: int, chunk: int, local_mem_bw_gb_per_s:
                                    comm_size=count * chunk, comm_dst=dst, comm_tag=s))
         ends = []
         for src, (count, reduced) in into.items():
-            recv = len(nodes)
-            nodes.append(make_node(recv, f"recv_step{s}_from{src}", "recv", tuple(frontier), comm_type=6,
-                                   comm_size=count * chunk, comm_src=src, comm_tag=s))
-            ends.append(recv)
-            if reduced and local_mem_bw_gb_per_s is not None:
-                us = math.floor(3 * reduced * chunk / local_mem_bw_gb_per_s / 1000)
-                nodes.append(make_node(len(nodes), f"reduce_step{s}_from{src}", "compute", (recv,), duration_us=us))
-                ends[-1] = len(nodes) - 1
+            ends.append(_receive(nodes, f"step{s}_from{src}", tuple(frontier), src, s, count * chunk, reduced * chunk,
+                                 local_mem_bw_gb_per_s))
         if ends:
             frontier = ends
+    return nodes
+
+
+def _receive(nodes: list, name: str, deps: tuple[int, ...], src: int, tag: int, size: int, reduced_bytes: int,
+             local_mem_bw_gb_per_s: float | None) -> int:
+    """A receive node, followed by its reduction's COMP node when it brings `reduce` chunks; the id
+    of the last of them (what later nodes wait for)."""
+    from ..workload.chakra import make_node
+
+    nodes.append(make_node(len(nodes), f"recv_{name}", "recv", deps, comm_type=6, comm_size=size, comm_src=src,
+                           comm_tag=tag))
+    if reduced_bytes and local_mem_bw_gb_per_s is not None:
+        us = math.floor(3 * reduced_bytes / local_mem_bw_gb_per_s / 1000)
+        nodes.append(make_node(len(nodes), f"reduce_{name}", "compute", (len(nodes) - 1,), duration_us=us))
+    return len(nodes) - 1
+
+
+def _chunk_nodes(schedule: Schedule, rank: int, chunk: int, local_mem_bw_gb_per_s: float | None) -> list:
+    """`"dependencies": "chunks"`: one send or receive per transfer (tag = step x chunks + chunk), a
+    send waiting only for the rank's latest earlier receipt of its chunk."""
+    from ..workload.chakra import make_node
+
+    nodes: list = []
+    last: dict[int, int] = {}  # chunk -> the node its latest receipt ends with
+    total = schedule.chunks
+    for s, step in enumerate(schedule.steps):
+        arrived = {}
+        for t in step:
+            deps = (last[t.chunk],) if t.chunk in last else ()
+            if t.src == rank:
+                nodes.append(make_node(len(nodes), f"send_step{s}_chunk{t.chunk}_to{t.dst}", "send", deps, comm_type=5,
+                                       comm_size=chunk, comm_dst=t.dst, comm_tag=s * total + t.chunk))
+            elif t.dst == rank:
+                arrived[t.chunk] = _receive(nodes, f"step{s}_chunk{t.chunk}_from{t.src}", deps, t.src,
+                                            s * total + t.chunk, chunk, chunk if t.op == "reduce" else 0,
+                                            local_mem_bw_gb_per_s)
+        last.update(arrived)
     return nodes
 
 

@@ -25,8 +25,12 @@ destinations; `get` reads remote sources into a local destination; `copy` is loc
 sources into dst[0]; `res` does that and writes the result to remote destinations; `rre` adds
 remote sources (src[1:]) to src[0] into dst[0]; `rres` does that and writes the result to remote
 destinations (dst[1:]); `signal` / `rlxsignal` and `wait` / `rlxwait` order the GPUs; `nop`,
-`flush` and `barrier` order nothing across GPUs. Packet ops, NVLS (switch) ops, pipelines and
-semaphores are refused by name: their timing is not a chunk transfer.
+`flush` and `barrier` order nothing across GPUs. Packet ops move data like their plain
+counterparts (`ppkt` and `rppkt` like put, `cpkt` and `upkt` like copy, `respkt` / `repkt` /
+`recspkt` / `recpkt` like res / re) and order themselves by flags: a read of packets follows the
+op that wrote them (each packet slot must be written once). An op of a thread-block group
+(`tbg_info`) counts once, at its member with tb_id 0. NVLS (switch) ops, pipelines and semaphores
+are refused by name: their timing is not a chunk transfer.
 
 Import runs the plan symbolically in dependency order (thread-block order, signal -> wait): a
 chunk written to or read from another GPU is a transfer at the step its op runs; one read by a
@@ -46,11 +50,16 @@ from .schedule import Schedule, Transfer
 
 COLLECTIVES = {"allreduce": "all-reduce", "allgather": "all-gather", "reducescatter": "reduce-scatter",
                "reduce_scatter": "reduce-scatter"}
-DATA_OPS = ("put", "pws", "pwsf", "get", "copy", "re", "res", "rre", "rres")
+MOVES = ("put", "pws", "pwsf", "get", "copy", "ppkt", "rppkt", "cpkt", "upkt")
+REDUCTIONS = ("re", "res", "rre", "rres", "respkt", "repkt", "recspkt", "recpkt")
+DATA_OPS = MOVES + REDUCTIONS
+# Packet ops: which buffer references (src / dst positions) they read or write as packets.
+PACKET_READS = {"rppkt": slice(0, 1), "upkt": slice(0, 1), "respkt": slice(1, None), "repkt": slice(1, None),
+                "recspkt": slice(1, None), "recpkt": slice(1, None)}
+PACKET_WRITES = {"ppkt": slice(0, None), "rppkt": slice(0, None), "cpkt": slice(0, 1), "respkt": slice(1, None),
+                 "recspkt": slice(1, None)}
 SYNC_OPS = ("signal", "rlxsignal", "wait", "rlxwait", "nop", "flush", "barrier")
-REFUSED = {"ppkt": "packet", "rppkt": "packet", "respkt": "packet", "cpkt": "packet", "upkt": "packet",
-           "repkt": "packet", "recpkt": "packet", "recspkt": "packet", "gstorepkt": "packet",
-           "glres": "NVLS (switch)", "gstore": "NVLS (switch)", "pipeline": "pipeline",
+REFUSED = {"gstorepkt": "NVLS (switch)", "glres": "NVLS (switch)", "gstore": "NVLS (switch)", "pipeline": "pipeline",
            "sem_acquire": "semaphore", "sem_release": "semaphore"}
 BUFFERS = ("i", "o", "s")
 
@@ -191,7 +200,7 @@ def read_mscclpp(text: str, file: str) -> Schedule:
                 if name in REFUSED:
                     raise P.fail(f"{ow}/name", f"'{name}' is a {REFUSED[name]} op, which is not read: its timing is not a "
                                  "chunk transfer", hint="memory- and port-channel plans (put, get, re, rre, rres, res, "
-                                 "copy, signal, wait) are read")
+                                 "copy, signal, wait, and the packet ops) are read")
                 if name not in DATA_OPS + SYNC_OPS:
                     raise P.fail(f"{ow}/name", f"unknown op '{name}'")
                 me = len(nodes)
@@ -202,6 +211,13 @@ def read_mscclpp(text: str, file: str) -> Schedule:
                 previous = me
                 info: dict[str, Any] = {"name": name}
                 ctype = op.get("channel_type", "memory")
+                group = op.get("tbg_info")
+                if name in DATA_OPS and group is not None:
+                    # A thread-block group splits one op's data among tbg_size thread blocks: the
+                    # member with tb_id 0 stands for the whole op, the others only keep their order.
+                    part = P.count(group, "tb_id", f"{ow}/tbg_info", 0, P.count(group, "tbg_size", f"{ow}/tbg_info", 1) - 1)
+                    if part:
+                        info["name"] = name = "nop"
                 if name in ("signal", "rlxsignal", "wait", "rlxwait"):
                     ids = P.get(op, "channel_ids", ow, list)
                     for j, cid in enumerate(ids):
@@ -227,8 +243,45 @@ def read_mscclpp(text: str, file: str) -> Schedule:
         if len(s) < len(w):
             raise P.fail(where_of[w[len(s)]], f"GPU {key[1]} waits on its {key[2]} channel {key[3]} from GPU {key[0]} "
                                               f"{len(w)} times but GPU {key[0]} signals it {len(s)} times; this wait never ends")
-    return _run(P, collective, inplace, n, k, total, nodes, preds, resolved, where_of, sizes,
+    remote_preds = _packet_order(P, collective, inplace, k, nodes, preds, resolved, where_of)
+    return _run(P, collective, inplace, n, k, total, nodes, preds, remote_preds, resolved, where_of,
                 str(doc.get("name", "")), str(doc.get("protocol", "")))
+
+
+def _packet_order(P: _Plan, collective: str, inplace: bool, k: int, nodes, preds, resolved, where_of) -> list[set[int]]:
+    """Packet ops order themselves by flags: a read of packets waits until they are written. Each
+    slot written with packets must be written once (then its reader follows its writer; with
+    reuse the pairing would depend on flag values the plan does not state). Adds writer -> reader
+    to `preds`; returns per reader the writers on other GPUs (their data is usable a step later)."""
+    writer: dict[tuple[int, tuple[str, int]], int] = {}
+    for me, info in enumerate(resolved):
+        part = PACKET_WRITES.get(info["name"])
+        if part is None:
+            continue
+        for ref in info["dst"][part]:
+            for i in range(ref[3]):
+                key = (ref[0], _slot(collective, inplace, ref[0], k, ref[1], ref[2] + i))
+                if key in writer and writer[key] != me:
+                    raise P.fail(where_of[me], f"GPU {key[0]}'s {key[1][0]}[{key[1][1]}] is written with packets twice "
+                                               f"(also at {where_of[writer[key]]}); reused packet slots are not read")
+                writer[key] = me
+    remote: list[set[int]] = [set() for _ in nodes]
+    for me, info in enumerate(resolved):
+        part = PACKET_READS.get(info["name"])
+        if part is None:
+            continue
+        for ref in info["src"][part]:
+            for i in range(ref[3]):
+                key = (ref[0], _slot(collective, inplace, ref[0], k, ref[1], ref[2] + i))
+                if key not in writer:
+                    raise P.fail(where_of[me], f"'{info['name']}' on GPU {nodes[me][0]} reads packets from "
+                                               f"{key[1][0]}[{key[1][1]}], which no op writes: it would wait forever")
+                w = writer[key]
+                if w not in preds[me]:
+                    preds[me].append(w)
+                if nodes[w][0] != nodes[me][0]:
+                    remote[me].add(w)
+    return remote
 
 
 def _buffer(P: _Plan, ref: Any, where: str, rank: int, ctype: str, tb_buffers, sizes, n: int) -> tuple[int, str, int, int]:
@@ -256,7 +309,7 @@ def _check_shape(P: _Plan, name: str, info: dict, where: str, rank: int) -> None
     src, dst = info["src"], info["dst"]
     if not src or not dst:
         raise P.fail(where, f"'{name}' needs src_buff and dst_buff entries")
-    local_src = name in ("put", "pws", "pwsf", "copy", "re", "res", "rre", "rres")
+    local_src = name in ("put", "pws", "pwsf", "copy", "re", "res", "rre", "rres") + tuple(PACKET_READS) + ("ppkt", "cpkt")
     if name == "get" and any(s[0] == rank for s in src):
         raise P.fail(f"{where}/src_buff", "'get' reads other GPUs' buffers")
     if local_src and src[0][0] != rank:
@@ -328,8 +381,8 @@ def _reduce(P: _Plan, info, i, r, t, slots, content, pending, transfers, where) 
     return finish
 
 
-def _run(P: _Plan, collective: str, inplace: bool, n: int, k: int, total: int, nodes, preds, resolved, where_of,
-         sizes, name: str, protocol: str) -> Schedule:
+def _run(P: _Plan, collective: str, inplace: bool, n: int, k: int, total: int, nodes, preds, remote_preds, resolved,
+         where_of, name: str, protocol: str) -> Schedule:
     succs: list[list[int]] = [[] for _ in nodes]
     for me, ps in enumerate(preds):
         for p in ps:
@@ -360,14 +413,14 @@ def _run(P: _Plan, collective: str, inplace: bool, n: int, k: int, total: int, n
         r = nodes[me][0]
         info = resolved[me]
         op = info["name"]
-        start = max((avail[p] for p in preds[me]), default=0)
+        start = max((avail[p] + (p in remote_preds[me]) for p in preds[me]), default=0)
         finish = start
         if op in ("wait", "rlxwait"):
             finish = max(start, max((avail[p] + 1 for p in preds[me] if nodes[p][0] != r), default=start))
         if op in DATA_OPS:
             size = info["src"][0][3]
             for i in range(size):
-                if op in ("put", "pws", "pwsf", "get", "copy"):
+                if op in MOVES:
                     finish = max(finish, _move(P, info, i, r, start, slots, content, pending, transfers, where_of[me]))
                 else:
                     finish = max(finish, _reduce(P, info, i, r, start, slots, content, pending, transfers, where_of[me]))

@@ -102,7 +102,7 @@ def _int(value: object, where: str, low: int, high: int | None) -> int:
     return value
 
 
-KEYS = ("collective", "ranks", "chunks_per_rank", "steps", "name", "description", "dependencies")
+KEYS = ("collective", "ranks", "chunks_per_rank", "steps", "name", "description", "dependencies", "synthesis")
 DEPENDENCIES = ("rank-steps", "chunks")
 TRANSFER_KEYS = ("src", "dst", "chunk", "op")
 _TRANSFER_KEY_SET = frozenset(TRANSFER_KEYS)
@@ -126,6 +126,8 @@ def read_schedule(doc: object, source: str = "<schedule>") -> Schedule:
         text[key] = doc.get(key, "")
         if not isinstance(text[key], str):
             raise ScheduleError(f"{source}: /{key}: expected a string, found {text[key]!r}")
+    if not isinstance(doc.get("synthesis", {}), dict):  # what the synthesizer predicted (synthesize.py); informative
+        raise ScheduleError(f"{source}: /synthesis: expected an object, found {doc['synthesis']!r}")
     collective = doc.get("collective")
     if collective not in COLLECTIVES:
         raise ScheduleError(f"{source}: /collective: expected one of {', '.join(COLLECTIVES)}, found {collective!r}")

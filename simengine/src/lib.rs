@@ -24,6 +24,8 @@ pub mod results;
 pub mod routing;
 pub mod symmetry;
 pub mod schedule_program;
+pub mod synth;
+mod synth_python;
 pub mod topology;
 
 pub mod python;

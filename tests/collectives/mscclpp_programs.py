@@ -77,3 +77,27 @@ def allpairs_allreduce(n: int = 8) -> str:
                                        "remote_buffer_refs": [{"access_channel_type": "memory",
                                                                "remote_buffer_ids": list(range(2 * len(peers)))}]}]})
     return _plan(f"allpairs_allreduce_{n}", "allreduce", gpus)
+
+
+def allpairs_allreduce_packets(n: int = 8) -> str:
+    """LL packets, no signals: rank r puts its part of chunk p as packets into rank p's scratch
+    slot r; `respkt` adds the packets it got into chunk r (each read waits for its packets) and
+    sends the result as packets into every peer's scratch slot n + r; `upkt` unpacks the results
+    into the input. Remote buffer j is the j-th peer's scratch."""
+    gpus = []
+    for r in range(n):
+        peers = [p for p in range(n) if p != r]
+        every = list(range(len(peers)))
+        ops = [{"name": "ppkt", "src_buff": [_ref("i", p)], "dst_buff": [_remote(j, r)], "channel_type": "memory"}
+               for j, p in enumerate(peers)]
+        ops.append({"name": "respkt", "src_buff": [_ref("i", r)] + [_ref("s", p) for p in peers],
+                    "dst_buff": [_ref("i", r)] + [_remote(j, n + r) for j in every], "channel_type": "memory",
+                    "reduce_op": "sum"})
+        ops += [{"name": "upkt", "src_buff": [_ref("s", n + p)], "dst_buff": [_ref("i", p)]} for p in peers]
+        gpus.append({"id": r, "input_chunks": n, "output_chunks": n, "scratch_chunks": 2 * n,
+                     "channels": [{"channel_type": "memory", "connected_to": peers}],
+                     "remote_buffers": [{"rank": p, "type": "s", "access_channel_types": ["memory"]} for p in peers],
+                     "threadblocks": [{"id": 0, "ops": ops, "channels": [{"channel_type": "memory", "channel_ids": every}],
+                                       "remote_buffer_refs": [{"access_channel_type": "memory", "remote_buffer_ids": every}]}]})
+    return json.dumps({"name": f"allpairs_allreduce_packets_{n}", "collective": "allreduce", "protocol": "LL",
+                       "inplace": True, "gpus": gpus}, indent=1)

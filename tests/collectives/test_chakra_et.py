@@ -53,3 +53,17 @@ def test_all_gather_chunk_is_the_shard():
 def test_too_small_a_size_is_refused(tmp_path):
     with pytest.raises(InfraGraphError, match="leaves chunks of 0 B"):
         write_ets(read_schedule(ring_schedule("all-reduce", 8)), str(tmp_path / "r"), 7)
+
+
+def test_chunk_dependencies_give_one_node_per_transfer(tmp_path):
+    doc = ring_schedule("all-gather", 4)
+    doc["dependencies"] = "chunks"
+    nodes = read_et(write_ets(read_schedule(doc), str(tmp_path / "ag"), 4096, None)[1])
+    by_id = {n[0]: n for n in nodes}
+    sends = [n for n in nodes if n[1] == "send"]
+    assert len(sends) == 3 and len(nodes) == 6
+    # rank 1 first sends its own chunk (no dependency), then each chunk after its receipt
+    assert sends[0][2] == () and sends[0][4]["comm_tag"] == 0 * 4 + 1
+    for send in sends[1:]:
+        (dep,) = send[2]
+        assert by_id[dep][1] == "recv" and by_id[dep][4]["comm_tag"] % 4 == send[4]["comm_tag"] % 4

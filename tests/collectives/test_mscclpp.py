@@ -18,6 +18,7 @@ from tests.collectives import mscclpp_programs as mpp
 
 @pytest.mark.parametrize("plan, fabric, builtin", [
     (mpp.ring_allreduce, "ring", "ring"), (mpp.allpairs_allreduce, "fc", "direct"),
+    (mpp.allpairs_allreduce_packets, "fc", "direct"),
 ])
 def test_hand_written_plans_import_validate_and_time_like_the_builtin(plan, fabric, builtin):
     schedule = read_mscclpp(plan(8), "plan.json")
@@ -54,7 +55,7 @@ def _op(doc, g, o):
 
 @pytest.mark.parametrize("case, change, where, message", [
     ("collective", lambda d: d.update(collective="alltoall"), "/collective", "a schedule implements"),
-    ("packet op", lambda d: _op(d, 0, 0).update(name="ppkt"), "/gpus/0/threadblocks/0/ops/0/name", "is a packet op"),
+    ("NVLS op", lambda d: _op(d, 0, 0).update(name="glres"), "/gpus/0/threadblocks/0/ops/0/name", "is a NVLS (switch) op"),
     ("unknown op", lambda d: _op(d, 1, 1).update(name="shout"), "/gpus/1/threadblocks/0/ops/1/name", "unknown op"),
     ("missing key", lambda d: _op(d, 0, 0).pop("src_buff"), "/gpus/0/threadblocks/0/ops/0/src_buff", "missing"),
     ("remote buffer", lambda d: _op(d, 0, 0)["dst_buff"][0].update(buffer_id=5), "/gpus/0/threadblocks/0/ops/0/dst_buff/0/buffer_id",
@@ -90,3 +91,22 @@ def test_not_json_is_located():
     with pytest.raises(InfraGraphError) as info:
         read_mscclpp('{"gpus": [,]}', "plan.json")
     assert (info.value.diagnostics[0].location.line, info.value.diagnostics[0].location.column) == (1, 11)
+
+
+def test_packet_reads_follow_their_writes():
+    """Without signals, the all-pairs packet plan still takes two steps: the reduction waits for
+    the packets it adds, the unpacking for the result packets."""
+    steps = read_mscclpp(mpp.allpairs_allreduce_packets(8), "plan.json").steps
+    assert [len(s) for s in steps] == [56, 56]
+    assert {t.op for t in steps[0]} == {"reduce"} and {t.op for t in steps[1]} == {"copy"}
+
+
+def test_unwritten_packets_are_refused():
+    def change(doc):
+        ops = doc["gpus"][0]["threadblocks"][0]["ops"]
+        ops.append({"name": "upkt", "src_buff": [{"type": "s", "index": 8, "size": 1}],
+                    "dst_buff": [{"type": "i", "index": 1, "size": 1}]})
+    doc = json.loads(mpp.allpairs_allreduce_packets(8))
+    change(doc)
+    with pytest.raises(InfraGraphError, match=r"reads packets from s\[8\], which no op writes"):
+        read_mscclpp(json.dumps(doc), "plan.json")

@@ -177,3 +177,14 @@ def test_chunk_dependencies_run_alone():
     doc["dependencies"] = "chunks"
     with pytest.raises(InfraGraphError, match="per-chunk dependencies runs alone over one process group"):
         simulate(p, Opts(algorithm=("schedule", "ring"), schedules=(read_schedule(doc), None), dims=(4, 4)))
+
+
+def test_result_names_the_schedule_and_validates_against_the_schema(fabrics):
+    from infragraph import schemas
+
+    doc = ring_schedule("all-reduce", 8)
+    doc["name"] = "ring8"
+    r = simulate_schedule(fabrics["ring"], read_schedule(doc), 1 << 20)
+    assert r["schedules"] == [{"name": "ring8", "collective": "all-reduce", "ranks": 8, "chunks_per_rank": 1,
+                               "steps": 14, "transfers": 112, "dependencies": "rank-steps"}]
+    schemas.validate("simulation-result", r)

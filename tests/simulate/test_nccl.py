@@ -51,6 +51,16 @@ def test_h100_all_reduce_1gib_is_ncclls_ring_within_10_percent(h100):
     assert not r["warnings"]
 
 
+@pytest.mark.parametrize("gpus", [2, 4, 8])
+def test_2_to_8_h100_gpus_beat_astra_sims_analytical_error(h100, gpus):
+    """Issue 24's Show: ASTRA-sim's analytical model is off by 9.7-20.6 % (geomean) on 2-8 H100
+    GPUs; NCCL's ring measures 365-370 GB/s busbw for 2 to 8 of them (NVIDIA/nccl issue 1455;
+    NVIDIA/nccl-tests issue 212: ~370 GB/s). Ours: within 2 % of 370.5 for every group size."""
+    r = simulate(h100, Opts(size_bytes=1 << 30, local_mem_bw_gb_per_s=None, groups=(tuple(range(gpus)),)))
+    assert r["nccl"]["algorithm"] == "ring"
+    assert abs(r["bus_bandwidth_gb_per_s"] / H100_NCCL_RING_BUSBW - 1) < 0.02
+
+
 def test_small_all_reduce_uses_ll_not_254_ring_steps(h100):
     r = simulate(h100, Opts(size_bytes=1024))
     assert r["nccl"]["protocol"] == "LL"
