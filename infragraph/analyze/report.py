@@ -17,6 +17,7 @@ import numpy as np
 from ..errors import error
 from ..graph.failures import Failures
 from ..graph.fqg import FQG
+from ..units import format_bandwidth
 from .bisection import bisection, random_trials
 from .paths import diameter, part_name, parts, path_diversity, single_points
 
@@ -65,7 +66,7 @@ def analyze(g: FQG, failures: Failures | None = None, original: FQG | None = Non
             "seeds": [first_seed, first_seed + trials - 1],
             "worst_gbps": float(values[worst]),
             "worst_seed": first_seed + worst,
-            "reproduce_worst": f"--fail-random {random_failures / b.cables.size!r} --seed {first_seed + worst}",
+            "reproduce_worst": f"--fail-random {random_failures} --seed {first_seed + worst}",
             "mean_gbps": float(values.mean()),
             "p5_gbps": float(np.percentile(values, 5)),
             "median_gbps": float(np.median(values)),
@@ -78,7 +79,7 @@ def analyze(g: FQG, failures: Failures | None = None, original: FQG | None = Non
 
 
 def _gbps(x: float) -> str:
-    return f"{x:,.0f} Gbit/s" if x < 1e6 else f"{x / 1e3:,.1f} Tbit/s"
+    return format_bandwidth(x, 4)
 
 
 def format_report(r: dict[str, Any]) -> str:

@@ -17,7 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from ..output import check_output, open_output
-from .common import load_graph_with_progress, option_error, progress
+from .common import emit, load_graph_with_progress, option_error, progress
 
 
 def add_arguments(p) -> None:
@@ -76,7 +76,7 @@ def run_workload(args, sim_options) -> int:
                          remote_mem_bw_gb_per_s=_positive(args.remote_mem_bw, "--remote-mem-bw"),
                          remote_mem_latency_ns=int(latency), keep_timeline=bool(args.trace or args.breakdown))
     for path, option in ((args.json, "--json"), (args.trace, "--trace"), (args.breakdown, "--breakdown")):
-        if path:
+        if path and path != "-":
             check_output(path, option=option)
     g = load_graph_with_progress(args)
     n = int(npu_order(g).size)
@@ -99,8 +99,5 @@ def run_workload(args, sim_options) -> int:
     if args.breakdown:
         breakdown_picture(r, args.breakdown)
     r.pop("timeline", None)
-    if args.json:
-        with open_output(args.json, option="--json") as fh:
-            json.dump(r, fh, indent=1)
-    print(format_report(r, args.top))
+    emit(args, r, format_report(r, args.top))
     return 0

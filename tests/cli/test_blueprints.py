@@ -25,4 +25,4 @@ def test_show_lists_the_server_parameters_with_defaults_and_direction(name, expe
 
 def test_a_shown_parameter_can_be_overridden(capsys):
     assert main(["info", "std.devices.dgx", "-D", "scaleup_bandwidth=900 GB/s"]) == 0
-    assert "1800 Gbps" in capsys.readouterr().out  # 900 GB/s over 4 NVSwitch chips = 225 GB/s each
+    assert "1.8 Tbit/s" in capsys.readouterr().out  # 900 GB/s over 4 NVSwitch chips = 225 GB/s each
