@@ -51,7 +51,8 @@ def register(sub) -> None:
     p.add_argument("--active-chunks", type=int, default=1, help="chunks in flight per dimension (default 1)")
     p.add_argument("--endpoint-delay", default="10ns", help="per-receive endpoint delay (default 10ns)")
     p.add_argument("--local-mem-bw", default="1600",
-                   help="local memory bandwidth for reductions in GB/s (1e9 B/s), or 'none' (default 1600)")
+                   help="local memory bandwidth for reductions: GB/s (1e9 B/s) as a number, a bandwidth with its "
+                        "unit ('1600 GB/s'), or 'none' (default 1600)")
     p.add_argument("--optimization", default="localBWAware", choices=("localBWAware", "baseline"))
     p.add_argument("--scheduling", default=None, choices=("fifo", "arrival", "lifo"),
                    help="order of chunks waiting on a dimension: fifo = (phase, chunk) order, never deadlocks "
@@ -174,17 +175,11 @@ def _ns(text: str, option: str) -> float:
 
 
 def _mem_bw(text: str) -> float | None:
-    """--local-mem-bw: GB/s (1e9 B/s) as a finite positive number, or 'none'."""
-    if text.lower() == "none":
-        return None
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not math.isfinite(value) or value <= 0:
-        raise option_error("--local-mem-bw", f"bad --local-mem-bw '{text}'; give GB/s as a finite number > 0, "
-                                             "or 'none'")
-    return value
+    """--local-mem-bw: GB/s (1e9 B/s) as a number, a bandwidth with its unit ('1600 GB/s', '12.8 Tbit/s'),
+    or 'none' (simulate.spellings, shared with SimulationOptions(local_mem_bw=...))."""
+    from ..simulate.spellings import mem_bw_gb_per_s
+
+    return mem_bw_gb_per_s(text, "--local-mem-bw")
 
 
 def options(args):
