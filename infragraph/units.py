@@ -197,8 +197,8 @@ def format_bandwidth(gbps: float, digits: int | None = None) -> str:
     given, rounds to that many significant digits (`3.2 Tbit/s` rather than `3.19999 Tbit/s`);
     otherwise whole values print whole and others to 6 significant digits. Input accepts every
     spelling (Gbps, Gb/s, Gbit/s, GB/s for bytes); the graph's unit is Gbit/s."""
-    if not math.isfinite(gbps):
-        return f"{gbps} Gbit/s"
+    if not math.isfinite(gbps) or gbps == 0:
+        return f"{gbps:g} Gbit/s"
     for sym, f in BANDWIDTH_STEPS:
         if abs(gbps) >= f:
             break

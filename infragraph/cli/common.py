@@ -117,6 +117,8 @@ def random_cut(text: str) -> int | float:
             value: int | float = float(t[:-1]) / 100.0
         elif t.isdigit():
             return int(t)
+        elif t.startswith("-") and t[1:].isdigit():
+            raise argparse.ArgumentTypeError(f"a number of cables must be 0 or more, got '{text}'")
         else:
             value = float(t)
     except ValueError:

@@ -113,6 +113,7 @@ def test_cli_bad_failure_flags(clos_file, args, expected, capsys):
     ("2.5", "a fraction of the cables must be in (0, 1] (0% < F <= 100%), got '2.5'"),
     ("nan", "a fraction of the cables must be in (0, 1] (0% < F <= 100%), got 'nan'"),
     ("150%", "a fraction of the cables must be in (0, 1] (0% < F <= 100%), got '150%'"),
+    ("-3", "a number of cables must be 0 or more, got '-3'"),
 ])
 def test_cli_bad_random_cuts_are_usage_errors(capsys, value, expected):
     with pytest.raises(SystemExit) as e:
