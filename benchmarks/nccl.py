@@ -42,6 +42,10 @@ def clos(device: str, radix: int) -> str:
             f"                   host_device = {device})\n}}\n")
 
 
+DGX_CLOS_128 = ("import std.fabrics.clos as c\nimport std.devices.dgx as dgx\n\nfabric pod() {\n"
+                "    include c.clos(hosts = 128, radix = 64, tiers = 2, nics_per_host = 8, rail_optimized = true,\n"
+                "                   host_device = dgx.dgx())\n}\n")
+
 # (label, IGL source, published busbw GB/s, source of the published number)
 ROWS = [
     ("DGX A100, 1 server (8 GPUs)", server(A100), 232.5,
@@ -54,6 +58,10 @@ ROWS = [
      "NVIDIA/nccl issue 812 (NVIDIA): DGX A100 with 8x 200 Gb/s IB, 192 GB/s all-reduce busbw"),
     ("DGX H100, 4 servers (32 GPUs), 8x 400 Gb/s", clos(H100, 8), 396.0,
      "NVIDIA/nccl-tests issue 319 (NVIDIA): ~48 GB/s per CX7 400 Gb/s NIC, up to ~396 GB/s with ring"),
+    # The issue's 1,024-GPU design (docs/simulate.md, "A bound by hand"): NCCL mode picks tree there.
+    ("DGX H100, 128 servers (1,024 GPUs), 8x 400 Gb/s, `std.fabrics.clos hosts=128`", DGX_CLOS_128, 396.0,
+     "NVIDIA/nccl-tests issue 319 (NVIDIA): ~48 GB/s per CX7 NIC, up to ~396 GB/s with ring; issue 309 (NVIDIA): "
+     "8x 400 Gb/s peaks at 400 GB/s"),
     # The device blueprints as built (every NVLink a lane, NVSwitch wiring as NVIDIA documents it).
     ("std.devices.hgx a100(), 1 server (8 GPUs)", hgx("a100"), 232.5, "NVIDIA/nccl issue 1048 (as the DGX A100 row)"),
     ("std.devices.hgx h100(), 1 server (8 GPUs)", hgx("h100"), 370.5, "ASTRA-sim HGX-H100 validation page (as the DGX H100 row)"),

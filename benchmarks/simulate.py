@@ -28,6 +28,14 @@ $OLD_ENGINE_PATH) side by side, the old one with a time limit (reported "> N s")
   8k case's collective), clos256-a2a-{aware,fair} (256 GPUs, radix 16, 2 tiers, DGX hosts).
 
     python benchmarks/simulate.py --scale [CASE ...]   # the scale cases, new and old engine
+    python benchmarks/simulate.py --symmetry [CASE ...]   # symmetric vs full (issue 23), same engine
+
+--symmetry runs each case in two fresh processes of this engine, folded onto representative
+members where the engine proves it exact (the default) and with `symmetry=False` (every member
+simulated), and times each whole process (interpreter start, imports, graph build, simulation):
+wall and CPU seconds (user + system, RUSAGE_CHILDREN) and peak resident memory. "same answer"
+compares a digest of the whole result dict except the engine's own effort (events, wall time,
+the `symmetry` path report).
 
 "simulate s" is the library call on a prepared graph (arrays to Rust, engine, result dict);
 "engine s" is the Rust event loop alone; building the graph (document + expansion) and preparing
@@ -102,6 +110,8 @@ def build(kind: str, params: dict | None):
 
 
 def run_case(name: str) -> dict:
+    import hashlib
+
     import infragraph
     from infragraph.simulate import SimulationOptions, prepare, simulate
 
@@ -115,10 +125,17 @@ def run_case(name: str) -> dict:
     prepare_s = time.perf_counter() - t1
     t1 = time.perf_counter()
     cpu0 = time.process_time()
+    if "SYMMETRY" in os.environ:  # --symmetry: this engine, folded or not
+        opts = dict(opts, symmetry=os.environ["SYMMETRY"] == "1", top_links=None)
     r = simulate(prepared, SimulationOptions(**opts))
     sim_s = time.perf_counter() - t1
     cpu_s = time.process_time() - cpu0
+    effort = ("events", "wall_time_s", "events_per_second", "symmetry")
+    digest = hashlib.sha256(json.dumps({k: v for k, v in r.items() if k not in effort}, sort_keys=True,
+                                       default=str).encode()).hexdigest()[:16]
     return {
+        "symmetry": r.get("symmetry"),
+        "digest": digest,
         "case": name,
         "npus": r["num_npus"],
         "nodes": g.num_nodes,
@@ -171,9 +188,58 @@ def scale(names: list[str]) -> int:
     return 0
 
 
+def whole_process(name: str, symmetric: bool, limit_s: float | None) -> dict | str:
+    """One case in a fresh process of this engine: its row plus the process's wall, CPU and peak memory."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT), SYMMETRY="1" if symmetric else "0")
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    try:
+        out = subprocess.run([sys.executable, __file__, name], capture_output=True, text=True, cwd=ROOT, env=env,
+                             timeout=limit_s)
+    except subprocess.TimeoutExpired:
+        return f"> {limit_s:.0f} s"
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if out.returncode != 0:
+        return "failed: " + (out.stderr.strip().splitlines() or ["?"])[-1][:80]
+    row = json.loads(out.stdout.strip().splitlines()[-1])
+    row["process_s"] = round(wall, 2)
+    row["process_cpu_s"] = round(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime, 2)
+    return row
+
+
+def symmetry(names: list[str]) -> int:
+    """Symmetric versus full on the same cases: one table row per case."""
+    cols = ("case", "npus", "path (members simulated)", "events", "wall s", "cpu s", "peak MB", "full events",
+            "full wall s", "full cpu s", "full peak MB", "collective ns", "same answer")
+    print("| " + " | ".join(cols) + " |")
+    print("|---|---:|---|" + "---:|" * (len(cols) - 4) + "---|", flush=True)
+    for name in names or ["clos1k-ring-aware", "clos8k-ring-aware", "clos32k-hier-hd-aware", "clos131k-hier-hd-aware"]:
+        sym = whole_process(name, True, NEW_LIMIT_S)
+        if isinstance(sym, str):
+            print(f"| {name} | {sym} |", flush=True)
+            continue
+        if sym["symmetry"]["path"] == "full" and os.environ.get("RERUN_REFUSED") != "1":
+            full = sym  # the check refused the fold: that run was the full run (RERUN_REFUSED=1 reruns it)
+        else:
+            full = whole_process(name, False, float(os.environ.get("FULL_LIMIT_S", "600")))
+        s = sym["symmetry"]
+        path = (f"symmetric ({s['members_simulated']:,})" if s["path"] == "symmetric"
+                else f"full: {s['reason']}")
+        f = (full, "-", "-", "-", "-") if isinstance(full, str) else (
+            f"{full['events']:,}", full["process_s"], full["process_cpu_s"], f"{full['peak_mb']:,}")
+        same = "-" if isinstance(full, str) else ("yes" if full["digest"] == sym["digest"] else "NO")
+        row = (name, f"{sym['npus']:,}", path, f"{sym['events']:,}", sym["process_s"], sym["process_cpu_s"],
+               f"{sym['peak_mb']:,}", *f[:4], sym["collective_time_ns"], same)
+        print("| " + " | ".join(map(str, row)) + " |", flush=True)
+    return 0
+
+
 def main(argv: list[str]) -> int:
     if argv[:1] == ["--scale"]:
         return scale(argv[1:])
+    if argv[:1] == ["--symmetry"]:
+        return symmetry(argv[1:])
     if argv:
         for name in argv:
             print(json.dumps(run_case(name)), flush=True)

@@ -18,7 +18,7 @@ EXPECTED = {"std.devices.switch", "std.devices.nic", "std.devices.npu", "std.dev
             "std.devices.gpu_noc", "std.devices.hgx", "std.devices.gb200_nvl72", "std.fabrics.clos", "std.fabrics.single_switch", "std.fabrics.torus",
             "std.fabrics.mesh", "std.fabrics.hypercube", "std.fabrics.dragonfly", "std.fabrics.ring",
             "std.fabrics.fully_connected", "std.fabrics.stack", "std.fabrics.gpu_cluster",
-            "std.fabrics.pgft", "std.fabrics.simgrid_dragonfly"}
+            "std.fabrics.pgft", "std.fabrics.simgrid_dragonfly", "std.fabrics.superpod"}
 
 
 def test_every_blueprint_is_listed_with_a_docstring():

@@ -194,3 +194,124 @@ def test_a_rejection_reports_only_the_blueprints_message(name, params):
     the user sees the one message that explains the problem, not its consequences."""
     msg = bc.rejection(name, **params)
     assert msg.count("error:") == 1 and "assertion failed" in msg, msg
+
+
+# ------------------------------------------------------------------ partial build-outs (issue 24.5) ----
+
+
+def cable_matrix(g, a: str, b: str) -> np.ndarray:
+    """Cables between every copy of instance `a` (rows) and every copy of `b` (columns)."""
+    adj = bc.copy_graph(g).toarray()
+    ia, ib = bc.copy_base(g, a), bc.copy_base(g, b)
+    na, nb = bc.copies_per_instance(g)[a], bc.copies_per_instance(g)[b]
+    return adj[ia:ia + na, ib:ib + nb]
+
+
+def test_128_dgx_like_hosts_on_radix_64_build_32_leaves_and_16_spines_non_blocking():
+    """The issue's 1,024-GPU design: one rail-optimized plane, 4 rail groups of 32 hosts; each leaf
+    sends its 32 uplinks as 2 cables to each of 16 spines (half of a full plane's 32)."""
+    g = bc.build("std.fabrics.clos", hosts=128, radix=64, tiers=2, nics_per_host=8, rail_optimized=True)
+    assert bc.copies_per_instance(g) == {"host": 128, "leaf": 32, "spine": 16}
+    m = cable_matrix(g, "leaf", "spine")
+    assert (m == 2).all()                                    # every leaf reaches every spine equally
+    assert bc.cables_between(g, "host", "leaf") == 1024
+    assert (bc.port_cable_counts(g) == 1).all()              # no idle port: the fewest switches
+    bc.assert_hygiene(g)
+    # non-blocking as stated: the halves' max flow is every NIC of one half at 400 Gbit/s
+    assert bc.bisection_of_halves(g, "host") == 64 * 8 * BW
+    for h in (0, 31, 32, 127):                               # rail wiring: NIC i of host h on leaf (h//32)*8 + i
+        assert [nic_leaf(g, h, i) for i in range(8)] == [(h // 32) * 8 + i for i in range(8)]
+
+
+@pytest.mark.parametrize("params,counts,top_cables", [
+    # 20 hosts, radix 8, 3 tiers (capacity 128): 5 leaves, 2 pods of 4 aggs, each core takes 4
+    # cables from each pod: 16 / 4 = 4 cores
+    (dict(radix=8, tiers=3, hosts=20), {"host": 20, "leaf": 5, "agg": 8, "core": 4}, 4),
+    # a partial rail group: 5 hosts still need all 4 rail leaves of their group; 8 leaves x 4 uplinks
+    # fill 4 spines of radix 8
+    (dict(radix=8, tiers=2, hosts=5, nics_per_host=4, rail_optimized=True), {"host": 5, "leaf": 8, "spine": 4}, 1),
+    # one scalable unit: the 4 hosts of one rail group, 4 leaves, 2 spines taking 2 cables per leaf
+    (dict(radix=8, tiers=2, scalable_units=1, nics_per_host=4, rail_optimized=True),
+     {"host": 4, "leaf": 4, "spine": 2}, 2),
+    (dict(radix=8, tiers=2, oversubscription=[3], hosts=13), {"host": 13, "leaf": 3, "spine": 1}, 2),
+])
+def test_partial_population_keeps_every_uplink_and_the_fewest_top_switches(params, counts, top_cables):
+    g = bc.build("std.fabrics.clos", **params)
+    assert bc.copies_per_instance(g) == counts
+    tiers = params["tiers"]
+    names = NAMES[tiers]
+    e = expected(params["radix"], tiers, params.get("oversubscription", ()), params.get("nics_per_host", 1))
+    nics = params.get("nics_per_host", 1)
+    assert bc.cables_between(g, "host", "leaf") == counts["host"] * nics
+    for t in range(1, tiers):  # every switch below the top keeps all its up ports: oversubscription as stated
+        assert bc.cables_between(g, names[t - 1], names[t]) == counts[names[t - 1]] * e["ups"][t - 1]
+    top = cable_matrix(g, names[-2], names[-1])
+    if tiers == 2:
+        assert (top == top_cables).all()
+    else:  # each core takes top_cables cables from every pod's aggs
+        per_pod = top.reshape(-1, e["ups"][0], top.shape[1]).sum(axis=1)
+        assert (per_pod == top_cables).all()
+    bc.assert_hygiene(g)
+    assert g.graph_annotations["max_oversubscription"] == max(list(params.get("oversubscription", [])) + [1])
+
+
+def test_planes_join_at_the_spine_or_stay_disjoint():
+    common = dict(radix=8, tiers=2, nics_per_host=2, planes=2, hosts=8)
+    apart = bc.build("std.fabrics.clos", **common)
+    joined = bc.build("std.fabrics.clos", join_planes=True, **common)
+    # per plane 2 leaves of 4 uplinks; apart: 1 spine per plane taking 4 cables from each of its leaves
+    assert bc.copies_per_instance(apart) == {"host": 8, "leaf": 4, "spine": 2}
+    assert (cable_matrix(apart, "leaf", "spine") == [[4, 0], [4, 0], [0, 4], [0, 4]]).all()
+    # joined: 2 shared spines, each taking 2 cables from every leaf of both planes: the rails meet
+    assert bc.copies_per_instance(joined) == {"host": 8, "leaf": 4, "spine": 2}
+    assert (cable_matrix(joined, "leaf", "spine") == 2).all()
+    bc.assert_hygiene(joined)
+
+
+@pytest.mark.parametrize("params,message", [
+    (dict(radix=8, tiers=2, hosts=33), "33 hosts do not fit: radix 8 with 2 tier(s) takes at most 32 hosts"),
+    (dict(radix=8, tiers=2, scalable_units=9), "(9 scalable units of 4)"),
+    (dict(hosts=4, scalable_units=1), "set hosts or scalable_units, not both"),
+    (dict(hosts=-1), "hosts and scalable_units must be 0 (fully populated) or more, got -1 and 0"),
+    (dict(radix=8, tiers=2, nics_per_host=2, planes=2, join_planes=True),
+     "the planes cannot join at the top: its switches would need a port for each of the 16 blocks"),
+    (dict(tiers=1, join_planes=True), "join_planes needs a top tier above the leaves"),
+])
+def test_impossible_build_outs_are_refused_with_the_reason(params, message):
+    msg = bc.rejection("std.fabrics.clos", **params)
+    assert message in msg and msg.count("error:") == 1, msg
+
+
+def test_hosts_is_declared_after_host_device_so_the_host_library_stays_reachable():
+    g = bc.build("std.fabrics.clos", radix=4, hosts=3, host_device="hosts.host(cpus=1, gpus=2, nics=1, pcie_switches=1)")
+    assert bc.copies_per_instance(g) == {"host": 3, "leaf": 2, "spine": 1}
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(k=st.sampled_from([4, 6, 8]), tiers=st.integers(2, 3), nics=st.sampled_from([1, 2, 4]),
+       planes=st.sampled_from([1, 2]), rails=st.booleans(), join=st.booleans(), frac=st.floats(0.01, 1.0))
+def test_any_partial_build_out_is_cabled_cleanly_and_keeps_every_uplink(k, tiers, nics, planes, rails, join, frac):
+    """Whatever the host count: each host NIC cabled once, no port twice, every switch below the top
+    with all its up ports cabled (the stated oversubscription), every GPU reaching every other."""
+    if nics % planes:
+        return
+    e = expected(k, tiers, (), nics, planes)
+    q, d0, leaves = nics // planes, e["downs"][0], e["switches"][0] // planes
+    if (not rails and d0 % q) or (rails and leaves % q):
+        return
+    hosts = max(1, round(frac * e["hosts"]))
+    params = dict(radix=k, tiers=tiers, nics_per_host=nics, planes=planes, rail_optimized=rails,
+                  join_planes=join, hosts=hosts)
+    try:
+        g = bc.build("std.fabrics.clos", **params)
+    except Exception as err:  # the one refusal a valid partial build may meet: too many blocks to join
+        assert join and planes > 1 and "the planes cannot join at the top" in str(err), (params, err)
+        return
+    counts = bc.copies_per_instance(g)
+    names = NAMES[tiers]
+    assert counts["host"] == hosts
+    assert bc.cables_between(g, "host", "leaf") == hosts * nics
+    for t in range(1, tiers):
+        assert bc.cables_between(g, names[t - 1], names[t]) == counts[names[t - 1]] * e["ups"][t - 1], params
+    assert counts[names[-1]] <= e["switches"][-1]  # never more top switches than a full plane set
+    bc.assert_hygiene(g)

@@ -43,13 +43,25 @@ def format_description(d: dict) -> str:
         lines.append("no parameters")
     else:
         lines.append("parameters (override with -D NAME=VALUE):")
-        for p in d["params"]:
-            default = "" if p["default"] is None else f" = {p['default']}"
-            unit = "  (per direction; links are full duplex)" if p["type"] == "bandwidth" else ""
-            lines.append(f"  {p['name']}: {p['type']}{default}{unit}")
-            if p["doc"]:
-                lines.append(f"      {p['doc']}")
+        lines += _param_lines(d["params"], "  ")
+    if d.get("templates"):
+        lines += ["", "devices and functions (call them in a program or a -D value, e.g. -D host_device=...):"]
+    for t in d.get("templates", []):
+        lines.append(f"  {t['kind']} {t['name']}(...)" + (f": {t['doc']}" if t["doc"] else ""))
+        lines += _param_lines(t["params"], "      ")
     return "\n".join(lines)
+
+
+def _param_lines(params: list[dict], indent: str) -> list[str]:
+    """One line per parameter (type, default, the per-direction note on bandwidths), then its doc."""
+    out = []
+    for p in params:
+        default = "" if p["default"] is None else f" = {p['default']}"
+        unit = "  (per direction; links are full duplex)" if p["type"] == "bandwidth" else ""
+        out.append(f"{indent}{p['name']}: {p['type']}{default}{unit}")
+        if p["doc"]:
+            out.append(f"{indent}    {p['doc']}")
+    return out
 
 
 def run_show(args) -> int:

@@ -65,9 +65,10 @@ def register(sub) -> None:
                         "SCF = smallest chunk first; lessRemainingPhaseFirst). Default FIFO")
     p.add_argument("--inter-dimension-scheduling", default="baseline",
                    type=one_of("infragraph.simulate", "INTER_DIMENSION_SCHEDULINGS", "inter-dimension scheduling"),
-                   metavar="baseline|themis|ascending|offlineGreedy",
+                   metavar="baseline|themis|ascending|offlineGreedy|offlineGreedyFlex",
                    help="ASTRA-sim's inter-dimension-scheduling: the order in which each chunk visits the dimensions "
-                        "(baseline = ascending; themis = offlineGreedy: least-loaded dimension first). Default baseline")
+                        "(baseline = ascending; themis = offlineGreedy: least-loaded dimension first; "
+                        "offlineGreedyFlex: also each chunk's size from the load gaps). Default baseline")
     p.add_argument("--model", default="fair", type=one_of("infragraph.simulate", "MODELS", "model"), metavar="MODEL",
                    help="fair (max-min sharing between concurrent flows; default), unaware (alpha-beta, no "
                         "contention: a lower bound), aware (FIFO links, store-and-forward), astra (ASTRA-sim "
@@ -93,6 +94,10 @@ def register(sub) -> None:
     p.add_argument("--no-nic-affinity", action="store_true",
                    help="route between servers by plain shortest paths instead of through the NIC NCCL binds each "
                         "GPU to (the nearest on PCIe; default on)")
+    p.add_argument("--no-symmetry", action="store_true",
+                   help="simulate every member even where the engine can prove that one representative per "
+                        "symmetry class gives the same answer (default: fold symmetric rings; the result's "
+                        "'symmetry' says which path ran)")
     p.add_argument("--top", type=int, default=5, help="busiest links to print (default 5)")
     p.add_argument("--links", default="100", metavar="N|all[,cables]",
                    help="busiest links kept in the JSON result (default 100; 'all' for every used link); "
@@ -130,7 +135,8 @@ def parse_sizes(text: str) -> list[int]:
 MAX_GROUP_RANKS = 10_000_000  # more ranks than any fabric here has NPUs: a typo, refused before a list is built
 
 
-def parse_group(text: str) -> tuple[int, ...]:
+def parse_group(text: str, option: str = "--group") -> tuple[int, ...]:
+    """Ranks like 0-7 or 0,2,4,6 (for --group, or another option naming NPU ranks)."""
     ranks: list[int] = []
     try:
         for part in text.split(","):
@@ -139,12 +145,12 @@ def parse_group(text: str) -> tuple[int, ...]:
             if first < 0 or last < first:
                 raise ValueError(part)
             if len(ranks) + last - first + 1 > MAX_GROUP_RANKS:
-                raise option_error("--group", f"bad --group '{text}': {len(ranks) + last - first + 1:,} ranks, more "
-                                              f"than {MAX_GROUP_RANKS:,}; a group names NPU ranks of the fabric")
+                raise option_error(option, f"bad {option} '{text}': {len(ranks) + last - first + 1:,} ranks, more "
+                                           f"than {MAX_GROUP_RANKS:,}; it names NPU ranks of the fabric")
             ranks.extend(range(first, last + 1))
     except ValueError:
-        raise option_error("--group", f"bad --group '{text}'; expected ranks like 0-7 or 0,2,4,6 "
-                                      "(non-negative, each range LOW-HIGH with LOW <= HIGH)") from None
+        raise option_error(option, f"bad {option} '{text}'; expected ranks like 0-7 or 0,2,4,6 "
+                                   "(non-negative, each range LOW-HIGH with LOW <= HIGH)") from None
     return tuple(ranks)
 
 
@@ -214,6 +220,7 @@ def options(args):
         nic_affinity=not args.no_nic_affinity,
         pxn={"auto": None, "on": True, "off": False}[args.pxn],
         trace=bool(args.trace),
+        symmetry=not args.no_symmetry,
         **_links(args.links),
     )
 
@@ -250,17 +257,26 @@ def _algorithms(text: str) -> tuple[tuple[str, ...], tuple]:
 
 
 def _schedule(path: str):
-    """A schedule file given with --algorithm schedule:FILE, read and proven."""
-    from ..collectives.schedule import ScheduleError, load_schedule, validate
+    """A schedule file given with --algorithm schedule:FILE (our JSON, MSCCL XML or an MSCCL++
+    plan, by content), read and proven; errors located at the file, or at --algorithm."""
+    from ..collectives.formats import load_any
+    from ..collectives.schedule import ScheduleError, validate
 
     if not path:
         raise option_error("--algorithm", "'schedule:' names no file; give --algorithm schedule:FILE")
+    schedule = load_any(path)
     try:
-        schedule = load_schedule(path)
         validate(schedule)
     except ScheduleError as exc:
-        raise option_error("--algorithm", f"schedule {exc}" if str(exc).startswith(path) else f"schedule {path}: {exc}") from None
+        raise option_error("--algorithm", f"schedule {path} does not implement its {schedule.collective}: {exc}") from None
     return schedule
+
+
+def _algorithm_names(r: dict) -> str:
+    """The algorithms run, a schedule named by its name: 'schedule (ring_allreduce_8),ring'."""
+    schedules = r.get("schedules") or [None] * len(r["algorithm"])
+    return ",".join(f"{a} ({sc['name']})" if a == "schedule" and sc and sc["name"] else a
+                    for a, sc in zip(r["algorithm"], schedules + [None] * len(r["algorithm"])))
 
 
 def _links(text: str) -> dict:
@@ -301,7 +317,14 @@ def _time(ns: float) -> str:
 
 
 def _size(nbytes: float) -> str:
-    return format_quantity(Quantity(nbytes * 8.0, (1, 0)))
+    """Bytes in binary units: exact when whole (`448 MiB`), else 4 significant digits (`99.59 MiB`;
+    a spread or shared load is fractional, and must not fall back to bits in e-notation)."""
+    if float(nbytes).is_integer():
+        return format_quantity(Quantity(nbytes * 8.0, (1, 0)))
+    for sym, f in (("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if nbytes >= f:
+            return f"{nbytes / f:.4g} {sym}"
+    return f"{nbytes:.4g} B"
 
 
 def partial_note(r: dict) -> str:
@@ -317,7 +340,7 @@ def format_result(r: dict, top: int) -> str:
     lines += [f"WARNING: {w['message']}" for w in r["warnings"]]
     lines += [
         f"{r['collective']} of {_size(r['size_bytes'])} on {r['num_npus']} NPUs "
-        f"({len(r['groups'])} group(s) of {len(r['groups'][0])}), algorithm {','.join(r['algorithm'])}"
+        f"({len(r['groups'])} group(s) of {len(r['groups'][0])}), algorithm {_algorithm_names(r)}"
         + (" (auto)" if "auto" in r.get("algorithm_requested", ()) else "")
         + f", model {r['model']}, {r['chunks']} chunk(s) of {_size(r['chunk_bytes'])}",
         f"  dimensions      {describe_dims(r)}",
@@ -336,8 +359,18 @@ def format_result(r: dict, top: int) -> str:
                      f"{link['utilization'] * 100:.1f} %")
     lines.append("  load per tier (utilization of the links that carried traffic)")
     lines += format_tiers(r["tiers"])
-    lines.append(f"  engine          {r['events']} events in {r['wall_time_s']:.3f} s")
+    lines.append(f"  engine          {r['events']} events in {r['wall_time_s']:.3f} s, {describe_symmetry(r)}")
     return "\n".join(lines)
+
+
+def describe_symmetry(r: dict) -> str:
+    """'symmetric: 256 of 8192 members simulated' or 'full run (why not symmetric)'."""
+    s = r.get("symmetry")
+    if not s:
+        return "full run"
+    if s["path"] == "symmetric":
+        return f"symmetric: {s['members_simulated']} of {s['members']} members simulated, the rest copied"
+    return f"full run ({s['reason']})"
 
 
 def describe_routing(r: dict) -> str:

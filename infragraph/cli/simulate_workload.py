@@ -35,6 +35,9 @@ def add_arguments(p) -> None:
                    help="memory load/store nodes: remote memory bandwidth in GB/s (1e9 B/s)")
     w.add_argument("--remote-mem-latency", default="0", metavar="NS", help="memory load/store latency in ns")
     w.add_argument("--breakdown", metavar="PNG", help="write the per-NPU time breakdown as a picture")
+    w.add_argument("--trace-ranks", metavar="RANKS",
+                   help="--trace: only these NPUs, e.g. 0-7 or 0,128,256 (default every NPU; a large step's "
+                        "full trace runs to gigabytes)")
 
 
 def _positive(text: str | None, option: str) -> float | None:
@@ -75,11 +78,21 @@ def run_workload(args, sim_options) -> int:
                          peak_perf_tflops=_positive(args.peak_perf, "--peak-perf"),
                          remote_mem_bw_gb_per_s=_positive(args.remote_mem_bw, "--remote-mem-bw"),
                          remote_mem_latency_ns=int(latency), keep_timeline=bool(args.trace or args.breakdown))
+    trace_ranks = None
+    if args.trace_ranks is not None:
+        from .simulate import parse_group
+
+        if not args.trace:
+            raise option_error("--trace-ranks", "--trace-ranks selects the NPUs of --trace; give --trace OUT too")
+        trace_ranks = parse_group(args.trace_ranks, "--trace-ranks")
     for path, option in ((args.json, "--json"), (args.trace, "--trace"), (args.breakdown, "--breakdown")):
         if path and path != "-":
             check_output(path, option=option)
     g = load_graph_with_progress(args)
     n = int(npu_order(g).size)
+    if trace_ranks is not None and max(trace_ranks) >= n:
+        raise option_error("--trace-ranks", f"bad --trace-ranks '{args.trace_ranks}': rank {max(trace_ranks)} is not "
+                                            f"an NPU of the fabric (ranks 0-{n - 1})")
     with progress(args).phase("reading the workload"):
         if args.workload.endswith(".txt"):
             if args.comm_group:
@@ -95,7 +108,7 @@ def run_workload(args, sim_options) -> int:
         r = replay(prepare(g), w, opts)
     if args.trace:
         with open_output(args.trace, option="--trace") as fh:
-            json.dump(chrome_trace(r), fh)
+            json.dump(chrome_trace(r, trace_ranks), fh)
     if args.breakdown:
         breakdown_picture(r, args.breakdown)
     r.pop("timeline", None)

@@ -43,6 +43,9 @@ class Schedule:
     steps: tuple[tuple[Transfer, ...], ...]
     name: str = ""
     description: str = ""
+    # What a transfer waits for (docs/collectives.md): "rank-steps", every receipt of its sender's
+    # earlier steps; "chunks", only the sender's earlier receipts of the same chunk.
+    dependencies: str = "rank-steps"
 
     @property
     def chunks(self) -> int:
@@ -60,7 +63,7 @@ class Schedule:
         if any(k - {"reduce"} for k in kinds[:split]) or any(k - {"copy"} for k in kinds[split:]):
             return None
         steps = self.steps[:split] if collective == "reduce-scatter" else self.steps[split:]
-        part = Schedule(collective, self.ranks, self.chunks_per_rank, steps)
+        part = Schedule(collective, self.ranks, self.chunks_per_rank, steps, dependencies=self.dependencies)
         try:
             validate(part)
         except ScheduleError:
@@ -69,7 +72,8 @@ class Schedule:
 
     def engine_arrays(self, collective: str | None = None) -> tuple | None:
         """The schedule as the engine takes it (simengine/src/schedule_program.rs): (collective,
-        ranks, chunks per rank, steps, and per transfer its step, src, dst and whether it reduces);
+        ranks, chunks per rank, steps, per transfer its step, src, dst, chunk and whether it reduces,
+        and whether dependencies are per chunk);
         for another `collective`, its half (see `half`) or None."""
         if collective not in (None, self.collective):
             part = self.half(collective)
@@ -77,13 +81,16 @@ class Schedule:
         step: list[int] = []
         src: list[int] = []
         dst: list[int] = []
+        chunk: list[int] = []
         reduce: list[bool] = []
         for s, transfers in enumerate(self.steps):
             step.extend([s] * len(transfers))
             src.extend(t.src for t in transfers)
             dst.extend(t.dst for t in transfers)
+            chunk.extend(t.chunk for t in transfers)
             reduce.extend(t.op == "reduce" for t in transfers)
-        return (self.collective, self.ranks, self.chunks_per_rank, len(self.steps), step, src, dst, reduce)
+        return (self.collective, self.ranks, self.chunks_per_rank, len(self.steps), step, src, dst, chunk, reduce,
+                self.dependencies == "chunks")
 
 
 def _int(value: object, where: str, low: int, high: int | None) -> int:
@@ -95,7 +102,8 @@ def _int(value: object, where: str, low: int, high: int | None) -> int:
     return value
 
 
-KEYS = ("collective", "ranks", "chunks_per_rank", "steps", "name", "description")
+KEYS = ("collective", "ranks", "chunks_per_rank", "steps", "name", "description", "dependencies", "synthesis")
+DEPENDENCIES = ("rank-steps", "chunks")
 TRANSFER_KEYS = ("src", "dst", "chunk", "op")
 _TRANSFER_KEY_SET = frozenset(TRANSFER_KEYS)
 
@@ -118,6 +126,8 @@ def read_schedule(doc: object, source: str = "<schedule>") -> Schedule:
         text[key] = doc.get(key, "")
         if not isinstance(text[key], str):
             raise ScheduleError(f"{source}: /{key}: expected a string, found {text[key]!r}")
+    if not isinstance(doc.get("synthesis", {}), dict):  # what the synthesizer predicted (synthesize.py); informative
+        raise ScheduleError(f"{source}: /synthesis: expected an object, found {doc['synthesis']!r}")
     collective = doc.get("collective")
     if collective not in COLLECTIVES:
         raise ScheduleError(f"{source}: /collective: expected one of {', '.join(COLLECTIVES)}, found {collective!r}")
@@ -143,7 +153,10 @@ def read_schedule(doc: object, source: str = "<schedule>") -> Schedule:
                     continue
             transfers.append(_transfer(item, f"{source}: /steps/{s}/{t}", ranks, chunks))
         steps.append(tuple(transfers))
-    return Schedule(collective, ranks, per, tuple(steps), text["name"], text["description"])
+    dependencies = doc.get("dependencies", "rank-steps")
+    if dependencies not in DEPENDENCIES:
+        raise ScheduleError(f"{source}: /dependencies: expected rank-steps or chunks, found {dependencies!r}")
+    return Schedule(collective, ranks, per, tuple(steps), text["name"], text["description"], dependencies)
 
 
 def _transfer(item: object, where: str, ranks: int, chunks: int) -> Transfer:
@@ -168,6 +181,8 @@ def schedule_doc(schedule: Schedule) -> dict:
     for key in ("name", "description"):
         if getattr(schedule, key):
             doc[key] = getattr(schedule, key)
+    if schedule.dependencies != "rank-steps":
+        doc["dependencies"] = schedule.dependencies
     doc["steps"] = [[{"src": t.src, "dst": t.dst, "chunk": t.chunk, "op": t.op} for t in step] for step in schedule.steps]
     return doc
 

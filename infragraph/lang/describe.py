@@ -1,7 +1,10 @@
 """A blueprint's documentation: its docstring and parameters, without elaborating it.
 
 Parameters are the file's top-level `param`s followed by those of the fabric it compiles (both
-can be overridden with -D). Docs come from `##` comments and docstrings.
+can be overridden with -D). Docs come from `##` comments and docstrings. A library's devices and
+functions with parameters (`hgx(links, nvlink_bandwidth, ...)`, `fn a100(nic_speed)`) are what
+users call from a program or `-D host_device=...`, so they are listed too ("templates"): a
+blueprint whose root fabric has one parameter must not hide the dozen its device takes.
 """
 
 from __future__ import annotations
@@ -39,9 +42,16 @@ def describe(path_or_module: str) -> dict[str, Any]:
     if root is not None:
         params += root.params or []
     doc = program.doc or (root.doc if root else "")
+    templates = [{"kind": "device" if isinstance(x, A.DeviceDecl) else "fn", "name": x.name,
+                  "doc": (x.doc or "").strip(), "params": [_param(q) for q in x.params]}
+                 for x in program.items if isinstance(x, (A.DeviceDecl, A.FnDecl)) and x.params]
     return {
         "doc": doc,
         "fabric": root.name if root else None,
-        "params": [{"name": q.name, "type": q.type.name, "default": q.default_text or None, "doc": q.doc}
-                   for q in params],
+        "params": [_param(q) for q in params],
+        "templates": templates,
     }
+
+
+def _param(q: A.Param) -> dict[str, Any]:
+    return {"name": q.name, "type": q.type.name, "default": q.default_text or None, "doc": q.doc}

@@ -40,9 +40,9 @@ SCHEDULINGS = ("fifo", "arrival", "lifo")
 # ASTRA-sim's `intra-dimension-scheduling` / `inter-dimension-scheduling` (its README's names; the
 # engine's name after the colon where its code calls it otherwise). docs/simulate.md, "Scheduling".
 INTRA_DIMENSION_SCHEDULINGS = ("FIFO", "SCF", "lessRemainingPhaseFirst")
-INTER_DIMENSION_SCHEDULINGS = ("baseline", "ascending", "themis", "offlineGreedy")
+INTER_DIMENSION_SCHEDULINGS = ("baseline", "ascending", "themis", "offlineGreedy", "offlineGreedyFlex")
 _ENGINE_INTER = {"baseline": "ascending", "ascending": "ascending", "themis": "offlineGreedy",
-                 "offlineGreedy": "offlineGreedy"}
+                 "offlineGreedy": "offlineGreedy", "offlineGreedyFlex": "offlineGreedyFlex"}
 LINK_FILTERS = ("all", "cables")  # which directed links the result lists: every one, or inter-device only
 # Node types a route never passes through (they are endpoints of memory traffic, not forwarders).
 DEFAULT_NO_TRANSIT = ("memory",)
@@ -56,6 +56,10 @@ class EngineSchedule(Protocol):
 
     collective: str
     ranks: int
+    name: str
+    chunks_per_rank: int
+    dependencies: str
+    steps: tuple
 
     def engine_arrays(self, collective: str | None = None) -> tuple | None: ...
 
@@ -91,7 +95,8 @@ class SimulationOptions:
     scheduling: str | None = None
     # Where a chunk waits in a dimension's queue (FIFO, SCF = smallest chunk first,
     # lessRemainingPhaseFirst) and the order in which chunks visit the dimensions (baseline =
-    # ascending; themis = offlineGreedy, least-loaded dimension first): ASTRA-sim's system options.
+    # ascending; themis = offlineGreedy, least-loaded dimension first; offlineGreedyFlex also sizes each
+    # chunk from the load gaps): ASTRA-sim's system options.
     # Other than FIFO / baseline they need arrival scheduling (the astra models' default).
     intra_dimension_scheduling: str = "FIFO"
     inter_dimension_scheduling: str = "baseline"
@@ -115,6 +120,9 @@ class SimulationOptions:
     cut_through_types: tuple[str, ...] = DEFAULT_CUT_THROUGH
     trace: bool = False
     max_events: int | None = None
+    # Simulate one representative member per symmetry class and expand, where the engine proves
+    # that exact (docs/simulate.md, "Symmetric collectives"); the result's `symmetry` says which ran.
+    symmetry: bool = True
     top_links: int | None = 100  # busiest directed links listed in the result; None: every used link
     links: str = "all"  # "cables": list only inter-device links (see simulate.load)
 
@@ -271,9 +279,6 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
     if opts.scheduling is not None:
         _check_choice("scheduling", opts.scheduling, SCHEDULINGS)
     _check_choice("intra-dimension scheduling", opts.intra_dimension_scheduling, INTRA_DIMENSION_SCHEDULINGS)
-    if opts.inter_dimension_scheduling == "offlineGreedyFlex":
-        raise error("inter-dimension scheduling 'offlineGreedyFlex' (ASTRA-sim's chunk sizes from the load gaps "
-                    "between dimensions) is not modelled; use themis (offlineGreedy) or baseline")
     _check_choice("inter-dimension scheduling", opts.inter_dimension_scheduling, INTER_DIMENSION_SCHEDULINGS)
     scheduling = opts.scheduling or ("arrival" if opts.model.startswith("astra") else "fifo")
     greedy = _ENGINE_INTER[opts.inter_dimension_scheduling] != "ascending"
@@ -356,6 +361,7 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
         trace=opts.trace,
         no_transit_kinds=no_transit,
         cut_through_kinds=cut_through,
+        symmetry=opts.symmetry,
         schedules=_schedule_arrays(opts, dims),
         **routes,
     )
@@ -394,6 +400,11 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
                        optimization="localBWAware", local_mem_bw_gb_per_s=None)
     out = _result(p, replace(opts, algorithm=algorithm), groups, used, raw)
     out["algorithm_requested"] = list(opts.algorithm)
+    if opts.schedules:
+        out["schedules"] = [None if sc is None else {
+            "name": sc.name, "collective": sc.collective, "ranks": sc.ranks, "chunks_per_rank": sc.chunks_per_rank,
+            "steps": len(sc.steps), "transfers": sum(len(s) for s in sc.steps), "dependencies": sc.dependencies}
+            for sc in opts.schedules]
     out["routing_policy"] = describe_policy(policy)
     out["routing_collisions"] = _collisions(p, policy, raw["link_routes"])
     if plan is not None:
@@ -580,6 +591,7 @@ def _result(p: PreparedGraph, opts: SimulationOptions, groups: list[list[int]], 
         "max_link_utilization": float(util.max()) if util.size else 0.0,
         "unspecified_bandwidth_edges": p.unspecified_bandwidth_edges,
         "events": int(raw["events"]),
+        "symmetry": _symmetry(raw["symmetry"]),
         "wall_time_s": float(raw["wall_time_s"]),
         "events_per_second": float(raw["events"] / raw["wall_time_s"]) if raw["wall_time_s"] > 0 else 0.0,
     }
@@ -601,6 +613,15 @@ def _result(p: PreparedGraph, opts: SimulationOptions, groups: list[list[int]], 
             for (_sn, _dn, sr, dr, b, s, e) in raw["trace"]
         ]
     return out
+
+
+def _symmetry(s: dict[str, Any]) -> dict[str, Any]:
+    """Which path the engine took: `symmetric` (members_simulated representatives stood for all
+    members) or `full`, with the reason a full run could not be folded."""
+    folded = s["simulated"] < s["members"]
+    reason = None if folded else (s["reason"] if s["tried"] else "turned off (--no-symmetry)")
+    return {"path": "symmetric" if folded else "full", "members_simulated": int(s["simulated"]),
+            "members": int(s["members"]), "reason": reason}
 
 
 def _directed(g: FQG, l: int) -> tuple[int, int]:

@@ -12,6 +12,7 @@ so a worker costs a fork, not a fresh interpreter.
 from __future__ import annotations
 
 import concurrent.futures as cf
+import json
 import multiprocessing
 import os
 import uuid
@@ -19,6 +20,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Protocol
 
 from ..errors import Diagnostic, InfraGraphError, Location, error
+
+OPTION = "--scheduler"
 
 
 class Executor(Protocol):
@@ -39,8 +42,6 @@ class LocalPool:
         from concurrent.futures.process import BrokenProcessPool
 
         self.workers = (os.cpu_count() or 1) if workers is None else workers
-        if self.workers < 1:
-            raise error(f"--workers must be at least 1, got {workers}")
         self.lost = (BrokenProcessPool,)
         self.description = f"local process pool, {self.workers} worker(s)"
         self._pool = self._start()
@@ -78,7 +79,7 @@ class DaskCluster:
         try:
             import distributed
         except ImportError:
-            raise error("--scheduler needs dask.distributed: pip install 'dask[distributed]'") from None
+            raise error("--scheduler needs dask.distributed: pip install 'dask[distributed]'", OPTION) from None
         self._distributed = distributed
         self._cluster = None
         self._own_client = True
@@ -87,9 +88,7 @@ class DaskCluster:
         elif str(scheduler).startswith("slurm:"):
             self._cluster = _slurm_cluster(str(scheduler)[len("slurm:"):])
             self.client = distributed.Client(self._cluster)
-        elif str(scheduler).endswith(".json") and "://" not in str(scheduler):
-            if not Path(scheduler).is_file():
-                raise InfraGraphError(Diagnostic("no such scheduler file", Location(str(scheduler))))
+        elif _is_scheduler_file(scheduler):
             self.client = _connect(lambda: distributed.Client(scheduler_file=str(scheduler), timeout="10s"),
                                    str(scheduler))
         else:
@@ -120,7 +119,7 @@ def _connect(make: Callable[[], Any], where: str) -> Any:
     try:
         return make()
     except (OSError, TimeoutError, ValueError) as e:
-        raise error(f"cannot connect to the Dask scheduler {where}: {e}",
+        raise error(f"cannot connect to the Dask scheduler {where}: {e}", OPTION,
                     hint="start one with `dask scheduler` and workers with `dask worker ADDRESS`") from None
 
 
@@ -131,26 +130,63 @@ def _slurm_cluster(config: str) -> Any:
     try:
         from dask_jobqueue import SLURMCluster
     except ImportError:
-        raise error("--scheduler slurm:CONFIG needs dask-jobqueue: pip install dask-jobqueue") from None
+        raise error("--scheduler slurm:CONFIG needs dask-jobqueue: pip install dask-jobqueue", OPTION) from None
     try:
         kwargs = yaml.safe_load(Path(config).read_text(encoding="utf-8")) or {}
     except (OSError, yaml.YAMLError) as e:
-        raise InfraGraphError(Diagnostic(f"cannot read the SLURM configuration: {e}", Location(config))) from None
+        raise _at(config, f"cannot read the SLURM configuration: {e}") from None
     if not isinstance(kwargs, dict):
-        raise InfraGraphError(Diagnostic("expected a mapping of SLURMCluster keyword arguments", Location(config)))
+        raise _at(config, "expected a mapping of SLURMCluster keyword arguments")
     jobs = kwargs.pop("jobs", 1)
     try:
         cluster = SLURMCluster(**kwargs)
     except (TypeError, ValueError) as e:
-        raise InfraGraphError(Diagnostic(f"bad SLURMCluster arguments: {e}", Location(config))) from None
+        raise _at(config, f"bad SLURMCluster arguments: {e}") from None
     cluster.scale(jobs=jobs)
     return cluster
 
 
+def check_options(scheduler: Any = None, workers: int | None = None) -> None:
+    """Refuse bad --scheduler / --workers at the option before anything runs — also when every
+    point is already done and no executor will start. A scheduler file must be a JSON object with
+    an `address` (what `dask scheduler --scheduler-file` writes); an address itself is Dask's to
+    judge when connecting."""
+    if workers is not None and scheduler is not None:
+        raise error("--workers applies to the local pool; a Dask cluster has its own workers", "--workers")
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
+        raise error(f"--workers must be at least 1, got {workers}", "--workers")
+    if isinstance(scheduler, str) and scheduler.startswith("slurm:"):
+        if not Path(scheduler[len("slurm:"):]).is_file():
+            raise _at(scheduler[len("slurm:"):], "no such SLURM configuration file")
+    elif _is_scheduler_file(scheduler):
+        try:
+            text = Path(scheduler).read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise _at(scheduler, "no such scheduler file",
+                      "`dask scheduler --scheduler-file FILE` writes one; or give tcp://HOST:PORT") from None
+        except (OSError, UnicodeDecodeError) as e:
+            raise _at(scheduler, f"cannot read the scheduler file: {getattr(e, 'strerror', None) or e}") from None
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise _at(scheduler, f"not a Dask scheduler file: not JSON ({e})") from None
+        if not isinstance(data, dict) or not isinstance(data.get("address"), str):
+            raise _at(scheduler, "not a Dask scheduler file: expected a JSON object with an 'address' "
+                                 "(as `dask scheduler --scheduler-file` writes)")
+
+
 def executor_for(scheduler: Any = None, workers: int | None = None) -> Executor:
     """The local pool when `scheduler` is None, else a Dask cluster."""
+    check_options(scheduler, workers)
     if scheduler is None:
         return LocalPool(workers)
-    if workers is not None:
-        raise error("--workers applies to the local pool; a Dask cluster has its own workers")
     return DaskCluster(scheduler)
+
+
+def _is_scheduler_file(scheduler: Any) -> bool:
+    return isinstance(scheduler, (str, Path)) and str(scheduler).endswith(".json") and "://" not in str(scheduler)
+
+
+def _at(file: str | Path, message: str, hint: str | None = None) -> InfraGraphError:
+    """An error about the file that --scheduler names."""
+    return InfraGraphError(Diagnostic(message, Location(str(file), path=OPTION), hint))

@@ -2,8 +2,9 @@
 
 Every point carries its table inputs, the -D texts for its source, its `SimulationOptions`, and two
 keys: `graph_key` (source digest + -D texts: which compiled graph it needs, so a worker compiles
-each distinct graph once) and `key` (graph_key + options + the toolchain's own digest: what a
-resumed sweep skips).
+each distinct graph once) and `key` (graph_key + options + the table inputs + the toolchain's own
+digest: what a resumed sweep matches before it reuses a stored row). The table itself is keyed by
+the point's index: points with equal inputs (a repeated axis value) are still separate points.
 """
 
 from __future__ import annotations
@@ -47,6 +48,11 @@ def expand(spec: Spec) -> list[Point]:
             env[name] = _evaluate(spec, f"derive.{name}", value, env) if isinstance(value, expr.Expr) else value
         if all(_evaluate(spec, where, e, env) for where, e in spec.where):
             points.append(_point(spec, len(points), env))
+    if not points:  # the schema keeps axes non-empty: the filter removed everything
+        where, e = spec.where[0] if len(spec.where) == 1 else ("where", None)
+        raise spec.fail(where, f"the condition keeps none of the {spec.num_points():,} points",
+                        "a sweep with no point has nothing to run; loosen the condition", 0 if e else None,
+                        e.text if e else None)
     return points
 
 
@@ -96,7 +102,7 @@ def _point(spec: Spec, index: int, env: dict[str, Any]) -> Point:
     table.update(inputs)
     define_items = tuple(sorted(defines.items()))
     graph_key = _digest([spec.source.digest, define_items])
-    key = _digest([graph_key, toolchain_digest(),
+    key = _digest([graph_key, toolchain_digest(), table,
                    {k: v for k, v in asdict(opts).items() if k not in ("trace", "top_links", "links")}])
     return Point(index, table, define_items, opts, graph_key, key)
 

@@ -1,6 +1,9 @@
 """The sweep driver: read the spec, skip points already done, run the rest on an executor
 (local pool or Dask — one loop for both), journal each result as it arrives, write the table.
 
+The table is keyed by point index: every point of the spec is written exactly once, with its
+result, its error, or status not-run when the run was interrupted before it ran.
+
 A future that fails because its worker died (the local pool breaks when any worker is killed) is
 not the point's fault: the point is run again on a fresh pool, up to MAX_ATTEMPTS times, and only
 then recorded as failed. A point that fails inside the worker records its message and never stops
@@ -15,7 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .executors import executor_for
+from .columns import RowError, check_row, is_output
+from .executors import check_options, executor_for
 from .points import Point, expand
 from .progress import SweepProgress
 from .spec import read_spec
@@ -44,7 +48,8 @@ class SweepReport:
 
 def sweep(spec: str | Path, output: str | Path, scheduler: Any = None, workers: int | None = None,
           show_progress: bool | None = None) -> SweepReport:
-    """Run the sweep described by `spec`, writing OUTPUT.parquet and OUTPUT.csv.
+    """Run the sweep described by `spec`, writing OUTPUT.parquet and OUTPUT.csv: one row per point
+    of the spec, in order — its result, its error, or (when the run was interrupted) status not-run.
 
     scheduler: None (local process pool over `workers` processes, default every core), a Dask
     address such as 'tcp://host:8786', a scheduler file, 'slurm:CONFIG.yaml', or a
@@ -52,38 +57,59 @@ def sweep(spec: str | Path, output: str | Path, scheduler: Any = None, workers: 
     start = time.perf_counter()
     s = read_spec(spec)
     points = expand(s)
+    check_options(scheduler, workers)
     store = ResultStore(output)
-    previous = store.previous()
-    keep = {p.key: _renumbered(previous[p.key], p) for p in points
-            if p.key in previous and previous[p.key].get("status") == "ok"}
-    todo = [p for p in points if p.key not in keep]
-    rows = dict(keep)
-    retried = 0
-    executor = executor_for(scheduler, workers) if todo else None
-    bar = SweepProgress(len(points), len(keep), s.name, show_progress)
-    try:
-        if executor is not None:
-            store.open()  # an unwritable output fails before any point runs
-            with bar:
-                retried = _run(executor, s.source, todo, store, rows, bar, executor.workers)
-    finally:
-        if executor is not None:
-            executor.close()
-        ordered = [rows[p.key] for p in points if p.key in rows]
-        if ordered:
-            store.write(ordered)
-        else:
-            store.close()
-    failed = [r for r in ordered if r["status"] != "ok"]
-    return SweepReport(store.parquet, store.csv, len(points), len(todo), len(keep), len(failed),
+    with store:  # the output's lock: one sweep at a time writes it
+        rows = reusable(points, store.previous())
+        skipped = len(rows)
+        todo = [p for p in points if p.index not in rows]
+        retried = 0
+        executor = executor_for(scheduler, workers) if todo else None
+        bar = SweepProgress(len(points), skipped, s.name, show_progress)
+        try:
+            if executor is not None:
+                store.open()  # an unwritable output fails before any point runs
+                with bar:
+                    retried = _run(executor, s.source, todo, store, rows, bar, executor.workers)
+        finally:
+            if executor is not None:
+                executor.close()
+            table = [rows.get(p.index) or _not_run(p) for p in points]
+            store.write(table)
+    failed = [r for r in table if r["status"] == "error"]
+    return SweepReport(store.parquet, store.csv, len(points), len(todo), skipped, len(failed),
                        time.perf_counter() - start, executor.description if executor else "nothing to run",
                        retried, [f"point {r['point']}: {r['error']}" for r in failed[:5]])
 
 
-def _run(executor, source, todo: list[Point], store: ResultStore, rows: dict, bar: SweepProgress,
-         workers: int) -> int:
-    """Run `todo`; returns how many point runs were lost with a dead worker and retried."""
-    attempts = {p.key: 0 for p in todo}
+def reusable(points: list[Point], previous: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
+    """The finished (status ok) stored rows that this run keeps, by point index.
+
+    A stored row counts for point i when it was stored as point i with point i's key; failing that,
+    any ok row with point i's key (same inputs, same source, same toolchain: the same result) —
+    the spec may have gained or lost points before this one. Only the row's results are taken: its
+    index and inputs are this point's own, so no point can appear twice or under another's inputs."""
+    by_index: dict[int, dict[str, Any]] = {}
+    by_key: dict[str, dict[str, Any]] = {}
+    for row in previous:  # later rows (the journal's) win
+        by_index[row["point"]] = row
+        if row["status"] == "ok":
+            by_key[row["key"]] = row
+    out = {}
+    for p in points:
+        row = by_index.get(p.index)
+        if row is None or row["key"] != p.key or row["status"] != "ok":
+            row = by_key.get(p.key)
+        if row is not None:
+            out[p.index] = _row(p, {k: v for k, v in row.items() if is_output(k)})
+    return out
+
+
+def _run(executor, source, todo: list[Point], store: ResultStore, rows: dict[int, dict[str, Any]],
+         bar: SweepProgress, workers: int) -> int:
+    """Run `todo` into `rows` (by point index); returns how many point runs were lost with a dead
+    worker and retried."""
+    attempts = {p.index: 0 for p in todo}
     while todo:
         batches = batch_by_graph(todo, workers)
         futures = {executor.submit(run_task, _task(source, b), f"sweep-{b[0].key}-{len(b)}"): b for b in batches}
@@ -94,8 +120,8 @@ def _run(executor, source, todo: list[Point], store: ResultStore, rows: dict, ba
                 outs = future.result()
             except executor.lost:
                 for p in batch:
-                    attempts[p.key] += 1
-                retry = [p for p in batch if attempts[p.key] < MAX_ATTEMPTS]
+                    attempts[p.index] += 1
+                retry = [p for p in batch if attempts[p.index] < MAX_ATTEMPTS]
                 todo += retry
                 if retry:
                     continue
@@ -104,8 +130,8 @@ def _run(executor, source, todo: list[Point], store: ResultStore, rows: dict, ba
             except Exception as e:  # Dask's KilledWorker, a cancelled future, ...
                 outs = [{"status": "error", "error": f"{type(e).__name__}: {e}"}] * len(batch)
             for p, out in zip(batch, outs):
-                row = {"point": p.index, "key": p.key, **p.inputs, **out}
-                rows[p.key] = row
+                row = _row(p, out)
+                rows[p.index] = row
                 store.append(row)
                 bar.advance(row["status"] == "ok")
         if todo:
@@ -134,6 +160,18 @@ def _task(source, batch: list[Point]) -> Task:
     return Task(source.path, source.include, batch[0].defines, batch[0].graph_key, tuple(p.options for p in batch))
 
 
-def _renumbered(row: dict[str, Any], p: Point) -> dict[str, Any]:
-    """An earlier row with this run's point number (the spec may have gained points before it)."""
-    return {**row, "point": p.index}
+def _row(p: Point, outputs: dict[str, Any]) -> dict[str, Any]:
+    """Point `p`'s table row: its index, key and inputs, then its run's outputs (status, error,
+    metrics). An ok result that is not a valid row (a NaN time, say) becomes an error, not a number
+    in the table — the same check a resumed sweep applies to what it reads back."""
+    row = {"point": p.index, "key": p.key, **p.inputs, **outputs}
+    try:
+        return check_row(row)
+    except RowError as e:
+        return {"point": p.index, "key": p.key, **p.inputs, "status": "error",
+                "error": f"internal error: the result is not a valid row: {e}"}
+
+
+def _not_run(p: Point) -> dict[str, Any]:
+    return {"point": p.index, "key": p.key, **p.inputs, "status": "not-run",
+            "error": "not run: the sweep stopped before this point ran; run the same command again to resume"}

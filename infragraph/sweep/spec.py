@@ -25,12 +25,14 @@ from ..errors import Diagnostic, InfraGraphError, Location, SourceMap, did_you_m
 from ..schemas import schema_errors
 from ..units import UnitError, parse_size_bytes
 from . import expr
+from .columns import reserved
 from .options import OPTIONS
 
 MAX_AXIS_VALUES = 100_000
 MAX_POINTS = 1_000_000
 DOCUMENT_SUFFIXES = (".yaml", ".yml", ".json")
 OPTION, PARAM, VARIABLE = "option", "param", "variable"
+OPTION_COLUMNS = {column for _field, column, _check in OPTIONS.values()}
 
 
 @dataclass(frozen=True)
@@ -112,6 +114,9 @@ def _check(data: dict, file: str, source_map: SourceMap) -> Spec:
         return located(source_map, where, message, hint)
 
     source = _source(data, Path(file).parent, fail)
+    for where, name in [*((f"axes.{n}", n) for n in data["axes"]), *((f"derive.{n}", n) for n in data.get("derive") or {})]:
+        if reserved(name) or (name in OPTION_COLUMNS and name not in OPTIONS):
+            raise fail(where, f"'{name}' is a column of the results table; name this value otherwise")
     axes = {name: _axis_values(name, value, fail) for name, value in data["axes"].items()}
     factors = _factors(data, axes, fail)
     derive: list[tuple[str, Any]] = []
@@ -126,6 +131,7 @@ def _check(data: dict, file: str, source_map: SourceMap) -> Spec:
             reads.update(e.names)
             derive.append((name, e))
         else:
+            _check_finite(value, where, fail)
             derive.append((name, value))
         known.append(name)
     conditions = data.get("where") or []
@@ -191,11 +197,26 @@ def _axis_values(name: str, value: Any, fail) -> list[Any]:
     where = f"axes.{name}"
     if isinstance(value, dict):
         values = _range(name, value, where, fail)
+    elif isinstance(value, list):
+        values = value
+        for i, v in enumerate(values):
+            _check_finite(v, f"{where}[{i}]", fail)
     else:
-        values = value if isinstance(value, list) else [value]
+        _check_finite(value, where, fail)
+        values = [value]
     if len(values) > MAX_AXIS_VALUES:
         raise fail(where, f"axis '{name}' has {len(values):,} values; the limit is {MAX_AXIS_VALUES:,}")
     return values
+
+
+def _check_finite(value: Any, where: str, fail) -> None:
+    """A number in an axis or a constant must be finite: a NaN equals nothing (not even a resumed
+    copy of itself) and an infinity is no quantity any option or parameter can take."""
+    for v in value if isinstance(value, list) else [value]:
+        if isinstance(v, list):
+            _check_finite(v, where, fail)
+        elif isinstance(v, float) and not math.isfinite(v):
+            raise fail(where, f"{v} is not a finite number")
 
 
 def _range(name: str, r: dict, where: str, fail) -> list[Any]:

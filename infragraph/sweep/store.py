@@ -2,10 +2,13 @@
 
 While a sweep runs, every finished point is appended to RESULTS.partial.jsonl and flushed, so a
 run that is killed keeps each point it finished. The next run (the same command) reads the table
-and the journal, skips every point already done (matched by its key: a hash of the point's inputs
-and the source contents), reruns failed ones, and rewrites the table; the journal is removed
-once the table holds its rows. Both tables are written to a temporary name and renamed, so a
-reader never sees half a file.
+and the journal — every row checked (columns.check_row), a bad one refused with its file and line
+or row, since a row taken on trust would enter the table as a result — and the driver reuses the
+rows that still match their point. Only the last line of the journal may be cut short (a kill in
+the middle of a write): it is dropped, and the journal is trimmed to its last whole line before
+new rows are appended. Both tables are written to a temporary name and renamed, so a reader never
+sees half a file; the journal is removed once the table holds its rows. RESULTS.lock (lock.py)
+keeps a second sweep out for the whole run.
 """
 
 from __future__ import annotations
@@ -15,49 +18,91 @@ import os
 from pathlib import Path
 from typing import Any, Iterable
 
-from ..errors import Diagnostic, InfraGraphError, Location
-from .worker import METRICS
+from ..errors import Diagnostic, InfraGraphError, Location, error
+from .columns import FIRST, METRICS, STATUS, TIER_PREFIX, RowError, check_row
+from .lock import OutputLock
 
-FIRST = ("point", "key")
-STATUS = ("status", "error")
 SUFFIXES = (".parquet", ".csv")
 
 
 class ResultStore:
     def __init__(self, output: str | Path):
         out = Path(output)
+        if str(output).endswith(("/", os.sep)) or out.name in ("", ".", "..") or out.is_dir():
+            raise error(f"'{output}' names a folder; give the results a name, e.g. {out / 'results'} "
+                        f"(writes {out / 'results.parquet'} and {out / 'results.csv'})", "-o")
         stem = out.with_suffix("") if out.suffix in SUFFIXES else out
         self.parquet = stem.with_name(stem.name + ".parquet")
         self.csv = stem.with_name(stem.name + ".csv")
         self.journal = stem.with_name(stem.name + ".partial.jsonl")
+        self.lock = OutputLock(stem.with_name(stem.name + ".lock"))
         self._fh = None
+        self._journal_end: int | None = None  # bytes of whole lines in the journal (a cut-short tail after)
 
-    def previous(self) -> dict[str, dict[str, Any]]:
-        """Rows of earlier runs by key: the table, then the journal of a run that did not finish."""
-        rows: dict[str, dict[str, Any]] = {}
+    def __enter__(self) -> ResultStore:
+        """Hold the output's lock (refused if another sweep holds it) and clear a killed run's temporaries."""
+        folder = self.parquet.parent
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            reason = (f"'{e.filename}' is not a folder" if isinstance(e, (FileExistsError, NotADirectoryError))
+                      else e.strerror or str(e))
+            raise InfraGraphError(Diagnostic(f"cannot write results: {reason}", Location(str(self.parquet)))) from None
+        self.lock.acquire()
+        for table in (self.parquet, self.csv):
+            for tmp in table.parent.glob(f".{table.name}.*.tmp"):
+                tmp.unlink(missing_ok=True)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+        self.lock.release()
+
+    def previous(self) -> list[dict[str, Any]]:
+        """Rows of earlier runs, each checked: the table's, then the journal's (later rows win)."""
+        rows: list[dict[str, Any]] = []
         if self.parquet.exists():
             import pyarrow.parquet as pq
 
             try:
-                for row in pq.read_table(self.parquet).to_pylist():
-                    rows[row["key"]] = row
+                table = pq.read_table(self.parquet).to_pylist()
             except Exception as e:  # pyarrow raises several types for a damaged file
                 raise InfraGraphError(Diagnostic(f"cannot read earlier results: {e}", Location(str(self.parquet)),
                                                  "delete the file to start the sweep afresh")) from None
+            for i, row in enumerate(table):
+                try:
+                    rows.append(check_row(row))
+                except RowError as e:
+                    raise InfraGraphError(Diagnostic(f"corrupt results table: {e}",
+                                                     Location(str(self.parquet), path=f"rows[{i}]"),
+                                                     "delete the file to run its points again")) from None
         if self.journal.exists():
-            with open(self.journal, encoding="utf-8") as fh:
-                for line in fh:
-                    try:
-                        row = json.loads(line)
-                    except json.JSONDecodeError:  # the last line of a killed run may be cut short
-                        continue
-                    rows[row["key"]] = row
+            rows += self._journal_rows()
         return rows
+
+    def _journal_rows(self) -> list[dict[str, Any]]:
+        data = self.journal.read_bytes()
+        rows = []
+        lines = data.split(b"\n")
+        self._journal_end = len(data) - len(lines[-1])  # the last piece has no newline: cut short, or empty
+        for number, line in enumerate(lines[:-1], 1):
+            try:
+                rows.append(check_row(json.loads(line)))
+            except (json.JSONDecodeError, UnicodeDecodeError) as e:
+                raise self._corrupt(number, f"not JSON: {e}") from None
+            except RowError as e:
+                raise self._corrupt(number, str(e)) from None
+        return rows
+
+    def _corrupt(self, line: int, message: str) -> InfraGraphError:
+        return InfraGraphError(Diagnostic(f"corrupt sweep journal: {message}", Location(str(self.journal), line),
+                                          f"delete {self.journal.name} to run its points again (or mend the line)"))
 
     def open(self) -> None:
         """Open the journal for appending, before any point runs (an unwritable output fails now)."""
         try:
-            self.parquet.parent.mkdir(parents=True, exist_ok=True)
+            if self._journal_end is not None:
+                os.truncate(self.journal, self._journal_end)  # drop a line a kill cut short
             self._fh = open(self.journal, "a", encoding="utf-8")
         except OSError as e:
             raise InfraGraphError(Diagnostic(f"cannot write results: {e.strerror or e}",
@@ -97,10 +142,10 @@ def _columns(rows: Iterable[dict[str, Any]]) -> list[str]:
     for r in rows:
         seen.update(dict.fromkeys(r))
     names = [n for n in seen if n not in FIRST + STATUS]
-    tiers = sorted(n for n in names if n.startswith("utilization["))
-    rest = [n for n in names if not n.startswith("utilization[")]
+    tiers = sorted(n for n in names if n.startswith(TIER_PREFIX))
+    rest = [n for n in names if not n.startswith(TIER_PREFIX)]
     inputs = [n for n in rest if n not in METRICS]
-    metrics = [n for n in rest if n in METRICS]
+    metrics = [n for n in METRICS if n in rest]
     return [*FIRST, *inputs, *STATUS, *metrics, *tiers]
 
 
@@ -128,4 +173,3 @@ def _atomic(path: Path, write) -> None:
     except OSError as e:
         tmp.unlink(missing_ok=True)
         raise InfraGraphError(Diagnostic(f"cannot write results: {e.strerror or e}", Location(str(path)))) from None
-

@@ -24,11 +24,9 @@ from typing import Any
 
 from ..errors import InfraGraphError
 from ..simulate import PreparedGraph, SimulationOptions, prepare, simulate
+from .columns import TIER_PREFIX
 
 MAX_CACHED_GRAPHS = 8
-# Metric columns in table order (per-tier `utilization[<tier>]` columns follow them).
-METRICS = ("num_npus", "time_ns", "algbw_gb_per_s", "busbw_gb_per_s", "utilization_max", "bottleneck_tier",
-           "warnings", "links_used", "chunk_bytes", "events", "engine_wall_s", "point_wall_s", "compiled", "worker")
 
 _cache: OrderedDict[str, PreparedGraph | InfraGraphError] = OrderedDict()
 _lock = threading.Lock()  # Dask workers may run several threads in one process
@@ -113,5 +111,5 @@ def metrics(r: dict[str, Any]) -> dict[str, Any]:
         "events": r["events"],
         "engine_wall_s": r["wall_time_s"],
     }
-    out.update({f"utilization[{t['tier']}]": t["utilization"]["max"] for t in r["tiers"] if t["links_used"]})
+    out.update({f"{TIER_PREFIX}{t['tier']}]": t["utilization"]["max"] for t in r["tiers"] if t["links_used"]})
     return out

@@ -104,15 +104,18 @@ def format_report(r: dict[str, Any], top: int = 8) -> str:
     return "\n".join(lines)
 
 
-def chrome_trace(r: dict[str, Any]) -> dict[str, Any]:
-    """Perfetto / Chrome trace: one process per NPU with a compute lane, a communication lane and a
-    memory lane; one complete slice per node (times in µs, as the format wants)."""
+def chrome_trace(r: dict[str, Any], ranks: tuple[int, ...] | None = None) -> dict[str, Any]:
+    """Perfetto / Chrome trace: one process per NPU (every NPU, or `ranks`) with a compute lane, a
+    communication lane and a memory lane; one complete slice per node (times in µs, as the format wants)."""
     if "timeline" not in r:
         raise ValueError("the report has no timeline; replay with keep_timeline=True")
     lanes = {"compute": 0, "collective": 1, "send": 1, "recv": 2, "mem-load": 3, "mem-store": 3}
     names = {0: "compute", 1: "communication", 2: "receives", 3: "memory"}
     events: list[dict[str, Any]] = []
+    keep = None if ranks is None else set(ranks)
     for rank, spans in enumerate(r["timeline"]):
+        if keep is not None and rank not in keep:
+            continue
         events.append({"name": "process_name", "ph": "M", "pid": rank, "args": {"name": f"NPU {rank}"}})
         for tid, lane in names.items():
             events.append({"name": "thread_name", "ph": "M", "pid": rank, "tid": tid, "args": {"name": lane}})

@@ -18,6 +18,7 @@ use crate::network::{Model, Msg, Network, WHOLE};
 use crate::plan::{plan, CollectiveSpec, JobPlan, Scheduling};
 use crate::results::{FlowRecord, SimOutput};
 use crate::routing::{DorSpec, Metric, Policy, Router};
+use crate::symmetry::{self, Fold, Report, SymmetryRefused};
 use crate::topology::Topology;
 
 #[derive(Debug, Clone)]
@@ -49,6 +50,9 @@ pub struct SimConfig {
     pub no_shortcuts: bool,
     /// Aware: steps per member, lane and phase whose routes are registered before the run.
     pub primed_steps: usize,
+    /// Simulate one representative per symmetry class of members and expand, where the check
+    /// in `symmetry` proves it exact; else (or when false) every member.
+    pub symmetry: bool,
 }
 
 impl Default for SimConfig {
@@ -67,6 +71,7 @@ impl Default for SimConfig {
             max_events: u64::MAX,
             no_shortcuts: false,
             primed_steps: 64,
+            symmetry: false,
         }
     }
 }
@@ -106,6 +111,9 @@ struct Job {
     base: usize,
     queue_base: usize,
     member_nodes: Vec<u32>,
+    /// Members simulated (`0..fold`); member m stands for every member congruent to it (see
+    /// `symmetry`). The group's size when the run is not folded.
+    fold: usize,
     chunks_left: Vec<u32>,
     finish_ns: Vec<f64>,
 }
@@ -132,6 +140,9 @@ struct Sim<'t> {
     /// Progress: steps executed and the estimate of all steps (see `estimated_steps`).
     steps_done: u64,
     steps_total: u64,
+    /// The representatives, when the run is folded (`symmetry`), and what the result reports.
+    symmetry: Option<Fold>,
+    symmetry_report: Report,
 }
 
 /// A staggered step's arrivals, then the release times of the next step's sends.
@@ -205,7 +216,7 @@ pub fn simulate_watched(
     let mut jobs = Vec::new();
     let (mut base, mut queue_base) = (0usize, 0usize);
     let mut steps_total = 0u64;
-    for group in &spec.groups {
+    for (gi, group) in spec.groups.iter().enumerate() {
         let mut seen = std::collections::HashSet::new();
         for &r in group {
             if r as usize >= npu_nodes.len() {
@@ -215,13 +226,21 @@ pub fn simulate_watched(
                 return Err(SimError::InvalidInput(format!("rank {r} appears twice in one process group")));
             }
         }
-        let p = plan(spec, group, cfg.astra)?;
+        let mut p = plan(spec, group, cfg.astra)?;
+        if let Some(program) = spec.chunk_programs.get(gi) {
+            // A schedule with per-chunk dependencies: this group moves one chunk.
+            for phase in p.phases.iter_mut().filter(|ph| ph.algo.program.is_some()) {
+                phase.algo.program = Some(program.clone());
+                phase.algo.validate()?;
+            }
+        }
         let members = group.len();
         let size = p.chunks * p.phases.len() * members;
         let qsize = members * p.dims.len();
         steps_total += estimated_steps(&p);
         jobs.push(Job {
             member_nodes: group.iter().map(|&r| npu_nodes[r as usize]).collect(),
+            fold: members,
             chunks_left: vec![p.chunks as u32; members],
             finish_ns: vec![0.0; members],
             plan: p,
@@ -252,7 +271,12 @@ pub fn simulate_watched(
         out: SimOutput::new(topo.num_links(), npu_nodes.len()),
         steps_done: 0,
         steps_total,
+        symmetry: None,
+        symmetry_report: Report::default(),
     };
+    if cfg.symmetry {
+        sim.fold()?;
+    }
     if sim.net.collapse {
         sim.prime_routes()?;
     }
@@ -294,6 +318,46 @@ fn estimated_steps(p: &JobPlan) -> u64 {
 const PREFETCH_SOURCES: usize = 256;
 
 impl<'t> Sim<'t> {
+    /// Tries to fold the run onto representative members (`symmetry::find`); records which path
+    /// the run takes and why.
+    fn fold(&mut self) -> SimResult<()> {
+        let job = &self.jobs[0];
+        let members = job.plan.ranks.len();
+        let found = symmetry::find(&job.plan, self.jobs.len(), &job.member_nodes, &mut self.router, self.topo, self.cfg);
+        self.symmetry_report = Report { tried: true, simulated: members, members, reason: None };
+        match found {
+            Ok(fold) => {
+                self.symmetry_report.simulated = fold.period;
+                self.steps_total = self.steps_total * fold.period as u64 / members as u64;
+                self.jobs[0].fold = fold.period;
+                self.symmetry = Some(fold);
+            }
+            Err(SymmetryRefused::Why(why)) => self.symmetry_report.reason = Some(why),
+            Err(SymmetryRefused::Error(e)) => return Err(e),
+        }
+        Ok(())
+    }
+
+    /// Folded run: every member takes its representative's finish time, chunk count and bytes,
+    /// and the message counts grow by the number of copies (link loads: `finish`).
+    fn unfold(&mut self, out: &mut SimOutput) {
+        let Some(fold) = &self.symmetry else { return };
+        let job = &mut self.jobs[0];
+        let members = job.plan.ranks.len();
+        for m in fold.period..members {
+            let r = m % fold.period;
+            job.finish_ns[m] = job.finish_ns[r];
+            job.chunks_left[m] = job.chunks_left[r];
+            let (rank, rep) = (job.plan.ranks[m] as usize, job.plan.ranks[r] as usize);
+            out.bytes_sent_per_rank[rank] = out.bytes_sent_per_rank[rep];
+            out.bytes_received_per_rank[rank] = out.bytes_received_per_rank[rep];
+            out.fct_sum_per_rank[rank] = out.fct_sum_per_rank[rep];
+        }
+        let copies = (members / fold.period) as u64;
+        out.messages *= copies;
+        out.delivered *= copies;
+    }
+
     /// Aware model: registers the routes of the first `primed_steps` steps of every member, lane
     /// and phase before the run, so the network knows which links only one route uses.
     fn prime_routes(&mut self) -> SimResult<()> {
@@ -301,7 +365,7 @@ impl<'t> Sim<'t> {
         for job in &self.jobs {
             let plan = &job.plan;
             for (p, phase) in plan.phases.iter().enumerate() {
-                for member in (0..plan.ranks.len()).filter(|&m| plan.participates(p, m)) {
+                for member in (0..job.fold).filter(|&m| plan.participates(p, m)) {
                     if member % PREFETCH_SOURCES == 0 {
                         let batch = member..(member + PREFETCH_SOURCES).min(plan.ranks.len());
                         self.router.expect_sources(&job.member_nodes[batch]);
@@ -356,7 +420,7 @@ impl<'t> Sim<'t> {
     fn run(&mut self, monitor: &mut dyn Monitor, interval: Duration) -> SimResult<()> {
         let mut ticker = Ticker::new(interval);
         for j in 0..self.jobs.len() {
-            let (members, chunks) = (self.jobs[j].plan.ranks.len(), self.jobs[j].plan.chunks);
+            let (members, chunks) = (self.jobs[j].fold, self.jobs[j].plan.chunks);
             for m in 0..members {
                 for c in 0..chunks {
                     self.enter_phase(j, m, c, 0, 0.0);
@@ -402,7 +466,7 @@ impl<'t> Sim<'t> {
             }
         }
         for job in &self.jobs {
-            if let Some(m) = job.chunks_left.iter().position(|&c| c > 0) {
+            if let Some(m) = job.chunks_left[..job.fold].iter().position(|&c| c > 0) {
                 return Err(SimError::Deadlock(format!(
                     "rank {} still has {} unfinished chunk(s) when no event is left: with arrival or \
                      LIFO scheduling the members of a dimension picked different chunks and wait on \
@@ -639,10 +703,14 @@ impl<'t> Sim<'t> {
                 }
             }
         };
-        let (src_rank, dst_rank) = (self.jobs[j].plan.ranks[member], self.jobs[j].plan.ranks[peer]);
+        let src_rank = self.jobs[j].plan.ranks[member];
         self.out.bytes_sent_per_rank[src_rank as usize] += snd.bytes;
         self.out.messages += 1;
-        let dst_mps = self.mps(j, chunk, p, peer) as u32;
+        // Folded run: the message crosses the links to its real peer and is delivered to the
+        // peer's representative (the same member when the run is not folded).
+        let dst_member = peer % self.jobs[j].fold;
+        let dst_rank = self.jobs[j].plan.ranks[dst_member];
+        let dst_mps = self.mps(j, chunk, p, dst_member) as u32;
         for i in 0..n {
             let (route, share) = self.router.parts(set)[i];
             let bytes = if n == 1 { snd.bytes } else { snd.bytes * share };
@@ -781,6 +849,8 @@ impl<'t> Sim<'t> {
 
     fn finish(mut self, wall_s: f64) -> SimResult<SimOutput> {
         let mut out = std::mem::replace(&mut self.out, SimOutput::new(0, 0));
+        self.unfold(&mut out);
+        out.finish_fct_sum();
         for job in &self.jobs {
             for (m, &r) in job.plan.ranks.iter().enumerate() {
                 let f = &mut out.rank_finish_ns[r as usize];
@@ -802,6 +872,12 @@ impl<'t> Sim<'t> {
             out.collective_time_ns = out.collective_time_ns.max(t); // a lower bound of the full run
         }
         (out.link_bytes, out.link_busy_ns, out.link_routes) = self.net.link_loads(self.topo, &self.router);
+        if let Some(fold) = &self.symmetry {
+            symmetry::expand_links(fold, &self.router, &mut out.link_bytes);
+            symmetry::expand_links(fold, &self.router, &mut out.link_busy_ns);
+            symmetry::expand_links(fold, &self.router, &mut out.link_routes);
+        }
+        out.symmetry = self.symmetry_report.clone();
         out.events = self.q.processed;
         out.chunks = self.jobs[0].plan.chunks;
         out.chunk_bytes = self.jobs[0].plan.chunk_bytes;

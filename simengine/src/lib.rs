@@ -22,7 +22,10 @@ pub mod network;
 pub mod plan;
 pub mod results;
 pub mod routing;
+pub mod symmetry;
 pub mod schedule_program;
+pub mod synth;
+mod synth_python;
 pub mod topology;
 
 pub mod python;

@@ -20,9 +20,11 @@ use crate::schedule_program::Program;
 use crate::topology::Topology;
 use std::sync::Arc;
 
-/// A schedule as the Python side passes it: (collective, ranks, chunks per rank, steps, and per
-/// transfer its step, source rank, destination rank and whether it reduces).
-type ScheduleArrays = (String, usize, usize, usize, Vec<u32>, Vec<u32>, Vec<u32>, Vec<bool>);
+/// A schedule as the Python side passes it: (collective, ranks, chunks per rank, steps, per
+/// transfer its step, source rank, destination rank, chunk and whether it reduces, and whether
+/// its dependencies are per chunk: then each chunk's transfers run as their own process group, so
+/// a transfer waits only for the sender's earlier receipts of its chunk).
+type ScheduleArrays = (String, usize, usize, usize, Vec<u32>, Vec<u32>, Vec<u32>, Vec<u32>, Vec<bool>, bool);
 
 create_exception!(_simengine, SimEngineError, PyException, "Simulation failed: args are (kind, message, src_node, dst_node).");
 
@@ -103,7 +105,7 @@ impl Monitor for PyMonitor {
     endpoint_delay_ns=10.0, local_mem_bw_gb_per_s=None, optimization="localBWAware", scheduling="fifo",
     intra_dimension_scheduling="FIFO", inter_dimension_scheduling="ascending", dim_bandwidth=vec![],
     model="unaware", astra=false, routing="hops", ecmp=true, dor_dims=None, dor_direct_dims=vec![], trace=false,
-    node_kind=None, no_transit_kinds=vec![], no_transit_nodes=vec![], npu_nic=vec![], npu_server=vec![], edge_policy=vec![], pxn=false, cut_through_kinds=vec![], max_events=u64::MAX, progress=None, progress_interval_s=0.2, schedules=vec![]))]
+    node_kind=None, no_transit_kinds=vec![], no_transit_nodes=vec![], npu_nic=vec![], npu_server=vec![], edge_policy=vec![], pxn=false, cut_through_kinds=vec![], max_events=u64::MAX, symmetry=false, progress=None, progress_interval_s=0.2, schedules=vec![]))]
 #[allow(clippy::too_many_arguments)]
 fn simulate<'py>(
     py: Python<'py>,
@@ -144,6 +146,7 @@ fn simulate<'py>(
     pxn: bool,
     cut_through_kinds: Vec<i32>,
     max_events: u64,
+    symmetry: bool,
     progress: Option<PyObject>,
     progress_interval_s: f64,
     schedules: Vec<Vec<ScheduleArrays>>,
@@ -180,24 +183,48 @@ fn simulate<'py>(
                 algorithms.len()
             )));
         }
-        let programs = schedules
-            .iter()
-            .map(|entry| {
-                entry
-                    .iter()
-                    .map(|(collective, n, per, steps, step, src, dst, reduce)| {
-                        Program::new(Op::parse(collective)?, *n, *per, *steps, step, src, dst, reduce).map(Arc::new)
-                    })
-                    .collect::<Result<Vec<_>, SimError>>()
-            })
-            .collect::<Result<Vec<_>, SimError>>()?;
+        let mut groups = groups.clone();
+        let mut chunk_programs = Vec::new();
+        let mut programs = Vec::new();
+        for entry in &schedules {
+            let mut list = Vec::new();
+            for (collective, n, per, steps, step, src, dst, chunk, reduce, by_chunk) in entry {
+                let op = Op::parse(collective)?;
+                list.push(Arc::new(Program::new(op, *n, *per, *steps, step, src, dst, reduce)?));
+                if !*by_chunk || !chunk_programs.is_empty() {
+                    continue;
+                }
+                if algorithms.len() != 1 || groups.len() != 1 {
+                    return Err(SimError::InvalidInput(
+                        "a schedule with per-chunk dependencies runs alone over one process group, not per dimension".into(),
+                    ));
+                }
+                // One process group per chunk, each running that chunk's transfers.
+                let chunks = n * per;
+                let mut by: Vec<Vec<usize>> = vec![Vec::new(); chunks];
+                for (i, &c) in chunk.iter().enumerate() {
+                    if c as usize >= chunks {
+                        return Err(SimError::InvalidInput(format!("schedule: transfer {i} moves chunk {c} of {chunks}")));
+                    }
+                    by[c as usize].push(i);
+                }
+                for idx in &by {
+                    let pick = |v: &Vec<u32>| idx.iter().map(|&i| v[i]).collect::<Vec<u32>>();
+                    let red: Vec<bool> = idx.iter().map(|&i| reduce[i]).collect();
+                    chunk_programs.push(Arc::new(Program::new(op, *n, *per, *steps, &pick(step), &pick(src), &pick(dst), &red)?));
+                }
+                groups = vec![groups[0].clone(); chunks];
+            }
+            programs.push(list);
+        }
         let spec = CollectiveSpec {
             op,
             size_bytes,
-            groups: groups.clone(),
+            groups,
             dims: dims.clone(),
             algorithms,
             programs,
+            chunk_programs,
             root,
             chunks,
             active_chunks_per_dim: active_chunks,
@@ -206,7 +233,7 @@ fn simulate<'py>(
             optimization: parse("collective optimization", optimization, &[("baseline", Optimization::Baseline), ("localBWAware", Optimization::LocalBwAware)])?,
             scheduling: parse("scheduling policy", scheduling, &[("fifo", Scheduling::Ordered), ("arrival", Scheduling::Arrival), ("lifo", Scheduling::Newest)])?,
             intra: parse("intra-dimension scheduling", intra_dimension_scheduling, &[("FIFO", IntraScheduling::Fifo), ("SCF", IntraScheduling::SmallestFirst), ("lessRemainingPhaseFirst", IntraScheduling::LessRemainingPhaseFirst)])?,
-            inter: parse("inter-dimension scheduling", inter_dimension_scheduling, &[("ascending", InterScheduling::Ascending), ("offlineGreedy", InterScheduling::OfflineGreedy)])?,
+            inter: parse("inter-dimension scheduling", inter_dimension_scheduling, &[("ascending", InterScheduling::Ascending), ("offlineGreedy", InterScheduling::OfflineGreedy), ("offlineGreedyFlex", InterScheduling::OfflineGreedyFlex)])?,
             dim_bandwidth: dim_bandwidth.clone(),
         };
         let cfg = SimConfig {
@@ -231,6 +258,7 @@ fn simulate<'py>(
             affinity: npu_nic.iter().copied().zip(npu_server.iter().copied()).collect(),
             trace,
             max_events,
+            symmetry,
             ..SimConfig::default()
         };
         Ok((topo, spec, cfg))
@@ -280,6 +308,12 @@ fn simulate<'py>(
     d.set_item("chunk_bytes", out.chunk_bytes)?;
     d.set_item("stopped_at_ns", out.stopped_at_ns)?;
     d.set_item("interrupted", monitor.interrupted)?;
+    let sym = PyDict::new(py);
+    sym.set_item("tried", out.symmetry.tried)?;
+    sym.set_item("simulated", out.symmetry.simulated)?;
+    sym.set_item("members", out.symmetry.members)?;
+    sym.set_item("reason", out.symmetry.reason.as_deref())?;
+    d.set_item("symmetry", sym)?;
     if trace {
         let flows: Vec<(u32, u32, u32, u32, f64, f64, f64)> = out
             .trace
@@ -297,5 +331,6 @@ fn _simengine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("SimEngineError", m.py().get_type::<SimEngineError>())?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
+    crate::synth_python::register(m)?;
     Ok(())
 }

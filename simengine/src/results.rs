@@ -32,7 +32,11 @@ pub struct SimOutput {
     pub delivered: u64,
     pub fct_min_ns: f64,
     pub fct_max_ns: f64,
+    /// Sum of flow completion times, added up per receiving rank and then over ranks in rank
+    /// order (`finish_fct_sum`), so that a run folded onto representative members (`symmetry`)
+    /// gives the full run's sum bit for bit.
     pub fct_sum_ns: f64,
+    pub fct_sum_per_rank: Vec<f64>,
     pub events: u64,
     pub wall_time_s: f64,
     pub chunks: usize,
@@ -44,6 +48,8 @@ pub struct SimOutput {
     /// The aware model's private-link shortcut met a late route and the run was repeated with one
     /// event per hop (same answer, more time).
     pub reran_event_by_event: bool,
+    /// Whether the run simulated representative members only (see `symmetry`).
+    pub symmetry: crate::symmetry::Report,
 }
 
 impl SimOutput {
@@ -52,6 +58,7 @@ impl SimOutput {
             rank_finish_ns: vec![None; ranks],
             bytes_sent_per_rank: vec![0.0; ranks],
             bytes_received_per_rank: vec![0.0; ranks],
+            fct_sum_per_rank: vec![0.0; ranks],
             link_bytes: vec![0.0; links],
             link_busy_ns: vec![0.0; links],
             fct_min_ns: f64::INFINITY,
@@ -64,8 +71,13 @@ impl SimOutput {
         self.delivered += 1;
         self.fct_min_ns = self.fct_min_ns.min(fct);
         self.fct_max_ns = self.fct_max_ns.max(fct);
-        self.fct_sum_ns += fct;
+        self.fct_sum_per_rank[m.dst_rank as usize] += fct;
         self.bytes_received_per_rank[m.dst_rank as usize] += m.bytes;
+    }
+
+    /// Adds the per-rank sums of flow completion times up, in rank order.
+    pub fn finish_fct_sum(&mut self) {
+        self.fct_sum_ns = self.fct_sum_per_rank.iter().sum();
     }
 
     pub fn fct_avg_ns(&self) -> f64 {

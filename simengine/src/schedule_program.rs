@@ -9,6 +9,9 @@
 //! are sequence points per member, not a global barrier. This is the built-in ring's step
 //! discipline, which is why the ring written as a schedule times exactly like `ring`.
 //!
+//! Only the steps a member takes part in are its steps (a step without sends or receipts would
+//! pass at once): a message's tag is its receiver's index among its own steps.
+//!
 //! Sizes: a transfer carries one chunk of the phase input; the input splits into `ranks x
 //! chunks_per_rank` chunks, except for all-gather, whose input is the member's own shard of
 //! `chunks_per_rank` chunks (the engine's size convention).
@@ -21,12 +24,15 @@ pub struct Program {
     pub n: usize,
     /// Chunks the phase input splits into: transfer bytes = input / divisor.
     pub divisor: f64,
-    pub steps: usize,
-    /// Per (pos * steps + step): range of `sends` (CSR offsets, `n * steps + 1` entries).
+    /// Per position, the range of its local steps (`n + 1` offsets): only the schedule steps in
+    /// which it sends or receives (a step with neither passes at once, so skipping it changes no
+    /// time and saves an event).
+    pos_start: Vec<u32>,
+    /// Per local step: range of `sends` (offsets, one more entry than local steps).
     send_start: Vec<u32>,
-    /// (receiver position, chunks in the message).
-    sends: Vec<(u32, u32)>,
-    /// Per (pos * steps + step): messages to wait for, chunks received with `reduce`.
+    /// (receiver position, chunks in the message, the receiver's local step = the message's tag).
+    sends: Vec<(u32, u32, u32)>,
+    /// Per local step: messages to wait for, chunks received with `reduce`.
     recv: Vec<u32>,
     reduce_chunks: Vec<u32>,
 }
@@ -55,8 +61,8 @@ impl Program {
         if step.len() != src.len() || src.len() != dst.len() || dst.len() != reduce.len() {
             return bad("the transfer arrays differ in length".into());
         }
-        if n.checked_mul(steps).map_or(true, |c| c >= u32::MAX as usize) || steps >= 1 << 24 {
-            return bad(format!("{n} ranks x {steps} steps is beyond the engine's index range"));
+        if steps >= 1 << 24 || step.len() >= u32::MAX as usize / 2 {
+            return bad(format!("{steps} steps or {} transfers are beyond the engine's index range", step.len()));
         }
         for i in 0..step.len() {
             let (s, a, b) = (step[i] as usize, src[i] as usize, dst[i] as usize);
@@ -64,51 +70,71 @@ impl Program {
                 return bad(format!("transfer {i} (step {s}, {a} -> {b}) is outside {steps} steps of {n} ranks"));
             }
         }
-        // Sort by (src, step, dst): one message per (step, src, dst).
+        // Each position's active steps, in order.
+        let mut active: Vec<(u32, u32)> = Vec::with_capacity(2 * step.len());
+        for i in 0..step.len() {
+            active.push((src[i], step[i]));
+            active.push((dst[i], step[i]));
+        }
+        active.sort_unstable();
+        active.dedup();
+        let mut pos_start = vec![0u32; n + 1];
+        for &(p, _) in &active {
+            pos_start[p as usize + 1] += 1;
+        }
+        for p in 0..n {
+            pos_start[p + 1] += pos_start[p];
+        }
+        let local = |p: u32, s: u32| -> usize {
+            let (lo, hi) = (pos_start[p as usize] as usize, pos_start[p as usize + 1] as usize);
+            lo + active[lo..hi].partition_point(|&(_, x)| x < s)
+        };
+        let slots = active.len();
+        // One message per (src, step, dst), in that order.
         let mut order: Vec<u32> = (0..step.len() as u32).collect();
         order.sort_unstable_by_key(|&i| {
             let i = i as usize;
             (src[i], step[i], dst[i])
         });
-        let slots = n * steps;
         let mut send_start = vec![0u32; slots + 1];
-        let mut sends: Vec<(u32, u32)> = Vec::new();
+        let mut sends: Vec<(u32, u32, u32)> = Vec::new();
         let mut recv = vec![0u32; slots];
         let mut reduce_chunks = vec![0u32; slots];
         let mut last: Option<(u32, u32, u32)> = None;
         for &i in &order {
             let i = i as usize;
             let key = (src[i], step[i], dst[i]);
-            let slot = src[i] as usize * steps + step[i] as usize;
+            let at_dst = local(dst[i], step[i]);
             if last == Some(key) {
                 sends.last_mut().unwrap().1 += 1;
             } else {
-                sends.push((dst[i], 1));
-                send_start[slot + 1] += 1;
-                recv[dst[i] as usize * steps + step[i] as usize] += 1;
+                let tag = (at_dst - pos_start[dst[i] as usize] as usize) as u32;
+                sends.push((dst[i], 1, tag));
+                send_start[local(src[i], step[i]) + 1] += 1;
+                recv[at_dst] += 1;
                 last = Some(key);
             }
             if reduce[i] {
-                reduce_chunks[dst[i] as usize * steps + step[i] as usize] += 1;
+                reduce_chunks[at_dst] += 1;
             }
         }
         for k in 0..slots {
             send_start[k + 1] += send_start[k];
         }
         let divisor = (if op == Op::AllGather { chunks_per_rank } else { n * chunks_per_rank }) as f64;
-        Ok(Program { op, n, divisor, steps, send_start, sends, recv, reduce_chunks })
+        Ok(Program { op, n, divisor, pos_start, send_start, sends, recv, reduce_chunks })
     }
 
-    /// Step `s` of the member at `pos` for a phase input of `bytes_in` (`div` divides as the
-    /// phase does: truncating in ASTRA-sim mode); `None` once the member is done.
+    /// Local step `s` of the member at `pos` for a phase input of `bytes_in` (`div` divides as
+    /// the phase does: truncating in ASTRA-sim mode); `None` once the member is done.
     pub fn step(&self, pos: usize, s: usize, bytes_in: f64, div: impl Fn(f64, f64) -> f64, sends: &mut Vec<Send>) -> Option<StepSpec> {
-        if s >= self.steps {
+        let slot = self.pos_start[pos] as usize + s;
+        if slot >= self.pos_start[pos + 1] as usize {
             return None;
         }
         let chunk = div(bytes_in, self.divisor);
-        let slot = pos * self.steps + s;
-        for &(to, chunks) in &self.sends[self.send_start[slot] as usize..self.send_start[slot + 1] as usize] {
-            sends.push(Send { to: to as usize, bytes: chunk * chunks as f64, tag: tag(0, s) });
+        for &(to, chunks, at) in &self.sends[self.send_start[slot] as usize..self.send_start[slot + 1] as usize] {
+            sends.push(Send { to: to as usize, bytes: chunk * chunks as f64, tag: tag(0, at as usize) });
         }
         Some(StepSpec { recv: self.recv[slot], reduce_bytes: chunk * self.reduce_chunks[slot] as f64, staggered: false })
     }
@@ -151,6 +177,19 @@ mod tests {
         let spec = p.step(0, 0, 10.0, |x, k| x / k, &mut sends).unwrap();
         assert_eq!(sends, vec![Send { to: 1, bytes: 10.0, tag: tag(0, 0) }]);
         assert_eq!(spec.recv, 1);
+    }
+
+    #[test]
+    fn a_member_walks_only_the_steps_it_takes_part_in() {
+        // step 0: 0 -> 1; step 3: 1 -> 2. Member 2's first own step is schedule step 3.
+        let p = Program::new(Op::AllGather, 3, 1, 4, &[0, 3], &[0, 1], &[1, 2], &[false; 2]).unwrap();
+        let mut sends = Vec::new();
+        let d = |x: f64, k: f64| x / k;
+        assert_eq!(p.step(2, 0, 10.0, d, &mut sends).unwrap().recv, 1);
+        assert!(p.step(2, 1, 10.0, d, &mut sends).is_none());
+        sends.clear();
+        p.step(1, 1, 10.0, d, &mut sends).unwrap();
+        assert_eq!(sends, vec![Send { to: 2, bytes: 10.0, tag: tag(0, 0) }]);
     }
 
     #[test]

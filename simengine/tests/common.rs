@@ -55,6 +55,7 @@ pub fn spec(op: Op, algo: Algo, n: u32, size: f64) -> CollectiveSpec {
         dims: vec![],
         algorithms: vec![algo],
         programs: vec![],
+        chunk_programs: vec![],
         root: 0,
         chunks: 1,
         active_chunks_per_dim: 1,

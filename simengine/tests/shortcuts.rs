@@ -65,6 +65,12 @@ impl Fabric {
 /// `npus` NPUs under leaves of `per_leaf`, leaves under `spines` spines; `extra` random cables
 /// between random switches and NPUs, and random link speeds when `asymmetric`.
 fn clos(rng: &mut Rng, npus: usize, per_leaf: usize, spines: usize, extra: usize, asymmetric: bool) -> (Topology, Vec<u32>) {
+    let (f, npu) = clos_fabric(rng, npus, per_leaf, spines, extra, asymmetric);
+    (f.topology(), npu)
+}
+
+/// `clos`, before it becomes a topology (so tests can cut or slow a cable).
+fn clos_fabric(rng: &mut Rng, npus: usize, per_leaf: usize, spines: usize, extra: usize, asymmetric: bool) -> (Fabric, Vec<u32>) {
     let mut f = Fabric { kind: vec![], edges: vec![] };
     let speeds = if asymmetric { vec![100.0, 200.0, 400.0, 800.0] } else { vec![400.0] };
     let lats = if asymmetric { vec![0.0, 100.0, 500.0, 1000.0] } else { vec![500.0] };
@@ -90,7 +96,7 @@ fn clos(rng: &mut Rng, npus: usize, per_leaf: usize, spines: usize, extra: usize
             f.cable(a, b, g, l);
         }
     }
-    (f.topology(), npu)
+    (f, npu)
 }
 
 /// NPUs in a ring with a random chord or two (no switch at all: NPUs forward).
@@ -331,4 +337,118 @@ fn hierarchical_all_reduce_with_shared_trees_is_exact() {
             same(&fast, &run(&t, &npus, &s, Model::Aware, true, 64), &format!("servers {i}, ring x {across:?}"));
         }
     }
+}
+
+fn run_folded(t: &Topology, npus: &[u32], s: &CollectiveSpec, model: Model, symmetry: bool) -> SimOutput {
+    let cfg = SimConfig { model, symmetry, ..Default::default() };
+    simulate(t, npus, s, &cfg).unwrap()
+}
+
+/// A folded run against the full one: every measurement equal bit for bit.
+fn same_as_full(a: &SimOutput, b: &SimOutput, what: &str) {
+    assert_eq!(a.collective_time_ns, b.collective_time_ns, "{what}: collective time");
+    assert_eq!(a.rank_finish_ns, b.rank_finish_ns, "{what}: rank finish times");
+    assert_eq!(a.bytes_sent_per_rank, b.bytes_sent_per_rank, "{what}: bytes sent");
+    assert_eq!(a.bytes_received_per_rank, b.bytes_received_per_rank, "{what}: bytes received");
+    assert_eq!(a.link_bytes, b.link_bytes, "{what}: link bytes");
+    assert_eq!(a.link_busy_ns, b.link_busy_ns, "{what}: link busy");
+    assert_eq!(a.link_routes, b.link_routes, "{what}: link routes");
+    assert_eq!((a.messages, a.delivered), (b.messages, b.delivered), "{what}: messages");
+    assert_eq!((a.fct_min_ns, a.fct_max_ns, a.fct_sum_ns), (b.fct_min_ns, b.fct_max_ns, b.fct_sum_ns), "{what}: flows");
+}
+
+/// Collectives a fold may cover (rank-shift partners) and some it must refuse.
+fn symmetric_cases(rng: &mut Rng, n: usize) -> Vec<CollectiveSpec> {
+    let mut out = vec![];
+    let mut add = |op, algo, chunks: usize, active: usize, dims: Vec<usize>| {
+        let mut s = spec(op, algo, n as u32, 1_048_576.0);
+        (s.chunks, s.active_chunks_per_dim, s.endpoint_delay_ns) = (chunks, active, 10.0);
+        s.local_mem_bw_gb_per_s = Some(1600.0);
+        s.scheduling = Scheduling::Ordered;
+        if !dims.is_empty() {
+            s.algorithms = vec![algo; dims.len()];
+        }
+        s.dims = dims;
+        out.push(s);
+    };
+    add(Op::AllReduce, Algo::Ring, 1, 1, vec![]);
+    add(Op::AllReduce, Algo::Ring, 1 + rng.below(4), 1 + rng.below(2), vec![]);
+    add(Op::ReduceScatter, Algo::Ring, 2, 1, vec![]);
+    add(Op::AllGather, Algo::RingBidirectional, 2, 2, vec![]);
+    add(Op::AllToAll, Algo::Ring, 1, 1, vec![]);
+    add(Op::AllReduce, Algo::Ring, 2, 1, vec![4, n / 4]);
+    add(Op::AllReduce, Algo::HalvingDoubling, 1, 1, if n.is_power_of_two() { vec![] } else { vec![4, n / 4] });
+    add(Op::AllToAll, Algo::Direct, 1, 1, vec![]);
+    let mut s = spec(Op::AllReduce, Algo::Ring, 2, 65536.0);
+    s.groups = vec![(0..n as u32).step_by(2).collect(), (1..n as u32).step_by(2).collect()];
+    out.push(s);
+    out
+}
+
+/// Symmetric collectives folded onto representative members give the full run's answer bit for
+/// bit, on symmetric fabrics (where the fold is taken) and on fabrics whose symmetry is broken
+/// by random cables and speeds, a cut cable or a slowed one (where the check must refuse it, or
+/// may take it where the broken part is not on any route).
+#[test]
+fn folded_runs_equal_the_full_run_on_random_fabrics() {
+    let mut rng = Rng(0x5EED_5E77_0000_0023);
+    let (mut folded, mut refused) = (0, 0);
+    for i in 0..24 {
+        let npus = [8, 12, 16, 24][i % 4];
+        let kind = i % 6;
+        let (mut f, npu) = clos_fabric(&mut rng, npus, 4, 1 + i % 3, if kind == 1 { 2 } else { 0 }, kind == 2);
+        let name = match kind {
+            3 => {
+                // A cable (its middle, port to port) cut: leaf to spine, or NPU to leaf.
+                let cables: Vec<usize> = (0..f.edges.len()).filter(|&e| f.edges[e].3 > 0.0).collect();
+                let e = cables[rng.below(cables.len())];
+                f.edges.remove(e);
+                format!("clos {i} cut {e}")
+            }
+            4 => {
+                let e = rng.below(f.edges.len());
+                f.edges[e].2 /= 2.0;
+                format!("clos {i} slowed {e}")
+            }
+            _ => format!("clos {i} kind {kind}"),
+        };
+        let t = f.topology();
+        for s in symmetric_cases(&mut rng, npus) {
+            for model in [Model::Aware, Model::Unaware] {
+                let what = format!("{name}, {:?} {:?} dims {:?} x{} chunks {}/{} groups {}, {model:?}", s.op, s.algorithms[0], s.dims, s.chunks, s.active_chunks_per_dim, s.chunks, s.groups.len());
+                let Ok(full) = simulate(&t, &npu, &s, &SimConfig { model, ..Default::default() }) else {
+                    continue; // a cut cable split the group
+                };
+                let fast = run_folded(&t, &npu, &s, model, true);
+                same_as_full(&fast, &full, &what);
+                assert!(fast.symmetry.tried && !full.symmetry.tried, "{what}");
+                if fast.symmetry.simulated < fast.symmetry.members {
+                    folded += 1;
+                    assert!(fast.symmetry.reason.is_none(), "{what}");
+                    assert!(fast.events < full.events, "{what}: {} vs {} events", fast.events, full.events);
+                } else {
+                    refused += 1;
+                    assert!(fast.symmetry.reason.is_some(), "{what}: a full run says why");
+                }
+                if kind == 0 && s.groups.len() == 1 && s.dims.is_empty() && s.algorithms[0] == Algo::Ring {
+                    assert_eq!(fast.symmetry.simulated, 4, "{what}: one leaf of 4 NPUs stands for all");
+                }
+            }
+        }
+    }
+    assert!(folded > 50 && refused > 50, "{folded} folded, {refused} refused");
+}
+
+/// Servers of 8 GPUs sharing 2 NICs: connections across servers share the NIC cables, so a ring
+/// across servers must not be folded, and the hierarchical run stays exact.
+#[test]
+fn shared_links_refuse_the_fold() {
+    let mut rng = Rng(0x5EED_5E77_0000_0024);
+    let (t, npus) = servers(&mut rng, 8, 4, 2, 0, false);
+    let mut s = spec(Op::AllReduce, Algo::Ring, npus.len() as u32, 1_048_576.0);
+    (s.dims, s.algorithms, s.scheduling) = (vec![8, 8], vec![Algo::Ring, Algo::Ring], Scheduling::Ordered);
+    let fast = run_folded(&t, &npus, &s, Model::Aware, true);
+    same_as_full(&fast, &run_folded(&t, &npus, &s, Model::Aware, false), "servers ring x ring");
+    assert_eq!(fast.symmetry.simulated, fast.symmetry.members);
+    assert!(fast.symmetry.reason.as_deref().unwrap_or("").contains("carries two connections"), "{:?}", fast.symmetry);
 }

@@ -98,3 +98,13 @@ def test_progress_reports_phases_with_timings(capsys):
     with Progress(enabled=False).phase("quiet"):
         pass
     assert capsys.readouterr().err == ""
+
+
+def test_link_loads_print_in_bytes_even_when_fractional():
+    """A load spread over 18 NVLink lanes is a fraction of a byte per lane: it prints as MiB, not as
+    bits in e-notation ('8.35133e+08 b', issue 24 Show run on an imported H100 server)."""
+    from infragraph.cli.simulate import _size
+
+    assert _size(448 * 2**20) == "448 MiB"
+    assert _size(448 * 2**20 * 4 / 18) == "99.56 MiB"
+    assert _size(1000.5) == "1000 B"

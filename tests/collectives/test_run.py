@@ -106,7 +106,7 @@ def test_cli_runs_a_schedule_file(tmp_path, capsys):
 
 @pytest.mark.parametrize("algorithm, collective, message", [
     ("schedule:", "all-reduce", "--algorithm: .*names no file"),
-    ("schedule:{missing}", "all-reduce", "--algorithm: .*missing.json: cannot read"),
+    ("schedule:{missing}", "all-reduce", "missing.json: error: cannot read the schedule"),
     ("schedule:{ring}", "all-gather", "--collective: .*implements all-reduce; give --collective all-reduce"),
     ("schedule:{broken}", "all-reduce", "--algorithm: .*broken.json.*rank \\d ends with chunk"),
 ])
@@ -122,3 +122,69 @@ def test_cli_schedule_errors_are_located(tmp_path, capsys, algorithm, collective
     assert main(["simulate", fabric, "--algorithm", arg, "--collective", collective]) == 1
     import re
     assert re.search(message, capsys.readouterr().err)
+
+
+@pytest.mark.parametrize("collective", ["all-reduce", "all-gather"])
+def test_ring_times_the_same_with_chunk_dependencies(fabrics, collective):
+    """In a ring every send waits for exactly the receipt that brought its chunk: both kinds of
+    dependencies give the ring's time."""
+    doc = ring_schedule(collective, 8)
+    steps = simulate_schedule(fabrics["ring"], read_schedule(doc), 1 << 20)
+    doc["dependencies"] = "chunks"
+    chunks = simulate_schedule(fabrics["ring"], read_schedule(doc), 1 << 20)
+    assert chunks["collective_time_ns"] == steps["collective_time_ns"] > 0
+    assert chunks["groups"] == [list(range(8))] and chunks["flows"]["count"] == steps["flows"]["count"]
+
+
+def _slow_line():
+    """NPUs 0 - 1 - 2; the link 1 - 2 is ten times slower (40 vs 400 Gbit/s)."""
+    import yaml
+
+    from infragraph.document import io
+    from infragraph.graph import expand
+    from tests.docparts import link
+
+    doc = simgraphs._npu_dict("line3", 3, [(0, 1), (1, 2)], 400.0, 100.0)
+    doc["links"].append(link("slow", 40.0, 100.0))
+    doc["edges"][1]["link"] = "slow"
+    return prepare(expand(io.loads(yaml.safe_dump(doc, sort_keys=False), "line3.yaml")))
+
+
+def test_chunk_dependencies_do_not_wait_for_unrelated_receipts():
+    """Rank 1 forwards chunk 0 (which came fast from rank 0) and chunk 2 (which came slowly from
+    rank 2) in step 1. With rank-steps, chunk 0 waits for chunk 2's slow arrival; with chunks it
+    leaves at once. Without contention (unaware) rank 2 then finishes after one slow transfer,
+    not two; under fair, chunks 0 and 1 share the slow link either way (two slow transfers)."""
+    doc = {"collective": "all-gather", "ranks": 3, "chunks_per_rank": 1, "steps": [
+        [{"src": 0, "dst": 1, "chunk": 0}, {"src": 2, "dst": 1, "chunk": 2}, {"src": 1, "dst": 0, "chunk": 1},
+         {"src": 1, "dst": 2, "chunk": 1}],
+        [{"src": 1, "dst": 2, "chunk": 0}, {"src": 1, "dst": 0, "chunk": 2}]]}
+    g = _slow_line()
+    times = {}
+    for dep in ("rank-steps", "chunks"):
+        for model in ("unaware", "fair", "astra"):
+            r = simulate_schedule(g, read_schedule({**doc, "dependencies": dep}), 1 << 20, Opts(model=model))
+            times[dep, model] = r["collective_time_ns"]
+    slow = (1 << 20) * 8 / 40.0  # ns for one chunk on the slow link
+    assert times["rank-steps", "unaware"] > 2 * slow > times["chunks", "unaware"] > slow
+    assert times["rank-steps", "astra"] > 2 * slow > times["chunks", "astra"] > slow
+    assert 2 * slow < times["chunks", "fair"] <= times["rank-steps", "fair"]
+
+
+def test_chunk_dependencies_run_alone():
+    p = prepare(simgraphs.torus((4, 4)))
+    doc = ring_schedule("all-reduce", 4)
+    doc["dependencies"] = "chunks"
+    with pytest.raises(InfraGraphError, match="per-chunk dependencies runs alone over one process group"):
+        simulate(p, Opts(algorithm=("schedule", "ring"), schedules=(read_schedule(doc), None), dims=(4, 4)))
+
+
+def test_result_names_the_schedule_and_validates_against_the_schema(fabrics):
+    from infragraph import schemas
+
+    doc = ring_schedule("all-reduce", 8)
+    doc["name"] = "ring8"
+    r = simulate_schedule(fabrics["ring"], read_schedule(doc), 1 << 20)
+    assert r["schedules"] == [{"name": "ring8", "collective": "all-reduce", "ranks": 8, "chunks_per_rank": 1,
+                               "steps": 14, "transfers": 112, "dependencies": "rank-steps"}]
+    schemas.validate("simulation-result", r)

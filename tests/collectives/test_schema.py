@@ -41,6 +41,7 @@ GOOD = [
     ("ring", lambda d: None),
     ("named", _set(["name"], "ring4")),
     ("described", _set(["description"], "from msccl-tools")),
+    ("chunk dependencies", _set(["dependencies"], "chunks")),
     ("op defaults to copy", _delete(["steps", 3, 0, "op"])),
     ("no steps of a one-rank gather", lambda d: d.update(collective="all-gather", ranks=1, steps=[])),
     ("empty step", lambda d: d["steps"].append([])),
@@ -64,6 +65,7 @@ BAD_BOTH = [  # (case, change, the reader's located path)
     ("unknown transfer key", _set(["steps", 0, 0, "link"], "l0"), "/steps/0/0"),
     ("unknown key", _set(["deps"], []), "unknown key 'deps'"),
     ("name a number", _set(["name"], 3), "/name"),
+    ("bad dependencies", _set(["dependencies"], "none"), "/dependencies"),
 ]
 BAD_READER_ONLY = [
     ("dst beyond ranks", _set(["steps", 0, 0, "dst"], 4), "/steps/0/0/dst"),
@@ -98,6 +100,7 @@ def test_cross_field_checks_are_the_readers(case, change, where):
 def test_schedule_doc_round_trips():
     doc = ring_schedule("all-reduce", 4)
     doc["name"] = "ring4"
+    doc["dependencies"] = "chunks"
     schedule = read_schedule(copy.deepcopy(doc))
     assert schedule_doc(schedule) == doc
     assert schema_errors("collective-schedule", schedule_doc(schedule)) == []

@@ -224,4 +224,7 @@ def test_system_json_carries_the_two_scheduling_keys():
     sysj = json.loads(t.translate(g, T.Options(settings={"intra-dimension-scheduling": "SCF",
                                                          "inter-dimension-scheduling": "themis"})).files["system.json"])
     assert (sysj["intra-dimension-scheduling"], sysj["inter-dimension-scheduling"]) == ("SCF", "themis")
-    assert t.check(g, T.Options(settings={"inter-dimension-scheduling": "offlineGreedyFlex"}))
+    sysj = json.loads(t.translate(g, T.Options(settings={"inter-dimension-scheduling": "offlineGreedyFlex"}))
+                      .files["system.json"])
+    assert sysj["inter-dimension-scheduling"] == "offlineGreedyFlex"
+    assert t.check(g, T.Options(settings={"inter-dimension-scheduling": "roundRobin"}))

@@ -49,3 +49,25 @@ def test_workload_command_bad_spec_is_located(tmp_path, capsys):
                     "parallel: {tp: 3}\n")
     code, text = cli(capsys, "workload", spec, "-o", tmp_path / "x")
     assert code == 1 and "bad.yaml: error: workload spec: heads 4 must divide evenly over tp 3" in text, text
+
+
+def test_trace_ranks_keeps_only_the_named_npus(tmp_path, capsys):
+    out = tmp_path / "r.trace.json"
+    code, text = cli(capsys, "simulate", "examples/ring8.igl", "--workload", str(shared_file(MICRO) / "all_reduce"),
+                     "--model", "astra", "--trace", out, "--trace-ranks", "0,5-6")
+    assert code == 0, text
+    events = json.loads(out.read_text())["traceEvents"]
+    assert sorted({e["pid"] for e in events}) == [0, 5, 6]
+    assert sum(e["ph"] == "X" for e in events) == 3
+
+
+def test_trace_ranks_outside_the_fabric_or_without_trace_is_an_option_error(tmp_path, capsys):
+    et = str(shared_file(MICRO) / "all_reduce")
+    code, text = cli(capsys, "simulate", "examples/ring8.igl", "--workload", et, "--trace", tmp_path / "t.json",
+                     "--trace-ranks", "0,8")
+    assert code == 1 and "--trace-ranks" in text and "rank 8 is not an NPU of the fabric (ranks 0-7)" in text, text
+    code, text = cli(capsys, "simulate", "examples/ring8.igl", "--workload", et, "--trace-ranks", "0")
+    assert code == 1 and "give --trace OUT too" in text, text
+    code, text = cli(capsys, "simulate", "examples/ring8.igl", "--workload", et, "--trace", tmp_path / "t.json",
+                     "--trace-ranks", "3-1")
+    assert code == 1 and "bad --trace-ranks '3-1'" in text, text

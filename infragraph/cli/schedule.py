@@ -1,0 +1,114 @@
+"""`infragraph schedule validate|import|export`: custom collective schedules (docs/collectives.md).
+
+    infragraph schedule validate ring.xml                       # our JSON, MSCCL XML or MSCCL++ JSON
+    infragraph schedule import program.xml -o schedule.json     # to our JSON (validated)
+    infragraph schedule export schedule.json --to msccl -o program.xml [--proto LL128]
+    infragraph schedule export schedule.json --to chakra -o out/ring --size 1MiB [--local-mem-bw 50]
+
+Run one with `infragraph simulate FABRIC --algorithm schedule:FILE`.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+
+def register(sub) -> None:
+    p = sub.add_parser("schedule", help="validate, import and export custom collective schedules (MSCCL, Chakra)",
+                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    verbs = p.add_subparsers(dest="verb", metavar="VERB")
+    verbs.required = True
+    v = verbs.add_parser("validate", help="read a schedule (any format) and prove it implements its collective")
+    v.add_argument("file")
+    v.set_defaults(func=run_validate)
+    i = verbs.add_parser("import", help="convert an MSCCL XML program or MSCCL++ plan to our schedule JSON")
+    i.add_argument("file")
+    i.add_argument("-o", "--output", required=True, help="the schedule JSON to write")
+    i.set_defaults(func=run_import)
+    e = verbs.add_parser("export", help="write a schedule as an MSCCL XML program or ASTRA-sim's Chakra ETs")
+    e.add_argument("file")
+    e.add_argument("--to", required=True, choices=("msccl", "chakra"))
+    e.add_argument("-o", "--output", required=True,
+                   help="msccl: the XML file; chakra: a prefix, writing PREFIX.<rank>.et per rank")
+    e.add_argument("--proto", default="Simple", choices=("Simple", "LL", "LL128"), help="msccl: NCCL protocol")
+    e.add_argument("--name", help="msccl: the program's name (default: the schedule's)")
+    e.add_argument("--size", help="chakra: per-NPU buffer (all-gather: shard), e.g. 1MiB; sets every message's bytes")
+    e.add_argument("--local-mem-bw", default="1600",
+                   help="chakra: GB/s (1e9 B/s) for the reduction nodes, or 'none' (default 1600)")
+    e.set_defaults(func=run_export)
+
+
+def _load(path: str):
+    """The schedule of `path`, proven; every error located."""
+    from ..collectives.formats import load_any
+    from ..collectives.schedule import ScheduleError, validate
+    from ..errors import Diagnostic, InfraGraphError, Location
+
+    schedule = load_any(path)
+    try:
+        validate(schedule)
+    except ScheduleError as exc:
+        raise InfraGraphError(Diagnostic(f"the schedule does not implement its {schedule.collective}: {exc}",
+                                         Location(path))) from None
+    return schedule
+
+
+def _summary(schedule) -> str:
+    transfers = sum(len(s) for s in schedule.steps)
+    return (f"{schedule.collective} over {schedule.ranks} ranks, {schedule.chunks_per_rank} chunk(s) per rank, "
+            f"{len(schedule.steps)} steps, {transfers:,} transfers")
+
+
+def run_validate(args) -> int:
+    schedule = _load(args.file)
+    print(f"{args.file}: valid {_summary(schedule)}")
+    return 0
+
+
+def run_import(args) -> int:
+    import json
+
+    from ..collectives.schedule import schedule_doc
+    from ..output import check_output, open_output
+
+    check_output(args.output, option="-o")
+    schedule = _load(args.file)
+    with open_output(args.output, option="-o") as fh:
+        json.dump(schedule_doc(schedule), fh, separators=(",", ":"))
+        fh.write("\n")
+    print(f"wrote {args.output}: {_summary(schedule)}")
+    return 0
+
+
+def run_export(args) -> int:
+    from .common import option_error
+    from ..output import check_output, open_output
+
+    schedule = _load(args.file)
+    if args.to == "msccl":
+        from ..collectives.msccl import from_schedule, write_msccl
+
+        check_output(args.output, option="-o")
+        program = from_schedule(schedule, name=args.name, proto=args.proto)
+        with open_output(args.output, option="-o") as fh:
+            fh.write(write_msccl(program))
+        blocks = max(len(g.tbs) for g in program.gpus)
+        print(f"wrote {args.output}: MSCCL program '{program.name}' ({program.coll}, {program.proto}), "
+              f"{program.ngpus} GPUs, up to {blocks} thread blocks per GPU")
+        return 0
+    from ..collectives.chakra_et import write_ets
+    from ..units import UnitError, parse_size_bytes
+
+    if args.size is None:
+        raise option_error("--size", "--to chakra needs --size (the per-NPU buffer, e.g. 1MiB): ASTRA-sim takes "
+                                     "every message's bytes from the ET")
+    try:
+        size = float(parse_size_bytes(args.size))
+    except UnitError as exc:
+        raise option_error("--size", f"bad --size '{args.size}': {exc}") from None
+    from .simulate import _mem_bw
+
+    paths = write_ets(schedule, args.output, size, _mem_bw(args.local_mem_bw))
+    print(f"wrote {len(paths)} ETs {args.output}.<rank>.et; in ASTRA-sim's system JSON: "
+          f"\"{schedule.collective}-implementation-custom\": [\"{args.output}\"]")
+    return 0

@@ -1,0 +1,128 @@
+"""A schedule as ASTRA-sim's custom-collective input: one Chakra ET of sends and receives per NPU.
+
+Why: ASTRA-sim (518bd51) runs a custom collective from `"all-reduce-implementation-custom":
+[PREFIX]` in its system JSON; each NPU reads PREFIX.<rank>.et through Chakra's feeder
+(astra-sim/system/astraccl/custom_collectives/CustomAlgorithm.cc). Exporting lets the same
+schedule be timed there and here.
+
+What ASTRA-sim does with the ET (CustomAlgorithm.cc): it issues every node whose dependencies are
+done; COMM_SEND_NODE sends `comm_size` bytes to `comm_dst` with `comm_tag`, COMM_RECV_NODE waits
+for `comm_size` bytes from `comm_src` with `comm_tag`, COMP_NODE takes duration_micros x 1,000 ns
+(0: 1 ns); it uses the sizes in the ET, not the workload's collective size. Ranks in the ET are
+positions in the communicator group.
+
+What we write, per rank, following the schedule's dependencies (docs/collectives.md). With the
+default (rank-steps), for each
+step, one send node per receiver and one receive node per sender (transfers between one pair in
+one step are one message of their summed chunks, tag = the step), all depending on the rank's
+receive (and reduction) nodes of its latest earlier step with receipts; a receive that brings
+`reduce` chunks is followed by a COMP node of the reduction time, 3 x bytes / local-mem-bw
+(GB/s), cut to whole microseconds as the ET stores it. Node attributes are those of ASTRA-sim's
+own example ETs (examples/system/custom_collectives): comm_type 5 (send) / 6 (receive),
+comm_size, comm_src or comm_dst, comm_tag. The endpoint delay our engine adds per receiving step
+has no node: ASTRA-sim's custom algorithm has none. With `"dependencies": "chunks"`, one node
+per transfer, a send waiting only for the rank's latest earlier receipt of its chunk.
+"""
+from __future__ import annotations
+
+import math
+import os
+from collections import defaultdict
+from pathlib import Path
+
+from ..errors import error
+from .schedule import Schedule
+
+
+def chunk_bytes(schedule: Schedule, size_bytes: float) -> int:
+    """Bytes of one chunk for a per-NPU buffer of `size_bytes` (all-gather: the shard), whole bytes
+    as ASTRA-sim counts them."""
+    parts = schedule.chunks_per_rank * (1 if schedule.collective == "all-gather" else schedule.ranks)
+    return int(size_bytes // parts)
+
+
+def rank_nodes(schedule: Schedule, rank: int, chunk: int, local_mem_bw_gb_per_s: float | None) -> list:
+    """The Chakra nodes of one rank (see the module docstring)."""
+    if schedule.dependencies == "chunks":
+        return _chunk_nodes(schedule, rank, chunk, local_mem_bw_gb_per_s)
+    from ..workload.chakra import make_node
+
+    nodes = []
+    frontier: list[int] = []
+    for s, step in enumerate(schedule.steps):
+        out: dict[int, int] = defaultdict(int)
+        into: dict[int, list[int]] = defaultdict(lambda: [0, 0])  # src -> [chunks, reduce chunks]
+        for t in step:
+            if t.src == rank:
+                out[t.dst] += 1
+            elif t.dst == rank:
+                into[t.src][0] += 1
+                into[t.src][1] += t.op == "reduce"
+        for dst, count in out.items():
+            nodes.append(make_node(len(nodes), f"send_step{s}_to{dst}", "send", tuple(frontier), comm_type=5,
+                                   comm_size=count * chunk, comm_dst=dst, comm_tag=s))
+        ends = []
+        for src, (count, reduced) in into.items():
+            ends.append(_receive(nodes, f"step{s}_from{src}", tuple(frontier), src, s, count * chunk, reduced * chunk,
+                                 local_mem_bw_gb_per_s))
+        if ends:
+            frontier = ends
+    return nodes
+
+
+def _receive(nodes: list, name: str, deps: tuple[int, ...], src: int, tag: int, size: int, reduced_bytes: int,
+             local_mem_bw_gb_per_s: float | None) -> int:
+    """A receive node, followed by its reduction's COMP node when it brings `reduce` chunks; the id
+    of the last of them (what later nodes wait for)."""
+    from ..workload.chakra import make_node
+
+    nodes.append(make_node(len(nodes), f"recv_{name}", "recv", deps, comm_type=6, comm_size=size, comm_src=src,
+                           comm_tag=tag))
+    if reduced_bytes and local_mem_bw_gb_per_s is not None:
+        us = math.floor(3 * reduced_bytes / local_mem_bw_gb_per_s / 1000)
+        nodes.append(make_node(len(nodes), f"reduce_{name}", "compute", (len(nodes) - 1,), duration_us=us))
+    return len(nodes) - 1
+
+
+def _chunk_nodes(schedule: Schedule, rank: int, chunk: int, local_mem_bw_gb_per_s: float | None) -> list:
+    """`"dependencies": "chunks"`: one send or receive per transfer (tag = step x chunks + chunk), a
+    send waiting only for the rank's latest earlier receipt of its chunk."""
+    from ..workload.chakra import make_node
+
+    nodes: list = []
+    last: dict[int, int] = {}  # chunk -> the node its latest receipt ends with
+    total = schedule.chunks
+    for s, step in enumerate(schedule.steps):
+        arrived = {}
+        for t in step:
+            deps = (last[t.chunk],) if t.chunk in last else ()
+            if t.src == rank:
+                nodes.append(make_node(len(nodes), f"send_step{s}_chunk{t.chunk}_to{t.dst}", "send", deps, comm_type=5,
+                                       comm_size=chunk, comm_dst=t.dst, comm_tag=s * total + t.chunk))
+            elif t.dst == rank:
+                arrived[t.chunk] = _receive(nodes, f"step{s}_chunk{t.chunk}_from{t.src}", deps, t.src,
+                                            s * total + t.chunk, chunk, chunk if t.op == "reduce" else 0,
+                                            local_mem_bw_gb_per_s)
+        last.update(arrived)
+    return nodes
+
+
+def write_ets(schedule: Schedule, prefix: str, size_bytes: float, local_mem_bw_gb_per_s: float | None = 1600.0) -> list[str]:
+    """Write PREFIX.<rank>.et for every rank; returns the paths. The schedule should be validated."""
+    from ..workload.chakra import et_bytes
+
+    if not (size_bytes > 0 and math.isfinite(size_bytes)):
+        raise error(f"--size {size_bytes!r}: expected a positive number of bytes", "--size")
+    chunk = chunk_bytes(schedule, size_bytes)
+    if chunk < 1:
+        raise error(f"--size {size_bytes:g} B leaves chunks of 0 B for {schedule.ranks} ranks x "
+                    f"{schedule.chunks_per_rank} chunks; give a larger size", "--size")
+    folder = os.path.dirname(prefix)
+    if folder and not os.path.isdir(folder):
+        raise error(f"the folder of -o {prefix} does not exist", "-o")
+    paths = []
+    for r in range(schedule.ranks):
+        path = f"{prefix}.{r}.et"
+        Path(path).write_bytes(et_bytes(rank_nodes(schedule, r, chunk, local_mem_bw_gb_per_s)))
+        paths.append(path)
+    return paths

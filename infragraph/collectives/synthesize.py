@@ -1,0 +1,174 @@
+"""Synthesize a topology-aware schedule for the actual fabric (issue 22, item 3).
+
+    all-gather     = greedy link-chunk matching over the time-expanded network (matching.py)
+    reduce-scatter = that all-gather run backwards: every copy u -> v of chunk c becomes a reduce
+                     v -> u, in the reverse order, over the reversed path
+    all-reduce     = reduce-scatter, then all-gather (each chunk's all-gather starts as soon as its
+                     owner holds it reduced: the replay overlaps the two)
+
+The graph is the fully qualified graph with its failures applied (failed links are gone, degraded
+ones slower), NPUs numbered as `simulate` numbers them (graph.ranks). The result is a schedule
+(schedule.py) whose steps are rounds (replay.py: a round uses each physical link at most once and
+follows every round its transfers depend on), its predicted time in the synthesizer's timing model
+and the lower bound (bound.py) it is judged against.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import error
+from ..graph import FQG
+from ..graph.failures import with_failures
+from ..graph.ranks import npu_order
+from .bound import Bound, lower_bound
+from .links import LogicalLinks, logical_links
+from .matching import all_gather, check_connected
+from .replay import replay
+from .schedule import COLLECTIVES, Schedule, Transfer
+
+MODEL = ("synthesizer: each transfer holds every link of its NPU-to-NPU path for 8 B / bottleneck bandwidth "
+         "and lands after that plus the path's latency (docs/collectives.md)")
+
+
+@dataclass(frozen=True)
+class Synthesis:
+    """A synthesized collective: transfers as parallel arrays, in start order."""
+
+    collective: str
+    ranks: int
+    chunks_per_rank: int
+    size_bytes: float  # per-NPU buffer (all-gather: each NPU's shard, as simulate takes it)
+    chunk_bytes: float
+    src: np.ndarray
+    dst: np.ndarray
+    link: np.ndarray  # logical link per transfer (reduce-scatter: of `links.reversed()`)
+    chunk: np.ndarray
+    reduce: np.ndarray  # bool per transfer
+    start_ns: np.ndarray
+    land_ns: np.ndarray
+    step: np.ndarray  # schedule step per transfer (one per distinct start time)
+    bound: Bound
+    logical_links: int
+
+    @property
+    def time_ns(self) -> float:
+        return float(self.land_ns.max()) if self.land_ns.size else 0.0
+
+    @property
+    def efficiency(self) -> float:
+        """Lower bound / predicted time: 1.0 is optimal."""
+        return self.bound.time_ns / self.time_ns if self.time_ns > 0 else 1.0
+
+    def schedule(self, dependencies: str = "rank-steps") -> Schedule:
+        """The schedule (schedule.py) for the validator and the engine. Its steps are rounds, so
+        either dependency mode proves the same collective; the engine times them differently
+        (docs/collectives.md, "Synthesize")."""
+        steps: list[list[Transfer]] = [[] for _ in range(int(self.step.max()) + 1 if self.step.size else 0)]
+        ops = np.where(self.reduce, "reduce", "copy").tolist()
+        for s, a, b, c, op in zip(self.step.tolist(), self.src.tolist(), self.dst.tolist(), self.chunk.tolist(), ops):
+            steps[s].append(Transfer(a, b, c, op))
+        return Schedule(self.collective, self.ranks, self.chunks_per_rank, tuple(tuple(s) for s in steps),
+                        dependencies=dependencies)
+
+    def document(self, dependencies: str = "rank-steps", engine: dict | None = None) -> dict:
+        """The schedule as a JSON-ready document, with a `synthesis` block stating what it was made
+        for; `engine` (engine_time's result) is added to that block when given."""
+        steps: list[list[dict]] = [[] for _ in range(int(self.step.max()) + 1 if self.step.size else 0)]
+        ops = np.where(self.reduce, "reduce", "copy").tolist()
+        for s, a, b, c, op in zip(self.step.tolist(), self.src.tolist(), self.dst.tolist(), self.chunk.tolist(), ops):
+            steps[s].append({"src": a, "dst": b, "chunk": c, "op": op})
+        first = np.full(len(steps), np.inf)
+        np.minimum.at(first, self.step, self.start_ns)
+        return {
+            "collective": self.collective, "ranks": self.ranks, "chunks_per_rank": self.chunks_per_rank,
+            "name": f"synthesized {self.collective}",
+            "description": (f"infragraph synthesize: greedy link-chunk matching for {self.ranks} ranks, "
+                            f"{self.chunks_per_rank} chunk(s) per rank, predicted {self.time_ns:.0f} ns against a "
+                            f"lower bound of {self.bound.time_ns:.0f} ns for {self.size_bytes:.0f} B per NPU"),
+            "dependencies": dependencies,
+            "steps": steps,
+            "synthesis": {
+                "size_bytes": self.size_bytes, "chunk_bytes": self.chunk_bytes,
+                "predicted_time_ns": self.time_ns, "lower_bound_ns": self.bound.time_ns,
+                "lower_bound": self.bound.reason, "efficiency": self.efficiency, "model": MODEL,
+                "logical_links": self.logical_links,
+                "step_start_ns": [round(t, 3) for t in first.tolist()],  # the first start in each step
+                **({"engine": engine} if engine else {}),
+            },
+        }
+
+
+def synthesize(g: FQG, collective: str, chunks_per_rank: int = 1, size_bytes: float = float(1 << 30),
+               seed: int = 0, links: LogicalLinks | None = None) -> Synthesis:
+    """Synthesize `collective` on `g` (its failure annotations applied). `size_bytes` is the
+    per-NPU buffer (all-gather: each NPU's shard); `links` may be passed when already built."""
+    if collective not in COLLECTIVES:
+        raise error(f"cannot synthesize '{collective}'; expected one of {', '.join(COLLECTIVES)}")
+    if not (isinstance(chunks_per_rank, int) and chunks_per_rank >= 1):
+        raise error(f"chunks per rank must be a whole number >= 1, found {chunks_per_rank!r}")
+    if not (np.isfinite(size_bytes) and size_bytes > 0):
+        raise error(f"the buffer size must be a finite number of bytes > 0, found {size_bytes!r}")
+    if links is None:
+        g = with_failures(g)[0]
+        npus = npu_order(g)
+        if npus.size < 2:
+            raise error(f"graph '{g.name}' has {npus.size} NPU; a collective needs at least 2")
+        links = logical_links(g, npus)
+    n, k = links.npus, chunks_per_rank
+    total = n * k
+    chunk_bytes = size_bytes / k if collective == "all-gather" else size_bytes / total
+    gathered = size_bytes * n if collective == "all-gather" else size_bytes
+    check_connected(links)
+    bound = lower_bound(links, collective, gathered)
+    ag = all_gather(links, k, chunk_bytes, seed)
+    both = _concat(links.reversed(), links)
+    forward = ag.link + links.count
+    if collective == "all-gather":
+        link, chunk, reduce = forward, ag.chunk, np.zeros(ag.link.size, dtype=bool)
+    else:
+        # Backwards: the copy that landed last is the first reduce; over the reversed links.
+        back = np.argsort(-ag.arrive, kind="stable")
+        link, chunk, reduce = ag.link[back], ag.chunk[back], np.ones(ag.link.size, dtype=bool)
+        if collective == "all-reduce":
+            link = np.concatenate([link, forward])
+            chunk = np.concatenate([chunk, ag.chunk])
+            reduce = np.concatenate([reduce, np.zeros(ag.link.size, dtype=bool)])
+    start, land, step = replay(both, link, chunk, reduce, chunk_bytes, total)
+    src, dst = both.src[link], both.dst[link]
+    link = np.where(link >= links.count, link - links.count, link)
+    order = np.lexsort((np.arange(step.size), step))
+    src, dst, link, chunk, reduce, start, land, step = (a[order] for a in (src, dst, link, chunk, reduce, start, land,
+                                                                          step))
+    return Synthesis(collective, n, k, float(size_bytes), float(chunk_bytes), src, dst, link, chunk, reduce, start, land,
+                     step, bound, links.count)
+
+
+def _concat(a: LogicalLinks, b: LogicalLinks) -> LogicalLinks:
+    """Links of `a` then links of `b` (b's ids shifted by a.count)."""
+    return LogicalLinks(a.npus, np.concatenate([a.src, b.src]), np.concatenate([a.dst, b.dst]),
+                        np.concatenate([a.bandwidth_gbps, b.bandwidth_gbps]), np.concatenate([a.latency_ns, b.latency_ns]),
+                        np.concatenate([a.resource_ptr, b.resource_ptr[1:] + a.resource_ptr[-1]]),
+                        np.concatenate([a.resources, b.resources]), a.ingress_gbps, a.egress_gbps)
+
+
+def engine_time(g: FQG, synthesis: Synthesis, model: str = "fair", dependencies: str = "auto") -> dict:
+    """The synthesized schedule run in the collective engine (collectives.run) under `model`, with
+    free reductions and no endpoint delay (the bound counts neither): {model, dependencies, time_ns}.
+    `dependencies` "auto" runs both modes and keeps the faster."""
+    from ..simulate import SimulationOptions, prepare
+    from .run import simulate_schedule
+
+    modes = ("rank-steps", "chunks") if dependencies == "auto" else (dependencies,)
+    p = prepare(g)
+    opts = SimulationOptions(model=model, local_mem_bw_gb_per_s=None, endpoint_delay_ns=0.0)
+    best: dict | None = None
+    for mode in modes:
+        r = simulate_schedule(p, synthesis.schedule(mode), synthesis.size_bytes, opts, check=False)
+        t = float(r["collective_time_ns"])
+        if best is None or t < best["time_ns"]:
+            best = {"model": model, "dependencies": mode, "time_ns": t}
+    assert best is not None
+    return best

@@ -1,0 +1,88 @@
+"""The results table's columns, and what a stored row must hold to be trusted by a resumed sweep.
+
+A row is `point` (its index in the spec's expansion: the table's key, one row per point), `key` (a
+hash of everything that decides its result: what a resume matches), the point's inputs, `status`
+and `error`, then the metrics (worker.py computes them). A resumed sweep reuses rows from the
+journal and the earlier table, so each one is checked here first: a row that does not hold what a
+finished point holds is refused by `check_row`, never reused as a result.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+FIRST = ("point", "key")
+STATUS = ("status", "error")
+STATUSES = ("ok", "error", "not-run")  # not-run: the sweep stopped (Ctrl-C) before the point ran
+# Metric columns in table order (per-tier `utilization[<tier>]` columns follow them).
+METRICS = ("num_npus", "time_ns", "algbw_gb_per_s", "busbw_gb_per_s", "utilization_max", "bottleneck_tier",
+           "warnings", "links_used", "chunk_bytes", "events", "engine_wall_s", "point_wall_s", "compiled", "worker")
+TIER_PREFIX = "utilization["
+
+_COUNTS = ("num_npus", "links_used", "events")
+_NUMBERS = ("time_ns", "algbw_gb_per_s", "busbw_gb_per_s", "utilization_max", "chunk_bytes", "engine_wall_s",
+            "point_wall_s")
+_TEXTS = ("bottleneck_tier", "warnings")
+
+
+class RowError(ValueError):
+    """What is wrong with a stored row (the caller adds the file and line)."""
+
+
+def is_output(column: str) -> bool:
+    """A column a point's run produces (status, error, metrics), as opposed to its inputs."""
+    return column in STATUS or column in METRICS or column.startswith(TIER_PREFIX)
+
+
+def reserved(name: str) -> bool:
+    """A name an axis or derived value may not take: it would overwrite a column of the table."""
+    return name in FIRST or is_output(name) or name == "source"
+
+
+def check_row(row: Any) -> dict[str, Any]:
+    """`row` if it is a well-formed stored row, else RowError saying the first thing wrong."""
+    if not isinstance(row, dict):
+        raise RowError(f"expected a row (a JSON object), got {_kind(row)}")
+    point = row.get("point")
+    if isinstance(point, bool) or not isinstance(point, int) or point < 0:
+        raise RowError(f"point must be a whole number ≥ 0, got {point!r}")
+    if not isinstance(row.get("key"), str):
+        raise RowError(f"key must be a point key (text), got {row.get('key')!r}")
+    status = row.get("status")
+    if status not in STATUSES:
+        raise RowError(f"status must be {', '.join(STATUSES[:-1])} or {STATUSES[-1]}, got {status!r}")
+    if status != "ok":
+        if not isinstance(row.get("error"), str):
+            raise RowError(f"a failed point's error must be a message, got {row.get('error')!r}")
+        return row
+    if row.get("error") is not None:
+        raise RowError(f"a point with status ok has an error: {row['error']!r}")
+    for name in _COUNTS:
+        value = row.get(name)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise RowError(f"{name} must be a whole number ≥ 0, got {value!r}")
+    for name in _NUMBERS:
+        _number(name, row.get(name))
+    for name, value in row.items():
+        if name.startswith(TIER_PREFIX) and value is not None:
+            _number(name, value)
+    for name in _TEXTS:
+        if row.get(name) is not None and not isinstance(row.get(name), str):
+            raise RowError(f"{name} must be text or empty, got {row.get(name)!r}")
+    if not isinstance(row.get("compiled"), bool):
+        raise RowError(f"compiled must be true or false, got {row.get('compiled')!r}")
+    if not isinstance(row.get("worker"), str):
+        raise RowError(f"worker must be text (host:pid), got {row.get('worker')!r}")
+    return row
+
+
+def _number(name: str, value: Any) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
+        raise RowError(f"{name} must be a finite number ≥ 0, got {value!r}")
+
+
+def _kind(value: Any) -> str:
+    names = {list: "a list", str: "a string", float: "a float", int: "a whole number", bool: "a boolean",
+             type(None): "null"}
+    return names.get(type(value), type(value).__name__)

@@ -1,0 +1,219 @@
+//! Symmetric collectives: simulate one representative member per symmetry class, then expand.
+//!
+//! A collective whose partners are a rank shift (ring, bidirectional ring) on a fabric where
+//! every member's connections look alike repeats one pattern around the group. If shifting the
+//! members by `period` maps every member's connections onto connections with the same links
+//! (bandwidth, latency, cut-through, in the same order, with the same shares when sprayed) and no
+//! directed link carries two connections, then member `m + period` does exactly what member `m`
+//! does: its chunks start at the same times, its messages cross links with the same constants and
+//! queue only behind messages of their own connection, which it sends at the same times. So the
+//! engine simulates members `0..period`, routes each message to its real peer (over the real
+//! links) but delivers it to the peer's representative (`peer % period`), and copies the
+//! representatives' finish times, byte counts and link loads to the other members. Anything the
+//! check cannot prove (links shared between connections, trees, several groups, the fair model's
+//! coupled rates, adaptive routing, a trace) runs in full; the result says which path ran and why.
+use crate::algorithms::Algo;
+use crate::engine::SimConfig;
+use crate::network::Model;
+use crate::plan::JobPlan;
+use crate::routing::{Policy, Router};
+use crate::topology::Topology;
+use std::collections::HashMap;
+
+/// The representatives found: members `0..period` stand for all; `sets[m * per_member + k]` is
+/// member m's k-th connection (phase, lane) as a route set.
+pub struct Fold {
+    pub period: usize,
+    pub per_member: usize,
+    pub sets: Vec<u32>,
+}
+
+/// Why `find` did not fold: the reason to report, or a routing error to return as is.
+pub enum SymmetryRefused {
+    Why(String),
+    Error(crate::error::SimError),
+}
+
+impl From<String> for SymmetryRefused {
+    fn from(why: String) -> Self {
+        SymmetryRefused::Why(why)
+    }
+}
+
+/// Which path a run took, for the result: `simulated` members out of `members`, and why a
+/// run could not use symmetry.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Report {
+    pub tried: bool,
+    pub simulated: usize,
+    pub members: usize,
+    pub reason: Option<String>,
+}
+
+fn gcd(a: usize, b: usize) -> usize {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+fn lcm(a: usize, b: usize) -> usize {
+    a / gcd(a, b) * b
+}
+
+/// Why this collective and configuration cannot be folded, before looking at routes.
+fn unsupported(plan: &JobPlan, groups: usize, cfg: &SimConfig) -> Option<String> {
+    use crate::algorithms::Op;
+    if cfg.astra {
+        return Some("the astra models keep ASTRA-sim's own event order".into());
+    }
+    if cfg.model == Model::Fair {
+        return Some("fair model: max-min rates couple every flow in the fabric".into());
+    }
+    if cfg.trace {
+        return Some("a trace records every message".into());
+    }
+    if groups != 1 {
+        return Some(format!("{groups} process groups"));
+    }
+    if cfg.policies.iter().any(|&(p, _)| p == Policy::Adaptive) {
+        return Some("adaptive routing depends on the order connections are routed in".into());
+    }
+    if !plan.chunk_phases.is_empty() {
+        return Some("offlineGreedy gives every chunk its own phases".into());
+    }
+    for ph in &plan.phases {
+        if matches!(ph.algo.op, Op::Broadcast | Op::Reduce | Op::PointToPoint) || !ph.match_root_dims.is_empty() {
+            return Some(format!("{} has a root", ph.algo.op.name()));
+        }
+        if !matches!(ph.algo.algo, Algo::Ring | Algo::RingBidirectional) {
+            return Some(format!("{}: a member's partners are not one rank shift", ph.algo.algo.name()));
+        }
+    }
+    None
+}
+
+/// The smallest shift of member indices that maps every phase's partners onto partners: a ring
+/// on the outermost dimension (stride x size = all members) is shifted by whole strides, one on
+/// an inner dimension only by whole dimension groups.
+fn block(plan: &JobPlan) -> usize {
+    let members = plan.ranks.len();
+    plan.phases.iter().fold(1, |b, ph| {
+        let extent = ph.stride * plan.dims[ph.dim];
+        lcm(b, if extent == members { ph.stride } else { extent })
+    })
+}
+
+/// Looks for a period; `Err` says why the run must be simulated in full. Routes every
+/// connection in the order the aware model's priming does (phase, member, lane), so the router
+/// ends in the state the full run would have.
+pub fn find(plan: &JobPlan, groups: usize, member_nodes: &[u32], router: &mut Router, topo: &Topology, cfg: &SimConfig) -> Result<Fold, SymmetryRefused> {
+    if let Some(why) = unsupported(plan, groups, cfg) {
+        return Err(why.into());
+    }
+    let members = plan.ranks.len();
+    let per_member: usize = plan.phases.iter().map(|ph| ph.algo.lanes()).sum();
+    let mut sets = vec![u32::MAX; members * per_member];
+    let mut sends = Vec::new();
+    let mut k0 = 0;
+    for (p, phase) in plan.phases.iter().enumerate() {
+        for member in 0..members {
+            if member % 256 == 0 {
+                router.expect_sources(&member_nodes[member..(member + 256).min(members)]);
+            }
+            let pos = plan.position(0, p, member);
+            for lane in 0..phase.algo.lanes() {
+                if phase.algo.step(pos, lane, 0, 0, &mut sends).is_none() || sends.len() != 1 {
+                    let why = format!("{} {}: a step without exactly one send", phase.algo.algo.name(), phase.algo.op.name());
+                    return Err(why.into());
+                }
+                let peer = member + sends[0].to * phase.stride - pos * phase.stride;
+                let set = router.route_set(member_nodes[member], member_nodes[peer]).map_err(SymmetryRefused::Error)?;
+                sets[member * per_member + k0 + lane] = set;
+            }
+        }
+        k0 += phase.algo.lanes();
+    }
+    router.expect_sources(&[]);
+    // Every directed link carries at most one connection: then no message ever queues behind
+    // another connection's, and a member's timing depends on its own connections only.
+    let mut owner = vec![u32::MAX; topo.num_links()];
+    for &set in &sets {
+        for &(route, _) in router.parts(set) {
+            for &l in router.links(route) {
+                let o = &mut owner[l as usize];
+                if *o != u32::MAX && *o != set {
+                    let (a, b) = (topo.link_from[l as usize], topo.link_to[l as usize]);
+                    return Err(format!("directed link {l} (node {a} -> {b}) carries two connections").into());
+                }
+                *o = set;
+            }
+        }
+    }
+    let step = block(plan);
+    let alike = |a: usize, b: usize| same_connections(&sets[a * per_member..(a + 1) * per_member], &sets[b * per_member..(b + 1) * per_member], router, topo);
+    for period in (step..members).step_by(step).filter(|p| members % p == 0) {
+        if (0..members - period).all(|m| alike(m, m + period)) {
+            return Ok(Fold { period, per_member, sets });
+        }
+    }
+    Err("no shift of the members maps every connection onto one with the same links".to_string().into())
+}
+
+/// Whether two members' connections (route sets, one per phase and lane) have the same parts,
+/// shares and link constants in the same order, and reuse links the same way.
+fn same_connections(a: &[u32], b: &[u32], router: &Router, topo: &Topology) -> bool {
+    for i in 0..a.len() {
+        for j in 0..i {
+            if (a[i] == a[j]) != (b[i] == b[j]) {
+                return false;
+            }
+        }
+        let (pa, pb) = (router.parts(a[i]), router.parts(b[i]));
+        if pa.len() != pb.len() {
+            return false;
+        }
+        // Links shared by the parts of one sprayed connection: label each by first use.
+        let (mut la, mut lb) = (HashMap::new(), HashMap::new());
+        for (&(ra, sa), &(rb, sb)) in pa.iter().zip(pb) {
+            let (xa, xb) = (router.links(ra), router.links(rb));
+            if sa.to_bits() != sb.to_bits() || xa.len() != xb.len() {
+                return false;
+            }
+            for (&u, &v) in xa.iter().zip(xb) {
+                let (u, v) = (u as usize, v as usize);
+                if topo.link_bw_bytes_per_ns[u].to_bits() != topo.link_bw_bytes_per_ns[v].to_bits()
+                    || topo.link_latency_ns[u].to_bits() != topo.link_latency_ns[v].to_bits()
+                    || topo.cut_through[topo.link_to[u] as usize] != topo.cut_through[topo.link_to[v] as usize]
+                {
+                    return false;
+                }
+                if pa.len() > 1 {
+                    let n = la.len();
+                    if *la.entry(u).or_insert(n) != *lb.entry(v).or_insert(n) {
+                        return false;
+                    }
+                }
+            }
+        }
+    }
+    true
+}
+
+/// Copies the representatives' link loads to the links of the members they stand for: member m's
+/// connection k crosses, part by part and hop by hop, the links of member `m % period`'s.
+pub fn expand_links<T: Copy>(fold: &Fold, router: &Router, values: &mut [T]) {
+    let members = fold.sets.len() / fold.per_member;
+    for m in fold.period..members {
+        let r = m % fold.period;
+        for k in 0..fold.per_member {
+            let (sm, sr) = (fold.sets[m * fold.per_member + k], fold.sets[r * fold.per_member + k]);
+            for (&(rm, _), &(rr, _)) in router.parts(sm).iter().zip(router.parts(sr)) {
+                for (&lm, &lr) in router.links(rm).iter().zip(router.links(rr)) {
+                    values[lm as usize] = values[lr as usize];
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,413 @@
+//! The hot loops of collective synthesis (infragraph/collectives/matching.py, replay.py).
+//!
+//! `all_gather`: greedy link-chunk matching over the time-expanded network (TACOS's method,
+//! organised around links). Every logical link (an NPU-to-NPU path, its physical links as
+//! resources) is a server; when it and every resource of its path are free and its source holds
+//! a chunk its destination neither holds nor is receiving, it sends one: of two random picks
+//! among those (each a scan back from a random place in the source's arrival order) the one
+//! fewer ranks hold or receive (rarest of two). When a path frees, the links sharing a resource
+//! with it are tried neediest destination first (fewest chunks held or coming); when a chunk
+//! lands, the links out of its new holder are tried the same way. A per-link count of the chunks
+//! its source could give its destination keeps each try O(path length).
+//!
+//! `replay`: times a given transfer list over the same links (a transfer starts when its source's
+//! data for the chunk is final and its path is free, in list order per resource).
+//!
+//! Units: ns. `ser[l]` is the time a chunk holds link l's resources, `fly[l]` the time from its
+//! start to its landing (serialization + path latency).
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+const EPS: f64 = 1e-9;
+
+/// Logical links in CSR form; resources are dense ids 0..resources.
+pub struct Links {
+    pub npus: usize,
+    pub src: Vec<u32>,
+    pub dst: Vec<u32>,
+    pub ser: Vec<f64>,
+    pub fly: Vec<f64>,
+    pub path_ptr: Vec<u32>,
+    pub path: Vec<u32>,
+    pub resources: usize,
+}
+
+impl Links {
+    pub fn check(&self) -> Result<(), String> {
+        let m = self.src.len();
+        if self.dst.len() != m || self.ser.len() != m || self.fly.len() != m || self.path_ptr.len() != m + 1 {
+            return Err("link arrays differ in length".into());
+        }
+        if self.path_ptr[m] as usize != self.path.len() {
+            return Err("path offsets do not cover the path array".into());
+        }
+        for l in 0..m {
+            if self.src[l] as usize >= self.npus || self.dst[l] as usize >= self.npus || self.src[l] == self.dst[l] {
+                return Err(format!("link {l} joins ranks {} and {} of {}", self.src[l], self.dst[l], self.npus));
+            }
+            if !(self.ser[l] > 0.0 && self.ser[l].is_finite() && self.fly[l] >= self.ser[l] && self.fly[l].is_finite()) {
+                return Err(format!("link {l} has serialization {} ns and flight {} ns", self.ser[l], self.fly[l]));
+            }
+            if self.path_ptr[l] > self.path_ptr[l + 1] {
+                return Err(format!("link {l} has a negative path length"));
+            }
+        }
+        if self.path.iter().any(|&r| r as usize >= self.resources) {
+            return Err("a path names a resource out of range".into());
+        }
+        Ok(())
+    }
+
+    fn path_of(&self, l: usize) -> &[u32] {
+        &self.path[self.path_ptr[l] as usize..self.path_ptr[l + 1] as usize]
+    }
+}
+
+/// The all-gather's transfers in start order; `record` false keeps only the count and the time.
+#[derive(Debug)]
+pub struct Gathered {
+    pub link: Vec<u32>,
+    pub chunk: Vec<u32>,
+    pub start: Vec<f64>,
+    pub transfers: u64,
+    pub time_ns: f64,
+}
+
+#[derive(PartialEq)]
+struct Event {
+    time: f64,
+    kind: u8, // 0: a chunk landed (id = transfer), 1: a link's path freed (id = link)
+    id: u64,
+    chunk: u32,
+}
+
+impl Eq for Event {}
+
+impl Ord for Event {
+    fn cmp(&self, other: &Self) -> Ordering {
+        // BinaryHeap is a max-heap: the earliest time, then landing before freeing, then lowest id first.
+        other.time.total_cmp(&self.time).then(other.kind.cmp(&self.kind)).then(other.id.cmp(&self.id))
+    }
+}
+
+impl PartialOrd for Event {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// splitmix64: a small, seedable generator; the schedule is a function of the seed.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        ((z as u128 * n as u128) >> 64) as usize
+    }
+}
+
+fn csr(groups: usize, keys: impl Iterator<Item = (usize, u32)> + Clone) -> (Vec<u32>, Vec<u32>) {
+    let mut ptr = vec![0u32; groups + 1];
+    for (g, _) in keys.clone() {
+        ptr[g + 1] += 1;
+    }
+    for i in 0..groups {
+        ptr[i + 1] += ptr[i];
+    }
+    let mut fill = ptr.clone();
+    let mut out = vec![0u32; ptr[groups] as usize];
+    for (g, v) in keys {
+        out[fill[g] as usize] = v;
+        fill[g] += 1;
+    }
+    (ptr, out)
+}
+
+struct State<'a> {
+    links: &'a Links,
+    words: usize,
+    held: Vec<u64>,
+    got: Vec<u64>,
+    order: Vec<Vec<u32>>,
+    count: Vec<u32>,
+    ngot: Vec<u32>,
+    want: Vec<u32>,
+    busy: Vec<bool>,
+    busy_until: Vec<f64>,
+    in_ptr: Vec<u32>,
+    in_links: Vec<u32>,
+    rng: Rng,
+}
+
+impl State<'_> {
+    fn has(bits: &[u64], words: usize, r: usize, c: usize) -> bool {
+        bits[r * words + c / 64] >> (c % 64) & 1 == 1
+    }
+
+    /// Start a transfer on link l at `now` if it can; returns the chunk sent.
+    fn try_link(&mut self, l: usize, now: f64) -> Option<u32> {
+        if self.busy[l] || self.want[l] == 0 {
+            return None;
+        }
+        let links = self.links;
+        if links.path_of(l).iter().any(|&d| self.busy_until[d as usize] > now + EPS) {
+            return None;
+        }
+        let (u, v) = (links.src[l] as usize, links.dst[l] as usize);
+        let w = self.words;
+        let order = &self.order[u];
+        let mut best: Option<u32> = None;
+        for _ in 0..2 {
+            let mut i = self.rng.below(order.len());
+            while Self::has(&self.got, w, v, order[i] as usize) {
+                i = if i == 0 { order.len() - 1 } else { i - 1 };
+            }
+            let c = order[i];
+            if best.map_or(true, |b| self.count[c as usize] < self.count[b as usize]) {
+                best = Some(c);
+            }
+        }
+        let c = best.unwrap() as usize;
+        self.got[v * w + c / 64] |= 1 << (c % 64);
+        self.count[c] += 1;
+        self.ngot[v] += 1;
+        // v now has (or will have) c: links into v whose source holds c can give v one chunk fewer.
+        for &m in &self.in_links[self.in_ptr[v] as usize..self.in_ptr[v + 1] as usize] {
+            if Self::has(&self.held, w, links.src[m as usize] as usize, c) {
+                self.want[m as usize] -= 1;
+            }
+        }
+        self.busy[l] = true;
+        let end = now + links.ser[l];
+        for &d in links.path_of(l) {
+            self.busy_until[d as usize] = end;
+        }
+        Some(c as u32)
+    }
+
+    /// Try the links `cands` at `now`, neediest destination first; starts go to `started`.
+    fn try_all(&mut self, cands: &[u32], now: f64, scratch: &mut Vec<u32>, started: &mut Vec<(u32, u32)>) {
+        scratch.clear();
+        let links = self.links;
+        scratch.extend(cands.iter().copied().filter(|&m| {
+            let m = m as usize;
+            !self.busy[m] && self.want[m] > 0 && links.path_of(m).iter().all(|&d| self.busy_until[d as usize] <= now + EPS)
+        }));
+        if scratch.len() > 1 {
+            scratch.sort_unstable_by_key(|&m| (self.ngot[links.dst[m as usize] as usize], m));
+        }
+        for i in 0..scratch.len() {
+            let m = scratch[i];
+            if let Some(c) = self.try_link(m as usize, now) {
+                started.push((m, c));
+            }
+        }
+    }
+}
+
+/// Greedy all-gather: rank r starts with chunks r*k .. r*k+k-1, every rank ends with all n*k.
+/// Err when some rank can never receive some chunk (the links do not connect every rank).
+pub fn all_gather(links: &Links, k: usize, seed: u64, record: bool) -> Result<Gathered, String> {
+    links.check()?;
+    let n = links.npus;
+    let total = n * k;
+    let words = total.div_ceil(64);
+    let m = links.src.len();
+    let (out_ptr, out_links) = csr(n, (0..m).map(|l| (links.src[l] as usize, l as u32)));
+    let (in_ptr, in_links) = csr(n, (0..m).map(|l| (links.dst[l] as usize, l as u32)));
+    let (users_ptr, users) = csr(links.resources, (0..m).flat_map(|l| links.path_of(l).iter().map(move |&d| (d as usize, l as u32))));
+    // Links sharing a resource with l (l included, each once).
+    let mut nb_ptr = vec![0u32; m + 1];
+    let mut nb: Vec<u32> = Vec::new();
+    let mut mark = vec![u32::MAX; m];
+    for l in 0..m {
+        for &d in links.path_of(l) {
+            for &o in &users[users_ptr[d as usize] as usize..users_ptr[d as usize + 1] as usize] {
+                if mark[o as usize] != l as u32 {
+                    mark[o as usize] = l as u32;
+                    nb.push(o);
+                }
+            }
+        }
+        nb_ptr[l + 1] = nb.len() as u32;
+    }
+    let mut st = State {
+        links,
+        words,
+        held: vec![0; n * words],
+        got: vec![0; n * words],
+        order: (0..n).map(|r| ((r * k) as u32..((r + 1) * k) as u32).collect()).collect(),
+        count: vec![1; total],
+        ngot: vec![k as u32; n],
+        want: vec![0; m],
+        busy: vec![false; m],
+        busy_until: vec![0.0; links.resources],
+        in_ptr,
+        in_links,
+        rng: Rng(seed ^ 0x5EED_0F5E_ED0F_5EED),
+    };
+    for r in 0..n {
+        for c in r * k..(r + 1) * k {
+            st.held[r * words + c / 64] |= 1 << (c % 64);
+            st.got[r * words + c / 64] |= 1 << (c % 64);
+        }
+    }
+    st.want.fill(k as u32); // each source holds its own k chunks, which its destination lacks
+    let mut out = Gathered { link: Vec::new(), chunk: Vec::new(), start: Vec::new(), transfers: 0, time_ns: 0.0 };
+    let mut heap: BinaryHeap<Event> = BinaryHeap::new();
+    let mut scratch = Vec::new();
+    let mut started: Vec<(u32, u32)> = Vec::new();
+    let all: Vec<u32> = (0..m as u32).collect();
+    let mut pending = (n * (total - k)) as u64; // deliveries still to land
+    let mut now = 0.0;
+    st.try_all(&all, now, &mut scratch, &mut started);
+    loop {
+        for &(l, c) in &started {
+            let l = l as usize;
+            heap.push(Event { time: now + links.ser[l], kind: 1, id: l as u64, chunk: 0 });
+            heap.push(Event { time: now + links.fly[l], kind: 0, id: l as u64, chunk: c });
+            if record {
+                out.link.push(l as u32);
+                out.chunk.push(c);
+                out.start.push(now);
+            }
+            out.transfers += 1;
+        }
+        started.clear();
+        let Some(ev) = heap.pop() else { break };
+        now = ev.time;
+        let l = ev.id as usize;
+        if ev.kind == 1 {
+            st.busy[l] = false;
+            let cands = &nb[nb_ptr[l] as usize..nb_ptr[l + 1] as usize];
+            st.try_all(cands, now, &mut scratch, &mut started);
+        } else {
+            let (v, c) = (links.dst[l] as usize, ev.chunk as usize);
+            st.held[v * words + c / 64] |= 1 << (c % 64);
+            st.order[v].push(c as u32);
+            out.time_ns = now;
+            pending -= 1;
+            // v can now give c to each out-neighbour that neither holds nor is receiving it.
+            for &o in &out_links[out_ptr[v] as usize..out_ptr[v + 1] as usize] {
+                let w = links.dst[o as usize] as usize;
+                if !State::has(&st.got, words, w, c) {
+                    st.want[o as usize] += 1;
+                }
+            }
+            let cands = &out_links[out_ptr[v] as usize..out_ptr[v + 1] as usize];
+            st.try_all(cands, now, &mut scratch, &mut started);
+        }
+    }
+    if pending != 0 {
+        return Err(format!("{pending} chunk deliveries can never happen: the links do not connect every rank"));
+    }
+    Ok(out)
+}
+
+/// A replayed transfer list: per transfer its start and landing time (ns) and its round.
+pub struct Replayed {
+    pub start: Vec<f64>,
+    pub land: Vec<f64>,
+    /// Rounds (schedule steps): the first round after the one that made the sender's data final
+    /// and after the last round that used any physical link of the path, so a round uses each
+    /// physical link at most once and every dependency lies in an earlier round.
+    pub round: Vec<u32>,
+}
+
+/// Start and landing time of each transfer, in list order (see the module comment), and its
+/// round. `reduce[i]`: the destination's data for the chunk is final once every reduce into it
+/// has landed.
+pub fn replay(links: &Links, link: &[u32], chunk: &[u32], reduce: &[bool], chunks: usize) -> Result<Replayed, String> {
+    links.check()?;
+    if link.len() != chunk.len() || chunk.len() != reduce.len() {
+        return Err("transfer arrays differ in length".into());
+    }
+    let m = links.src.len();
+    let mut free = vec![0.0f64; links.resources];
+    let mut ready = vec![0.0f64; links.npus * chunks];
+    let mut next_round = vec![0u32; links.resources];
+    let mut ready_round = vec![0u32; links.npus * chunks];
+    let mut start = Vec::with_capacity(link.len());
+    let mut land = Vec::with_capacity(link.len());
+    let mut round = Vec::with_capacity(link.len());
+    for i in 0..link.len() {
+        let (l, c) = (link[i] as usize, chunk[i] as usize);
+        if l >= m || c >= chunks {
+            return Err(format!("transfer {i} names link {l} of {m} or chunk {c} of {chunks}"));
+        }
+        let path = links.path_of(l);
+        let from = links.src[l] as usize * chunks + c;
+        let mut t = ready[from];
+        let mut r = ready_round[from];
+        for &d in path {
+            t = t.max(free[d as usize]);
+            r = r.max(next_round[d as usize]);
+        }
+        let end = t + links.ser[l];
+        for &d in path {
+            free[d as usize] = end;
+            next_round[d as usize] = r + 1;
+        }
+        let at = t + links.fly[l];
+        let key = links.dst[l] as usize * chunks + c;
+        if reduce[i] {
+            ready[key] = ready[key].max(at);
+            ready_round[key] = ready_round[key].max(r + 1);
+        } else {
+            ready[key] = at;
+            ready_round[key] = r + 1;
+        }
+        start.push(t);
+        land.push(at);
+        round.push(r);
+    }
+    Ok(Replayed { start, land, round })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A bidirectional ring of n ranks, one resource per direction of each link.
+    fn ring(n: usize) -> Links {
+        let mut src = vec![];
+        let mut dst = vec![];
+        for r in 0..n {
+            src.push(r as u32);
+            dst.push(((r + 1) % n) as u32);
+            src.push(((r + 1) % n) as u32);
+            dst.push(r as u32);
+        }
+        let m = src.len();
+        Links { npus: n, src, dst, ser: vec![1.0; m], fly: vec![1.0; m], path_ptr: (0..=m as u32).collect(), path: (0..m as u32).collect(), resources: m }
+    }
+
+    #[test]
+    fn ring_all_gather_is_optimal() {
+        // Each rank receives n-1 chunks over 2 links of 1 ns each: ceil((n-1)/2) ns at best.
+        let out = all_gather(&ring(8), 1, 0, true).unwrap();
+        assert_eq!(out.transfers, 8 * 7);
+        assert_eq!(out.time_ns, 4.0);
+    }
+
+    #[test]
+    fn disconnected_ranks_are_an_error() {
+        let mut l = ring(4);
+        l.npus = 5; // rank 4 has no links
+        assert!(all_gather(&l, 1, 0, false).unwrap_err().contains("can never happen"));
+    }
+
+    #[test]
+    fn replay_waits_for_data_and_ports() {
+        let l = ring(3);
+        // 0 -> 1 (link 0) then 1 -> 2 (link 2) of chunk 0: the second waits for the first to land.
+        let r = replay(&l, &[0, 2, 2], &[0, 0, 1], &[false, false, false], 3).unwrap();
+        assert_eq!(r.start, vec![0.0, 1.0, 2.0]); // 1 -> 2 of chunk 1 (link 2 again) waits for link 2
+        assert_eq!(r.land, vec![1.0, 2.0, 3.0]);
+        assert_eq!(r.round, vec![0, 1, 2]);
+    }
+}

@@ -1,0 +1,112 @@
+"""Symmetric collectives folded onto representative members (simengine/src/symmetry.rs): the
+folded run's result equals the full run's, field for field, on random symmetric fabrics and on
+fabrics whose symmetry is broken (failed cables, a slowed cable, extra asymmetry); the result
+says which path ran and why."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from infragraph import blueprints, schemas
+from infragraph.cli import main
+from infragraph.graph.failures import Degrade, FailureSpec, with_failures
+from infragraph.simulate import SimulationOptions, prepare, simulate
+
+# What differs by design: the engine's own effort, and the path report.
+EFFORT = ("events", "wall_time_s", "events_per_second", "symmetry")
+
+
+def _both(p, opts: SimulationOptions) -> tuple[dict, dict]:
+    folded = simulate(p, SimulationOptions(**{**opts.__dict__, "symmetry": True}))
+    full = simulate(p, SimulationOptions(**{**opts.__dict__, "symmetry": False}))
+    assert {k: v for k, v in folded.items() if k not in EFFORT} == {k: v for k, v in full.items() if k not in EFFORT}
+    assert full["symmetry"] == {"path": "full", "members_simulated": full["symmetry"]["members_simulated"],
+                                "members": full["symmetry"]["members"], "reason": "turned off (--no-symmetry)"}
+    schemas.validate("simulation-result", folded)
+    return folded, full
+
+
+def _random_case(rng: random.Random) -> SimulationOptions:
+    collective = rng.choice(["all-reduce", "all-reduce", "reduce-scatter", "all-gather", "all-to-all"])
+    algorithm = rng.choice(["ring", "ring", "ring-bidirectional"])
+    return SimulationOptions(collective=collective, algorithm=(algorithm,), dims=(), model=rng.choice(["aware", "unaware"]),
+                             size_bytes=rng.choice([1000, 1 << 20, 3 << 20]), chunks=rng.randint(1, 3),
+                             active_chunks=rng.randint(1, 2), top_links=None)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_folded_equals_full_on_random_symmetric_clos(seed):
+    rng = random.Random(seed)
+    radix, tiers = rng.choice([(4, 2), (4, 3), (8, 2)])
+    p = prepare(blueprints.graph("std.fabrics.clos", radix=radix, tiers=tiers))
+    folded_any = False
+    for _ in range(3):
+        folded, full = _both(p, _random_case(rng))
+        s = folded["symmetry"]
+        assert s["members"] == p.npu_nodes.size
+        if s["path"] == "symmetric":
+            folded_any = True
+            assert s["reason"] is None and p.npu_nodes.size % s["members_simulated"] == 0
+            assert folded["events"] < full["events"]
+        else:
+            assert s["reason"]
+    assert folded_any, "a flat ring on a healthy Clos folds"
+
+
+def test_flat_ring_on_a_three_tier_clos_folds_onto_one_pod():
+    """radix 4, 3 tiers: 2 hosts per leaf, 2 leaves per pod; the ring's hops inside a leaf, across
+    leaves and across pods repeat every pod (4 hosts)."""
+    p = prepare(blueprints.graph("std.fabrics.clos", radix=4, tiers=3))
+    folded, _ = _both(p, SimulationOptions(collective="all-reduce", algorithm=("ring",), dims=(), model="aware"))
+    assert folded["symmetry"] == {"path": "symmetric", "members_simulated": 4, "members": 16, "reason": None}
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_broken_symmetry_gives_the_full_answer(seed):
+    """A failed cable or a slowed one breaks the pattern: the check refuses the fold (or keeps it where
+    no ring route crosses the broken part), and either way the answer is the full run's."""
+    rng = random.Random(100 + seed)
+    g = blueprints.graph("std.fabrics.clos", radix=4, tiers=3)
+    spec = (FailureSpec(fail_random=0.1, seed=seed) if seed % 2 == 0
+            else FailureSpec(degrade=(Degrade(target=f"host.{rng.randrange(16)}.nic.*", bandwidth_factor=0.5),)))
+    broken, _ = with_failures(g, spec)
+    p = prepare(broken)
+    reasons = []
+    for _ in range(3):
+        opts = _random_case(rng)
+        try:
+            folded, _full = _both(p, opts)
+        except Exception as exc:  # a failure that splits the group is the same error either way
+            assert "no path" in str(exc) or "split" in str(exc)
+            continue
+        reasons.append(folded["symmetry"]["reason"])
+    if seed % 2:  # a slowed NIC is on two ring connections: no shift maps the ring onto itself
+        assert reasons and all(reasons), reasons
+
+
+def test_refusals_say_why():
+    p = prepare(blueprints.graph("std.fabrics.clos", radix=4, tiers=2))
+    base = SimulationOptions(collective="all-reduce", algorithm=("ring",), dims=(), model="aware")
+    cases = {
+        "fair model": SimulationOptions(**{**base.__dict__, "model": "fair"}),
+        "halving-doubling": SimulationOptions(**{**base.__dict__, "algorithm": ("halving-doubling",)}),
+        "process groups": SimulationOptions(**{**base.__dict__, "groups": ((0, 1, 2, 3), (4, 5, 6, 7))}),
+        "has a root": SimulationOptions(**{**base.__dict__, "collective": "broadcast"}),
+    }
+    for why, opts in cases.items():
+        folded, _ = _both(p, opts)
+        assert folded["symmetry"]["path"] == "full" and why in folded["symmetry"]["reason"], folded["symmetry"]
+
+
+def test_cli_states_the_path(tmp_path, capsys):
+    args = ["simulate", "std.fabrics.clos", "-D", "radix=4", "-D", "tiers=3", "--model", "aware", "--algorithm", "ring",
+            "--dims", "16", "--size", "1MiB"]
+    assert main(args + ["--json", str(tmp_path / "a.json")]) == 0
+    assert "symmetric: 4 of 16 members simulated" in capsys.readouterr().out
+    assert main(args + ["--no-symmetry", "--json", str(tmp_path / "b.json")]) == 0
+    assert "full run (turned off (--no-symmetry))" in capsys.readouterr().out
+    a, b = (json.loads((tmp_path / f).read_text()) for f in ("a.json", "b.json"))
+    assert a["collective_time_ns"] == b["collective_time_ns"] and a["ranks"] == b["ranks"]
