@@ -67,8 +67,8 @@ def mem_bw_gb_per_s(value: Any, name: str = "local_mem_bw") -> float | None:
             except UnitError as e:
                 raise _bad(name, f"bad {name} '{text}': {e}") from None
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
-        raise _bad(name, f"{name} must be a finite bandwidth > 0 (a number is GB/s = 1e9 bytes/s), or None, "
-                         f"got {given!r}")
+        raise _bad(name, f"bad {name} {given!r}: expected a finite bandwidth > 0 (a number is GB/s = 1e9 bytes/s), "
+                         f"or 'none'")
     return float(value)
 
 
