@@ -20,6 +20,7 @@ from ..units import Quantity, UnitError, format_quantity, parse_quantity, parse_
 from .common import (about_failures, about_option, add_failure_arguments, add_json_argument, add_source_arguments,
                      at_least, emit, failure_spec, load_graph_with_progress, one_of, option_error, progress)
 from .sim_progress import SimProgress
+from .simulate_compare import run_compare, wants_comparison
 from .simulate_workload import add_arguments as add_workload_arguments, run_workload
 
 
@@ -40,7 +41,11 @@ def register(sub) -> None:
                         "or double-binary-tree, or auto (nccl on GPU servers, else per dimension: ring on RI, direct "
                         "on FC, halving-doubling on a power-of-two SW, else direct), or schedule:FILE (a custom "
                         "schedule, docs/collectives.md); comma-separated for one per "
-                        "dimension. Default: nccl on GPU servers, else ring (all-to-all: direct; astra models: ring)")
+                        "dimension; a list naming 'synthesized' (ring,direct,synthesized) compares them side by side "
+                        "against the lower bound instead. Default: nccl on GPU servers, else ring (all-to-all: direct; astra models: ring)")
+    p.add_argument("--synth-chunks", type=int, default=2, metavar="K",
+                   help="with 'synthesized' in --algorithm (a side-by-side comparison): chunks per rank of the "
+                        "synthesized schedule (default 2)")
     p.add_argument("--dims", help="logical dimensions, dimension 0 fastest, e.g. 8,4 or RI(8)_SW(4) (default: the "
                                   "graph's 'dims' annotation when it covers the group, else flat; --dims N forces flat)")
     p.add_argument("--group", action="append", default=[], metavar="RANKS",
@@ -446,6 +451,10 @@ def run(args) -> int:
 
     if args.workload:
         return run_workload(args, options(args))
+    if wants_comparison(args.algorithm):  # ring,direct,synthesized: side by side (simulate_compare)
+        return run_compare(args, parse_sizes(args.size),
+                           lambda name: options(argparse.Namespace(**{**vars(args), "algorithm": name})),
+                           failure_spec(args))
     sizes = parse_sizes(args.size)
     opts = options(args)
     at_least(args.top, "--top", 0)

@@ -31,6 +31,9 @@ def register(sub) -> None:
     p.add_argument("--collective", required=True, choices=COLLECTIVES, help="the collective to synthesize")
     p.add_argument("--chunks", type=int, default=2, help="chunks per rank (default 2; more: closer to the bound, "
                                                          "more transfers)")
+    p.add_argument("--pieces", type=int, default=2,
+                   help="all-reduce: split each chunk into P pieces whose reduce-scatter and all-gather pipeline "
+                        "(default 2; the schedule has chunks x pieces chunks per rank)")
     p.add_argument("--size", default="1GiB", help="per-NPU buffer the schedule is timed for (all-gather: each NPU's "
                                                   "shard), e.g. 64MiB (default 1GiB)")
     p.add_argument("--match-seed", type=int, default=0, metavar="N",
@@ -62,6 +65,7 @@ def run(args) -> int:
     from ..output import check_output, open_output
 
     chunks = at_least(args.chunks, "--chunks", 1)
+    pieces = at_least(args.pieces, "--pieces", 1)
     size = _size(args.size)
     at_least(args.match_seed, "--match-seed", 0)
     spec = failure_spec(args)
@@ -70,7 +74,7 @@ def run(args) -> int:
     with about_failures(args):
         failed = with_failures(g, spec)[0]
     with progress(args).phase("synthesizing"):
-        s = synthesize(failed, args.collective, chunks, size, seed=args.match_seed)
+        s = synthesize(failed, args.collective, chunks, size, seed=args.match_seed, pieces=pieces)
     schedule = s.schedule()
     validate(schedule)  # proven before it is written
     engine = None

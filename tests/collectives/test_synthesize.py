@@ -13,6 +13,7 @@ from infragraph.graph import expand
 from infragraph.graph.failures import FailureSpec, Degrade, with_failures
 from infragraph.schemas import schema_errors
 from infragraph.simulate import SimulationOptions, simulate
+from infragraph.sources import load_graph
 from tests.docparts import link
 from tests.simgraphs import ring, torus
 
@@ -53,7 +54,7 @@ def test_random_fabrics_validate_and_respect_the_bound(seed):
     g = with_failures(g, FailureSpec(fail=fail, degrade=(Degrade(f"npu.{a}.xpu.0--npu.{b}.xpu.0", 0.25, 50.0),)))[0]
     for collective in COLLECTIVES:
         s = synthesize(g, collective, chunks_per_rank=rnd.randint(1, 3), size_bytes=float(rnd.choice([1e3, 1e6, 1e9])),
-                       seed=seed)
+                       seed=seed, pieces=rnd.randint(1, 3))
         validate(read_schedule(s.document()))  # the document, as written to disk, proves the collective
         assert s.time_ns >= s.bound.time_ns * (1 - 1e-9)
 
@@ -110,7 +111,19 @@ def test_document_states_time_and_bound():
     (dict(collective="all-to-all"), "cannot synthesize 'all-to-all'"),
     (dict(collective="all-gather", chunks_per_rank=0), "chunks per rank"),
     (dict(collective="all-gather", size_bytes=float("nan")), "buffer size"),
+    (dict(collective="all-reduce", pieces=0), "pieces"),
 ])
 def test_bad_arguments_are_errors(bad, message):
     with pytest.raises(Exception, match=message):
         synthesize(ring(4), **bad)
+
+
+def test_pipelined_pieces_overlap_the_two_phases_on_a_mesh():
+    """On a mesh the corners' two links bound both phases; pieces let one piece's all-gather run
+    beside the next one's reduce-scatter."""
+    g = load_graph("std.fabrics.mesh", {"sizes": "[4,4]"})
+    one = synthesize(g, "all-reduce", 2, pieces=1)
+    two = synthesize(g, "all-reduce", 2, pieces=2)
+    validate(two.schedule())
+    assert two.chunks_per_rank == 4
+    assert two.time_ns < 0.95 * one.time_ns
