@@ -90,9 +90,10 @@ def format_report(r: dict[str, Any]) -> str:
         lines.append(f"  failures applied   {f['failed_edges']} link(s) cut, {f['failed_nodes']} node(s) down, "
                      f"{f['degraded_edges']} degraded")
     lines += [
-        f"  bisection          {_gbps(bi['gbps'])} ({bi['per_npu_gbps']:,.1f} Gbit/s per NPU of the sending half, "
-        f"{bi['halves'][0]:,} | {bi['halves'][1]:,} NPUs)" + ("" if bi["exact"] else
-                                                             f", capacities rounded down by < {bi['resolution_gbps']:.3g} Gbit/s each"),
+        f"  bisection          {_gbps(bi['gbps'])} per direction ({_gbps(bi['per_npu_gbps'])} per NPU of the sending "
+        f"half, {bi['halves'][0]:,} | {bi['halves'][1]:,} NPUs)" + ("" if bi["exact"] else
+                                                                   f", capacities rounded down by < "
+                                                                   f"{format_bandwidth(bi['resolution_gbps'], 3)} each"),
         f"  diameter           {dia['cable_hops']} cable hops" + ("" if dia["exact"] else
                                                               f" at least (searched {dia['sources_searched']:,} sources)")
         + (f", e.g. {dia['between'][0]} to {dia['between'][1]}" if dia["between"] else "")

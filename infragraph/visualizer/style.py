@@ -49,8 +49,8 @@ def width_legend(bandwidth: np.ndarray) -> str:
         return "no bandwidth stated"
     lo, hi = float(bw.min()), float(bw.max())
     if hi <= lo:
-        return f"every line {gbps(lo)}"
-    return f"bandwidth, log scale: thin {gbps(lo)} … thick {gbps(hi)}"
+        return f"every line {gbps(lo)} per direction"
+    return f"bandwidth per direction, log scale: thin {gbps(lo)} … thick {gbps(hi)}"
 
 
 def heat(u: float) -> str:

@@ -90,7 +90,7 @@ def test_the_worst_trial_is_reproduced_by_fail_random(clos8_file, capsys):
     flags = text.split("add ")[1].split(" to this")[0].split()
     assert flags[:2] == ["--fail-random", "5"]  # the same count of cables, not a rounded fraction
     assert main(["analyze", clos8_file, "-q"] + flags) == 0
-    assert f"bisection          {worst} (" in capsys.readouterr().out
+    assert f"bisection          {worst} per direction (" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("args, expected", [
