@@ -62,7 +62,7 @@ def run_compare(args, sizes: list[int], opts_of, spec) -> int:
         for name in names:
             try:
                 if name == SYNTHESIZED:
-                    s = synthesize(p.g, args.collective, args.synth_chunks, size, links=links, pieces=2)
+                    s = synthesize(p.g, args.collective, args.synth_chunks, size, links=links)
                     # Both dependency modes; the faster is the one a user would keep (synthesize --dependencies auto).
                     tried = [simulate_schedule(p, s.schedule(mode), size, replace(base, collective=args.collective),
                                                check=mode == "rank-steps") for mode in ("rank-steps", "chunks")]
