@@ -209,3 +209,48 @@ def test_batches_share_one_graph_balance_the_workers_and_stay_small():
     assert all(len({p.graph_key for p in b}) == 1 and len(b) <= MAX_BATCH for b in batches)
     per_graph = {g: sum(b[0].graph_key == g for b in batches) for g in ("g0", "g1", "g2")}
     assert per_graph == {"g0": 1, "g1": 1, "g2": 8}  # small graphs whole; the big one split for balance
+
+
+def test_a_sweep_varies_astra_sims_scheduling_options_and_the_engine_follows(tmp_path):
+    """`infragraph simulate --intra-dimension-scheduling / --inter-dimension-scheduling` as sweep
+    axes: each point runs with its own pair, and the table says which (the times are those of
+    tests/simulate/test_run.py::test_scheduling_options_match_astra_sims_code, ASTRA-sim's own)."""
+    p = tmp_path / "spec.yaml"
+    p.write_text(textwrap.dedent("""
+        source: std.fabrics.stack
+        axes:
+          shape: "RI(4)_RI(8)"
+          bandwidth: [["50 GiB/s", "100 GiB/s"]]
+          latency: [["500 ns", "500 ns"]]
+          model: astra
+          chunks: 8
+          size: 1MiB
+          intra_dimension_scheduling: [FIFO, FIFO, SCF]
+          inter_dimension_scheduling: [baseline, themis, themis]
+        zip: [[intra_dimension_scheduling, inter_dimension_scheduling]]
+    """))
+    r = sweep(p, tmp_path / "res", workers=1, show_progress=False)
+    assert r.failed == 0
+    got = [(x["intra_dimension_scheduling"], x["inter_dimension_scheduling"], x["time_ns"]) for x in rows(r.table)]
+    assert got == [("FIFO", "baseline", 68_712), ("FIFO", "themis", 74_062), ("SCF", "themis", 70_692)]
+
+
+def test_ctrl_c_writes_every_point_once_the_unrun_ones_as_not_run(tmp_path):
+    s = spec(tmp_path, shapes=("SW(4)", "RI(4)", "RI(2)_RI(2)", "FC(4)"))
+    out = tmp_path / "res"
+    proc = subprocess.Popen([sys.executable, "-m", "infragraph", "sweep", str(s), "-o", str(out), "--workers", "1",
+                             "-q"], cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    wait_for_rows(tmp_path / "res.partial.jsonl", 1)
+    proc.send_signal(signal.SIGINT)  # the driver only, as Ctrl-C in a shell that runs it in the background
+    _, err = proc.communicate(timeout=120)
+    if proc.returncode == 0:
+        pytest.skip("the sweep finished before the interrupt arrived")
+    assert proc.returncode == 130 and "status not-run" in err
+    table = rows(tmp_path / "res.parquet")
+    assert [r["point"] for r in table] == list(range(16))
+    statuses = {r["status"] for r in table}
+    assert statuses <= {"ok", "not-run"} and "not-run" in statuses
+    resumed = sweep(s, out, workers=1, show_progress=False)
+    assert resumed.ran == sum(r["status"] == "not-run" for r in table) and resumed.failed == 0
+    assert {r["status"] for r in rows(resumed.table)} == {"ok"}

@@ -242,15 +242,16 @@ def test_a_sweep_varies_astra_sims_scheduling_options(tmp_path):
     spec = write(tmp_path, """
         source: std.fabrics.ring
         axes:
-          inter_dimension_scheduling: [baseline, themis]
+          inter_dimension_scheduling: [baseline, themis, offlineGreedyFlex]
           intra_dimension_scheduling: [FIFO, SCF, lessRemainingPhaseFirst]
     """)
     points = expand(read_spec(spec))
     assert {(p.options.inter_dimension_scheduling, p.options.intra_dimension_scheduling) for p in points} == {
-        (inter, intra) for inter in ("baseline", "themis") for intra in ("FIFO", "SCF", "lessRemainingPhaseFirst")}
+        (inter, intra) for inter in ("baseline", "themis", "offlineGreedyFlex")
+        for intra in ("FIFO", "SCF", "lessRemainingPhaseFirst")}
     bad = write(tmp_path, """
         source: std.fabrics.ring
         axes:
-          inter_dimension_scheduling: [offlineGreedyFlex]
+          inter_dimension_scheduling: [roundRobin]
     """, "bad.yaml")
-    assert "offlineGreedyFlex" in error_of(bad)
+    assert "roundRobin" in error_of(bad)

@@ -23,7 +23,7 @@ from .. import __version__
 from ..errors import InfraGraphError
 
 INTERNAL_ERROR = 3
-COMMANDS = ("compile", "validate", "info", "lint", "check", "fmt", "decompile", "simulate", "analyze", "visualize", "plot", "sweep", "translate", "import_", "blueprints", "workload", "schedule")
+COMMANDS = ("compile", "validate", "info", "lint", "check", "fmt", "decompile", "simulate", "analyze", "visualize", "plot", "sweep", "translate", "import_", "blueprints", "workload", "schedule", "synthesize")
 
 
 def build_parser() -> argparse.ArgumentParser:

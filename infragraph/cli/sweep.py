@@ -6,8 +6,10 @@
     infragraph sweep SPEC -o RESULTS --scheduler slurm:jobqueue.yaml         # dask-jobqueue SLURM
     infragraph sweep SPEC --dry-run                                          # count the points
 
-Writes RESULTS.parquet and RESULTS.csv (one row per point). Run the same command again to resume:
-points already done are skipped. Exit code 1 when any point failed (its row says why).
+Writes RESULTS.parquet and RESULTS.csv: every point of the spec exactly once, with its result or its
+error. Run the same command again to resume: points already done are skipped (the earlier rows are
+checked first; a corrupt journal is refused naming its line). One sweep at a time may write RESULTS
+(RESULTS.lock). Exit code 1 when any point failed (its row says why).
 """
 
 from __future__ import annotations
@@ -43,8 +45,8 @@ def run(args) -> int:
         r = sweep(args.spec, args.output, scheduler=args.scheduler, workers=args.workers,
                   show_progress=False if args.quiet else None)
     except KeyboardInterrupt:
-        print(f"interrupted: the points finished so far are in {args.output} (.parquet, .csv); "
-              "run the same command again to resume", file=sys.stderr)
+        print(f"interrupted: the points finished so far are in {args.output} (.parquet, .csv), the others "
+              "are there with status not-run; run the same command again to resume", file=sys.stderr)
         return 130
     print(f"{r.points} points: {r.ran} run, {r.skipped} already done, {r.failed} failed, in {r.wall_s:.1f} s "
           f"({r.executor})", file=sys.stderr)

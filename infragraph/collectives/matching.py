@@ -61,7 +61,7 @@ def all_gather(links: LogicalLinks, chunks_per_rank: int, chunk_bytes: float, se
     `record` False keeps only the transfer count and the time (for very large fabrics)."""
     from .._simengine import synth_all_gather
 
-    _check_reachable(links)
+    check_connected(links)
     try:
         raw = synth_all_gather(**engine_arrays(links, chunk_bytes), chunks_per_rank=chunks_per_rank, seed=seed,
                                record=record)
@@ -74,7 +74,7 @@ def all_gather(links: LogicalLinks, chunks_per_rank: int, chunk_bytes: float, se
                     int(raw["transfers"]), float(raw["time_ns"]))
 
 
-def _check_reachable(links: LogicalLinks) -> None:
+def check_connected(links: LogicalLinks) -> None:
     """Every rank must reach every other over logical links (the chunks spread hop by hop)."""
     from scipy.sparse import csr_matrix
     from scipy.sparse.csgraph import connected_components

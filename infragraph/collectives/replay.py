@@ -20,15 +20,19 @@ from .matching import engine_arrays
 
 
 def replay(links: LogicalLinks, link: np.ndarray, chunk: np.ndarray, reduce: np.ndarray, chunk_bytes: float,
-           chunks: int) -> tuple[np.ndarray, np.ndarray]:
-    """Start and landing time (ns) of each transfer, taken in array order; `reduce[i]` marks a
-    reduction (its destination's data for the chunk is final once every reduce into it landed)."""
+           chunks: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Start and landing time (ns) and round of each transfer, taken in array order; `reduce[i]`
+    marks a reduction (its destination's data for the chunk is final once every reduce into it
+    landed). Rounds are the schedule's steps: a transfer's round follows the round that made its
+    sender's data final and the last round that used a physical link of its path, so a round uses
+    each physical link at most once."""
     from .._simengine import synth_replay
 
     try:
-        start, land = synth_replay(**engine_arrays(links, chunk_bytes), link=link.astype("<u4").tobytes(),
+        start, land, rounds = synth_replay(**engine_arrays(links, chunk_bytes), link=link.astype("<u4").tobytes(),
                                    chunk=chunk.astype("<u4").tobytes(), reduce=reduce.astype(np.uint8).tobytes(),
                                    chunks=chunks)
     except ValueError as exc:
         raise error(f"cannot time the schedule: {exc}") from None
-    return np.frombuffer(start, dtype="<f8"), np.frombuffer(land, dtype="<f8")
+    return (np.frombuffer(start, dtype="<f8"), np.frombuffer(land, dtype="<f8"),
+            np.frombuffer(rounds, dtype="<u4").astype(np.int64))

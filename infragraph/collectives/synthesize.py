@@ -8,8 +8,9 @@
 
 The graph is the fully qualified graph with its failures applied (failed links are gone, degraded
 ones slower), NPUs numbered as `simulate` numbers them (graph.ranks). The result is a schedule
-(schedule.py) whose steps group transfers by their start time in the synthesizer's timing model
-(replay.py), its predicted time in that model and the lower bound (bound.py) it is judged against.
+(schedule.py) whose steps are rounds (replay.py: a round uses each physical link at most once and
+follows every round its transfers depend on), its predicted time in the synthesizer's timing model
+and the lower bound (bound.py) it is judged against.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from ..graph.failures import with_failures
 from ..graph.ranks import npu_order
 from .bound import Bound, lower_bound
 from .links import LogicalLinks, logical_links
-from .matching import all_gather
+from .matching import all_gather, check_connected
 from .replay import replay
 from .schedule import COLLECTIVES, Schedule, Transfer
 
@@ -43,6 +44,7 @@ class Synthesis:
     chunk_bytes: float
     src: np.ndarray
     dst: np.ndarray
+    link: np.ndarray  # logical link per transfer (reduce-scatter: of `links.reversed()`)
     chunk: np.ndarray
     reduce: np.ndarray  # bool per transfer
     start_ns: np.ndarray
@@ -60,48 +62,60 @@ class Synthesis:
         """Lower bound / predicted time: 1.0 is optimal."""
         return self.bound.time_ns / self.time_ns if self.time_ns > 0 else 1.0
 
-    def schedule(self) -> Schedule:
-        """The schedule (schedule.py) for the validator and the engine."""
+    def schedule(self, dependencies: str = "rank-steps") -> Schedule:
+        """The schedule (schedule.py) for the validator and the engine. Its steps are rounds, so
+        either dependency mode proves the same collective; the engine times them differently
+        (docs/collectives.md, "Synthesize")."""
         steps: list[list[Transfer]] = [[] for _ in range(int(self.step.max()) + 1 if self.step.size else 0)]
         ops = np.where(self.reduce, "reduce", "copy").tolist()
         for s, a, b, c, op in zip(self.step.tolist(), self.src.tolist(), self.dst.tolist(), self.chunk.tolist(), ops):
             steps[s].append(Transfer(a, b, c, op))
         return Schedule(self.collective, self.ranks, self.chunks_per_rank, tuple(tuple(s) for s in steps),
-                        dependencies="chunks")
+                        dependencies=dependencies)
 
-    def document(self) -> dict:
-        """The schedule as a JSON-ready document, with a `synthesis` block stating what it was made for."""
+    def document(self, dependencies: str = "rank-steps", engine: dict | None = None) -> dict:
+        """The schedule as a JSON-ready document, with a `synthesis` block stating what it was made
+        for; `engine` (engine_time's result) is added to that block when given."""
         steps: list[list[dict]] = [[] for _ in range(int(self.step.max()) + 1 if self.step.size else 0)]
         ops = np.where(self.reduce, "reduce", "copy").tolist()
         for s, a, b, c, op in zip(self.step.tolist(), self.src.tolist(), self.dst.tolist(), self.chunk.tolist(), ops):
             steps[s].append({"src": a, "dst": b, "chunk": c, "op": op})
-        first = np.zeros(len(steps))
-        first[self.step] = self.start_ns  # every transfer of a step starts at the same time
+        first = np.full(len(steps), np.inf)
+        np.minimum.at(first, self.step, self.start_ns)
         return {
             "collective": self.collective, "ranks": self.ranks, "chunks_per_rank": self.chunks_per_rank,
             "name": f"synthesized {self.collective}",
             "description": (f"infragraph synthesize: greedy link-chunk matching for {self.ranks} ranks, "
                             f"{self.chunks_per_rank} chunk(s) per rank, predicted {self.time_ns:.0f} ns against a "
                             f"lower bound of {self.bound.time_ns:.0f} ns for {self.size_bytes:.0f} B per NPU"),
-            "dependencies": "chunks",  # a transfer waits only for its sender's receipts of its chunk
+            "dependencies": dependencies,
             "steps": steps,
             "synthesis": {
                 "size_bytes": self.size_bytes, "chunk_bytes": self.chunk_bytes,
                 "predicted_time_ns": self.time_ns, "lower_bound_ns": self.bound.time_ns,
                 "lower_bound": self.bound.reason, "efficiency": self.efficiency, "model": MODEL,
-                "logical_links": self.logical_links, "step_start_ns": [round(t, 3) for t in first.tolist()],
+                "logical_links": self.logical_links,
+                "step_start_ns": [round(t, 3) for t in first.tolist()],  # the first start in each step
+                **({"engine": engine} if engine else {}),
             },
         }
 
 
 def synthesize(g: FQG, collective: str, chunks_per_rank: int = 1, size_bytes: float = float(1 << 30),
-               seed: int = 0, links: LogicalLinks | None = None) -> Synthesis:
+               seed: int = 0, links: LogicalLinks | None = None, pieces: int = 1) -> Synthesis:
     """Synthesize `collective` on `g` (its failure annotations applied). `size_bytes` is the
-    per-NPU buffer (all-gather: each NPU's shard); `links` may be passed when already built."""
+    per-NPU buffer (all-gather: each NPU's shard); `links` may be passed when already built.
+    All-reduce only: `pieces` P > 1 splits every chunk into P pieces whose reduce-scatter and
+    all-gather pipeline (piece p's all-gather beside piece p+1's reduce-scatter), so the schedule
+    has chunks_per_rank x P chunks per rank."""
     if collective not in COLLECTIVES:
         raise error(f"cannot synthesize '{collective}'; expected one of {', '.join(COLLECTIVES)}")
     if not (isinstance(chunks_per_rank, int) and chunks_per_rank >= 1):
         raise error(f"chunks per rank must be a whole number >= 1, found {chunks_per_rank!r}")
+    if not (isinstance(pieces, int) and pieces >= 1):
+        raise error(f"pieces must be a whole number >= 1, found {pieces!r}")
+    if pieces > 1 and collective != "all-reduce":
+        pieces = 1  # only an all-reduce has two phases to pipeline
     if not (np.isfinite(size_bytes) and size_bytes > 0):
         raise error(f"the buffer size must be a finite number of bytes > 0, found {size_bytes!r}")
     if links is None:
@@ -114,30 +128,49 @@ def synthesize(g: FQG, collective: str, chunks_per_rank: int = 1, size_bytes: fl
     total = n * k
     chunk_bytes = size_bytes / k if collective == "all-gather" else size_bytes / total
     gathered = size_bytes * n if collective == "all-gather" else size_bytes
-    bound = lower_bound(links, collective, gathered)
+    check_connected(links)
+    bound = lower_bound(links, collective, gathered)  # over every link, also those the matching skips
+    links = links.without_slow_detours()
     ag = all_gather(links, k, chunk_bytes, seed)
+    both = _concat(links.reversed(), links)
+    forward = ag.link + links.count
     if collective == "all-gather":
-        src, dst, chunk = links.src[ag.link], links.dst[ag.link], ag.chunk
-        reduce = np.zeros(ag.link.size, dtype=bool)
-        start, land = ag.start, ag.arrive
-    else:
+        link, chunk, reduce = forward, ag.chunk, np.zeros(ag.link.size, dtype=bool)
+    elif collective == "reduce-scatter":
         # Backwards: the copy that landed last is the first reduce; over the reversed links.
         back = np.argsort(-ag.arrive, kind="stable")
-        both = _concat(links.reversed(), links)
-        link = ag.link[back]
-        chunk = ag.chunk[back]
-        reduce = np.ones(link.size, dtype=bool)
-        if collective == "all-reduce":
-            link = np.concatenate([link, ag.link + links.count])
-            chunk = np.concatenate([chunk, ag.chunk])
-            reduce = np.concatenate([reduce, np.zeros(ag.link.size, dtype=bool)])
-        start, land = replay(both, link, chunk, reduce, chunk_bytes, total)
-        src, dst = both.src[link], both.dst[link]
-    order = np.lexsort((np.arange(start.size), start))
-    src, dst, chunk, reduce, start, land = (a[order] for a in (src, dst, chunk, reduce, start, land))
-    step = np.unique(np.round(start, 3), return_inverse=True)[1].reshape(-1) if start.size else start.astype(np.int64)
-    return Synthesis(collective, n, k, float(size_bytes), float(chunk_bytes), src, dst, chunk, reduce, start, land,
-                     step.astype(np.int64), bound, links.count)
+        link, chunk, reduce = ag.link[back], ag.chunk[back], np.ones(ag.link.size, dtype=bool)
+    else:
+        link, chunk, reduce = _pipelined_all_reduce(ag, links.count, k, pieces)
+        k, chunk_bytes = k * pieces, chunk_bytes / pieces
+        total = n * k
+    start, land, step = replay(both, link, chunk, reduce, chunk_bytes, total)
+    src, dst = both.src[link], both.dst[link]
+    link = np.where(link >= links.count, link - links.count, link)
+    order = np.lexsort((np.arange(step.size), step))
+    src, dst, link, chunk, reduce, start, land, step = (a[order] for a in (src, dst, link, chunk, reduce, start, land,
+                                                                          step))
+    return Synthesis(collective, n, k, float(size_bytes), float(chunk_bytes), src, dst, link, chunk, reduce, start, land,
+                     step, bound, links.count)
+
+
+def _pipelined_all_reduce(ag, count: int, k: int, pieces: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """All-reduce transfers (links of `_concat(reversed, forward)`, chunk ids, reduce flags) in
+    replay order: per piece p, the reduce-scatter (the all-gather backwards, timed as if it started
+    at p T) and the all-gather (as if at (p + 1) T), T the all-gather's time, merged by those
+    nominal times. Piece p of chunk c (owner r, index i) is chunk r k P + p k + i."""
+    t = ag.time_ns
+    back = np.argsort(-ag.arrive, kind="stable")
+    rs_link, rs_chunk, rs_at = ag.link[back], ag.chunk[back], t - ag.arrive[back]
+    links_, chunks_, reduces_, times_ = [], [], [], []
+    for p in range(pieces):
+        for lk, ch, at, red in ((rs_link, rs_chunk, rs_at + p * t, True), (ag.link + count, ag.chunk, ag.start + (p + 1) * t, False)):
+            links_.append(lk)
+            chunks_.append((ch // k) * k * pieces + p * k + ch % k)
+            reduces_.append(np.full(lk.size, red))
+            times_.append(at)
+    order = np.argsort(np.concatenate(times_), kind="stable")
+    return (np.concatenate(links_)[order], np.concatenate(chunks_)[order], np.concatenate(reduces_)[order])
 
 
 def _concat(a: LogicalLinks, b: LogicalLinks) -> LogicalLinks:
@@ -146,3 +179,23 @@ def _concat(a: LogicalLinks, b: LogicalLinks) -> LogicalLinks:
                         np.concatenate([a.bandwidth_gbps, b.bandwidth_gbps]), np.concatenate([a.latency_ns, b.latency_ns]),
                         np.concatenate([a.resource_ptr, b.resource_ptr[1:] + a.resource_ptr[-1]]),
                         np.concatenate([a.resources, b.resources]), a.ingress_gbps, a.egress_gbps)
+
+
+def engine_time(g: FQG, synthesis: Synthesis, model: str = "fair", dependencies: str = "auto") -> dict:
+    """The synthesized schedule run in the collective engine (collectives.run) under `model`, with
+    free reductions and no endpoint delay (the bound counts neither): {model, dependencies, time_ns}.
+    `dependencies` "auto" runs both modes and keeps the faster."""
+    from ..simulate import SimulationOptions, prepare
+    from .run import simulate_schedule
+
+    modes = ("rank-steps", "chunks") if dependencies == "auto" else (dependencies,)
+    p = prepare(g)
+    opts = SimulationOptions(model=model, local_mem_bw_gb_per_s=None, endpoint_delay_ns=0.0)
+    best: dict | None = None
+    for mode in modes:
+        r = simulate_schedule(p, synthesis.schedule(mode), synthesis.size_bytes, opts, check=False)
+        t = float(r["collective_time_ns"])
+        if best is None or t < best["time_ns"]:
+            best = {"model": model, "dependencies": mode, "time_ns": t}
+    assert best is not None
+    return best

@@ -40,9 +40,9 @@ SCHEDULINGS = ("fifo", "arrival", "lifo")
 # ASTRA-sim's `intra-dimension-scheduling` / `inter-dimension-scheduling` (its README's names; the
 # engine's name after the colon where its code calls it otherwise). docs/simulate.md, "Scheduling".
 INTRA_DIMENSION_SCHEDULINGS = ("FIFO", "SCF", "lessRemainingPhaseFirst")
-INTER_DIMENSION_SCHEDULINGS = ("baseline", "ascending", "themis", "offlineGreedy")
+INTER_DIMENSION_SCHEDULINGS = ("baseline", "ascending", "themis", "offlineGreedy", "offlineGreedyFlex")
 _ENGINE_INTER = {"baseline": "ascending", "ascending": "ascending", "themis": "offlineGreedy",
-                 "offlineGreedy": "offlineGreedy"}
+                 "offlineGreedy": "offlineGreedy", "offlineGreedyFlex": "offlineGreedyFlex"}
 LINK_FILTERS = ("all", "cables")  # which directed links the result lists: every one, or inter-device only
 # Node types a route never passes through (they are endpoints of memory traffic, not forwarders).
 DEFAULT_NO_TRANSIT = ("memory",)
@@ -66,7 +66,12 @@ class EngineSchedule(Protocol):
 
 @dataclass(frozen=True)
 class SimulationOptions:
-    """What to simulate and how. Defaults follow ASTRA-sim's example system configuration."""
+    """What to simulate and how. Defaults follow ASTRA-sim's example system configuration.
+
+    Give the fields below, or the command line's spellings (simulate.spellings): `size="1MiB"`,
+    `local_mem_bw="1600 GB/s"`, `endpoint_delay="10ns"`, `group=["0-7", "8-15"]`, `no_ecmp=True`,
+    `no_nic_affinity=True`, and text for `algorithm="ring,direct"`, `dims="8,4"`, `pxn="on"`. An
+    unknown keyword, or one option given in two spellings, is an InfraGraphError naming it."""
 
     collective: str = "all-reduce"
     size_bytes: float = 1 << 20  # per-NPU buffer; All-Gather: each NPU's shard
@@ -90,7 +95,8 @@ class SimulationOptions:
     scheduling: str | None = None
     # Where a chunk waits in a dimension's queue (FIFO, SCF = smallest chunk first,
     # lessRemainingPhaseFirst) and the order in which chunks visit the dimensions (baseline =
-    # ascending; themis = offlineGreedy, least-loaded dimension first): ASTRA-sim's system options.
+    # ascending; themis = offlineGreedy, least-loaded dimension first; offlineGreedyFlex also sizes each
+    # chunk from the load gaps): ASTRA-sim's system options.
     # Other than FIFO / baseline they need arrival scheduling (the astra models' default).
     intra_dimension_scheduling: str = "FIFO"
     inter_dimension_scheduling: str = "baseline"
@@ -119,6 +125,25 @@ class SimulationOptions:
     symmetry: bool = True
     top_links: int | None = 100  # busiest directed links listed in the result; None: every used link
     links: str = "all"  # "cables": list only inter-device links (see simulate.load)
+
+
+def _accept_cli_spellings(init):
+    """SimulationOptions(size="1MiB", local_mem_bw="1600 GB/s", no_ecmp=True, ...) as on the command
+    line, beside the fields themselves: the keywords pass through simulate.spellings first."""
+    from functools import wraps
+
+    from .spellings import to_fields
+
+    names = set(SimulationOptions.__dataclass_fields__)
+
+    @wraps(init)
+    def __init__(self, *args, **options):  # noqa: N807
+        init(self, *args, **to_fields(options, names))
+
+    return __init__
+
+
+SimulationOptions.__init__ = _accept_cli_spellings(SimulationOptions.__init__)
 
 
 @dataclass
@@ -254,9 +279,6 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
     if opts.scheduling is not None:
         _check_choice("scheduling", opts.scheduling, SCHEDULINGS)
     _check_choice("intra-dimension scheduling", opts.intra_dimension_scheduling, INTRA_DIMENSION_SCHEDULINGS)
-    if opts.inter_dimension_scheduling == "offlineGreedyFlex":
-        raise error("inter-dimension scheduling 'offlineGreedyFlex' (ASTRA-sim's chunk sizes from the load gaps "
-                    "between dimensions) is not modelled; use themis (offlineGreedy) or baseline")
     _check_choice("inter-dimension scheduling", opts.inter_dimension_scheduling, INTER_DIMENSION_SCHEDULINGS)
     scheduling = opts.scheduling or ("arrival" if opts.model.startswith("astra") else "fifo")
     greedy = _ENGINE_INTER[opts.inter_dimension_scheduling] != "ascending"

@@ -50,8 +50,9 @@ SYSTEM_SETTINGS: tuple[Setting, ...] = (
     Setting("intra-dimension-scheduling", "FIFO", "where a chunk waits in a dimension's queue (FIFO|SCF|"
             "lessRemainingPhaseFirst); ASTRA-sim 518bd51's JSON loader ignores it (runs FIFO)",
             choice("FIFO", "SCF", "lessRemainingPhaseFirst")),
-    Setting("inter-dimension-scheduling", "baseline", "order in which chunks visit the dimensions (baseline|themis); "
-            "ASTRA-sim 518bd51's JSON loader ignores it (runs baseline)", choice("baseline", "themis")),
+    Setting("inter-dimension-scheduling", "baseline", "order in which chunks visit the dimensions (baseline|"
+            "ascending|themis|offlineGreedy|offlineGreedyFlex); ASTRA-sim 518bd51's JSON loader ignores it (runs "
+            "baseline)", choice("baseline", "ascending", "themis", "offlineGreedy", "offlineGreedyFlex")),
 )
 
 

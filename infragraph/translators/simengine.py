@@ -22,7 +22,6 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import Diagnostic, Location
 from ..graph.export import to_json_dict
 from ..graph.fqg import FQG
 from ..simulate import prepare
@@ -49,21 +48,25 @@ class EnginePlan:
     values: dict[str, Any]
     notes: list[str]
     workload: Workload
+    scheduling: str  # run.sh's --scheduling (engine_scheduling)
 
 
 QUEUE_DEFAULTS = {"intra-dimension-scheduling": "FIFO", "inter-dimension-scheduling": "baseline"}
 
 
-def queue_refusals(values: dict[str, Any]) -> list[Diagnostic]:
-    """Our engine models ASTRA-sim's other queue orders only in ASTRA-sim's arrival chunk order
-    (`simulate --scheduling arrival`), which this bundle's scheduling-policy does not run: refused
-    here rather than by run.sh."""
-    return [Diagnostic(f"{key}={values[key]}: our engine models it only with ASTRA-sim's arrival chunk order "
-                       f"(simulate --scheduling arrival), and this bundle runs scheduling-policy "
-                       f"{values['scheduling-policy']}", Location(path=f"--set {key}"),
-                       f"run `infragraph simulate FILE --model astra --scheduling arrival --{key} {values[key]}`, "
-                       f"or translate for astra-analytical (ASTRA-sim 518bd51's JSON loader ignores the key)")
-            for key, default in QUEUE_DEFAULTS.items() if values[key] != default]
+def engine_scheduling(values: dict[str, Any]) -> tuple[str, list[str]]:
+    """The chunk order run.sh asks for, and a note when it is not the bundle's scheduling-policy.
+    Our engine models ASTRA-sim's other queue orders (intra-/inter-dimension-scheduling) only in
+    ASTRA-sim's arrival chunk order (`simulate --scheduling arrival`). That is what ASTRA-sim runs
+    for one collective under either policy: `Sys::get_priority` numbers whole collectives, so all
+    chunks of this bundle's one collective share a priority and queue in arrival order."""
+    policy = values["scheduling-policy"].lower()
+    changed = [f"{key}={values[key]}" for key, default in QUEUE_DEFAULTS.items() if values[key] != default]
+    if not changed:
+        return policy, []
+    return "arrival", [f"{', '.join(changed)}: run.sh runs the engine with --scheduling arrival (ASTRA-sim's chunk "
+                       f"order for one collective under scheduling-policy {values['scheduling-policy']}), the only "
+                       f"order in which it models these queues"]
 
 
 class SimEngine(Translator):
@@ -81,13 +84,15 @@ class SimEngine(Translator):
         system, diags = system_config(dims, values, options.workload) if dims else (
             {k: values[k] for k in ("scheduling-policy", "endpoint-delay", "active-chunks-per-dimension",
                                     "preferred-dataset-splits", "collective-optimization", "local-mem-bw")}, [])
-        refuse(diags + queue_refusals(values))
+        refuse(diags)
+        scheduling, queue_notes = engine_scheduling(values)
+        notes += queue_notes
         arrays = dict(prepared.arrays)
         arrays["edge_bandwidth_gbps"] = _null_nan(arrays["edge_bandwidth_gbps"])
         arrays["edge_latency_ns"] = _null_nan(arrays["edge_latency_ns"])
         names = g.node_names
         return EnginePlan(g, arrays, [names[i] for i in prepared.npu_nodes.tolist()], chosen, system, values,
-                          notes, options.workload)
+                          notes, options.workload, scheduling)
 
     def render(self, plan: EnginePlan) -> Bundle:
         dims = plan.chosen.dims
@@ -112,7 +117,7 @@ class SimEngine(Translator):
                              algorithms=",".join(algos), chunks=v["preferred-dataset-splits"],
                              active_chunks=v["active-chunks-per-dimension"], endpoint_delay=v["endpoint-delay"],
                              local_mem_bw=_num(v["local-mem-bw"]), optimization=v["collective-optimization"],
-                             scheduling=v["scheduling-policy"].lower(), intra=v["intra-dimension-scheduling"],
+                             scheduling=plan.scheduling, intra=v["intra-dimension-scheduling"],
                              inter=v["inter-dimension-scheduling"], collective=plan.workload.collective,
                              size=plan.workload.size_bytes),
         }

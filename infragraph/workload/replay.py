@@ -29,6 +29,7 @@ collective's engine run is cached by (type, group, size).
 from __future__ import annotations
 
 import heapq
+import math
 from collections import defaultdict
 from dataclasses import dataclass, replace
 from typing import Any, Callable
@@ -117,6 +118,7 @@ class Replay:
         self.sent: dict[tuple, int] = defaultdict(int)
         self.posted: dict[tuple, int] = defaultdict(int)
         self.tier_bytes: dict[str, float] = defaultdict(float)
+        self._stack_dims = stack_dims(p.g.graph_annotations, n_fabric)
 
     # -- the event queue: same-time events run in the order they were scheduled, as ASTRA-sim's --
     def at(self, t: float, fn: Callable, *args: Any) -> None:
@@ -243,10 +245,23 @@ class Replay:
         chunk = self.sent[key]
         self.sent[key] += 1
         r = self._engine("point-to-point", (n.src, n.dst), n.comm_size)
-        arrival = t + max(x["finish_ns"] for x in r["ranks"])
+        arrival = t + self._message_ns(n.src, n.dst, n.comm_size, max(x["finish_ns"] for x in r["ranks"]))
         self.messages.append({"src": n.src, "dst": n.dst, "tag": n.tag, "size_bytes": n.comm_size,
                               "start_ns": t, "end_ns": arrival})
         self.at(arrival, self._arrive, key, chunk, npu, n)
+
+    def _message_ns(self, src: int, dst: int, size: int, engine_ns: float) -> float:
+        """A send's time. ASTRA-sim's analytical sends (Workload -> Sys::front_end_sim_send ->
+        sim_send) carry no endpoint delay, unlike its collectives' messages, which the engine's
+        point-to-point run includes at both ends; and its congestion-unaware network times a send
+        on the first dimension where source and destination differ alone (MultiDimTopology::send:
+        hops x latency + size / bandwidth, cut to whole ns). The astra models follow both rules;
+        the others keep the engine's time."""
+        if self.opts.sim.model == "astra" and self._stack_dims is not None:
+            return astra_send_ns(self._stack_dims, src, dst, size)
+        if self.opts.sim.model in ("astra", "astra-aware"):
+            return engine_ns - 2 * self.opts.sim.endpoint_delay_ns
+        return engine_ns
 
     def _arrive(self, t: float, key: tuple, chunk: int, npu: _Npu, n: Node) -> None:
         entry = self.p2p[key].setdefault(chunk, {})
@@ -299,6 +314,37 @@ class Replay:
                                 for nid, s in sorted(npu.spans.items(), key=lambda kv: kv[1][0])]
                                for npu in self.npus]
         return out
+
+
+def stack_dims(annotations: dict[str, Any], npus: int) -> list[tuple[str, int, float, float]] | None:
+    """The ASTRA-sim dimensions a graph states (std.fabrics.stack's `astra.topology`, `npus_count`,
+    `bandwidth_gbps`, `latency_ns`): (kind, NPUs, GB/s with GB = 2^30 B as ASTRA-sim reads them, ns)
+    per dimension, dimension 0 first; None when the graph states none or they do not cover `npus`."""
+    try:
+        kinds = [k.strip() for k in str(annotations["astra.topology"]).split(",")]
+        counts = [int(x) for x in str(annotations["npus_count"]).split(",")]
+        gbps = [float(x) for x in str(annotations["bandwidth_gbps"]).split(",")]
+        lats = [float(x) for x in str(annotations["latency_ns"]).split(",")]
+    except (KeyError, ValueError):
+        return None
+    if not len(kinds) == len(counts) == len(gbps) == len(lats) or math.prod(counts) != npus:
+        return None
+    # Gbit/s back to ASTRA-sim's GB/s (2^30 B), rounded to undo the float round trip of the annotation
+    return [(k, c, round(b * 1e9 / 8 / 2**30, 9), t) for k, c, b, t in zip(kinds, counts, gbps, lats)]
+
+
+def astra_send_ns(dims: list[tuple[str, int, float, float]], src: int, dst: int, size: int) -> int:
+    """ASTRA-sim's congestion-unaware send time (MultiDimTopology::send at 518bd51): on the first
+    dimension where the two NPUs' coordinates differ, hops x latency + size / bandwidth, cut to whole
+    ns; hops: Ring the shorter way round, FullyConnected 1, Switch 2."""
+    a, b = src, dst
+    for kind, n, gb_per_s, latency in dims:
+        x, y = a % n, b % n
+        if x != y:
+            hops = min((y - x) % n, (x - y) % n) if kind == "Ring" else 1 if kind == "FullyConnected" else 2
+            return int(hops * latency + size / (gb_per_s * (1 << 30) / 1e9))
+        a, b = a // n, b // n
+    raise ValueError(f"a send from NPU {src} to itself")
 
 
 def link_load(p: PreparedGraph, tier_bytes: dict[str, float], step_ns: float) -> list[dict[str, Any]]:

@@ -37,6 +37,7 @@ pub enum IntraScheduling {
 pub enum InterScheduling {
     Ascending,
     OfflineGreedy,
+    OfflineGreedyFlex,
 }
 
 /// What `Sys::insert_stream` compares for one waiting chunk.
@@ -108,15 +109,68 @@ impl Greedy {
         }
     }
 
-    /// The dimension order of the next chunk (`OfflineGreedy::get_chunk_scheduling`) for a
-    /// collective that shrinks per dimension (reduce-scatter, all-reduce) or grows (all-gather);
-    /// `chunk` is the recommended chunk size. Size-1 dimensions are listed but carry no phase.
-    pub fn next_order(&mut self, chunk: u64, shrinking: bool) -> Vec<usize> {
-        // A stable sort, as std::sort's insertion sort is on so few elements.
+    /// The bytes the load gap in front of position `i` stands for (`get_chunk_size_from_elapsed_time`
+    /// as `get_chunk_scheduling` calls it). Reduce-scatter: the gap between the most loaded
+    /// dimension and the one at `i`, counted on `i`'s dimension. All-gather (loads in reversed,
+    /// most loaded first order): the gap between `i` and the last dimension of size > 1, counted
+    /// on that last dimension and divided by the size of every dimension from it down to `i`.
+    fn gap_bytes(&self, i: usize, shrinking: bool) -> u64 {
+        let dims = self.loads.len();
+        let d = self.loads[i].0;
+        if shrinking {
+            return self.bytes_of((self.loads[dims - 1].1 - self.loads[i].1).abs(), d, true);
+        }
+        let mut last = dims - 1;
+        while self.sizes[self.loads[last].0] == 1 {
+            last -= 1;
+        }
+        let mut gap = self.bytes_of((self.loads[last].1 - self.loads[i].1).abs(), self.loads[last].0, false);
+        // The C++ walks `last` down to `i` (inclusive), dividing by every size on the way.
+        let mut k = last as isize - 1;
+        while k >= i as isize {
+            let dk = self.loads[k as usize].0;
+            if self.sizes[dk] > 1 {
+                gap /= self.sizes[dk] as u64;
+            }
+            k -= 1;
+        }
+        gap
+    }
+
+    /// Sorts the loads for the next chunk: ascending, stable (as std::sort's insertion sort is on
+    /// so few elements); all-gather most loaded first.
+    fn sort_loads(&mut self, shrinking: bool) {
         self.loads.sort_by(|a, b| a.1.partial_cmp(&b.1).unwrap_or(std::cmp::Ordering::Equal));
         if !shrinking {
             self.loads.reverse();
         }
+    }
+
+    /// The chunk goes in dimension order 0, 1, ...: the loads are put back in dimension order
+    /// (all-gather reversed) and a chunk of `chunk` bytes is added position by position, so
+    /// dimension `i`'s share lands on the load at position `i`, as the C++ does.
+    fn in_dimension_order(&mut self, chunk: u64, shrinking: bool) -> Vec<usize> {
+        let dims = self.loads.len();
+        self.loads.sort_by_key(|l| l.0);
+        if !shrinking {
+            self.loads.reverse();
+        }
+        let mut c = chunk;
+        for pos in 0..dims {
+            if self.sizes[pos] == 1 {
+                continue;
+            }
+            self.loads[pos].1 += self.load(c, pos, shrinking);
+            c = self.grow(c, pos, shrinking);
+        }
+        (0..dims).collect()
+    }
+
+    /// The dimension order of the next chunk (`OfflineGreedy::get_chunk_scheduling`) for a
+    /// collective that shrinks per dimension (reduce-scatter, all-reduce) or grows (all-gather);
+    /// `chunk` is the recommended chunk size. Size-1 dimensions are listed but carry no phase.
+    pub fn next_order(&mut self, chunk: u64, shrinking: bool) -> Vec<usize> {
+        self.sort_loads(shrinking);
         let dims = self.loads.len();
         let mut order = Vec::with_capacity(dims);
         let mut c = chunk;
@@ -129,38 +183,8 @@ impl Greedy {
             }
             if !checked {
                 checked = true;
-                let diff = if shrinking {
-                    self.bytes_of((self.loads[dims - 1].1 - self.loads[i].1).abs(), d, true)
-                } else {
-                    let mut last = dims - 1;
-                    while self.sizes[self.loads[last].0] == 1 {
-                        last -= 1;
-                    }
-                    let mut diff = self.bytes_of((self.loads[last].1 - self.loads[i].1).abs(), self.loads[last].0, false);
-                    // The C++ walks `last` down to `i` (inclusive), dividing by every size on the way.
-                    let mut k = last as isize - 1;
-                    while k >= i as isize {
-                        let dk = self.loads[k as usize].0;
-                        if self.sizes[dk] > 1 {
-                            diff /= self.sizes[dk] as u64;
-                        }
-                        k -= 1;
-                    }
-                    diff
-                };
-                if diff < chunk / 16 {
-                    self.loads.sort_by_key(|l| l.0);
-                    if !shrinking {
-                        self.loads.reverse();
-                    }
-                    for pos in 0..dims {
-                        if self.sizes[pos] == 1 {
-                            continue;
-                        }
-                        self.loads[pos].1 += self.load(c, pos, shrinking);
-                        c = self.grow(c, pos, shrinking);
-                    }
-                    return (0..dims).collect();
+                if self.gap_bytes(i, shrinking) < chunk / 16 {
+                    return self.in_dimension_order(chunk, shrinking);
                 }
             }
             order.push(d);
@@ -168,6 +192,48 @@ impl Greedy {
             c = self.grow(c, d, shrinking);
         }
         order
+    }
+
+    /// offlineGreedyFlex's next chunk: its dimension order and its bytes, taken from `remaining`
+    /// (`OfflineGreedy::get_chunk_scheduling` with `OfflineGreedyFlex`). The chunk is sized to
+    /// the load gap in front of the least loaded dimension (`gap_bytes`); a gap smaller than the
+    /// recommended chunk sends a recommended chunk in dimension order instead (loads added for
+    /// the bytes it really carries). Otherwise the chunk visits the dimensions least loaded first
+    /// and carries `min(remaining, gap)` bytes, while the loads grow by the whole gap.
+    pub fn next_flex(&mut self, recommended: u64, remaining: &mut u64, shrinking: bool) -> (Vec<usize>, u64) {
+        self.sort_loads(shrinking);
+        let dims = self.loads.len();
+        let mut order = Vec::with_capacity(dims);
+        let mut c = recommended;
+        let mut bytes = None;
+        for i in 0..dims {
+            let d = self.loads[i].0;
+            if self.sizes[d] == 1 {
+                order.push(d);
+                continue;
+            }
+            if bytes.is_none() {
+                c = self.gap_bytes(i, shrinking);
+                if c < recommended {
+                    let b = recommended.min(*remaining);
+                    *remaining -= b;
+                    return (self.in_dimension_order(b, shrinking), b);
+                }
+                let b = c.min(*remaining);
+                *remaining -= b;
+                bytes = Some(b);
+            }
+            order.push(d);
+            self.loads[i].1 += self.load(c, d, shrinking);
+            c = self.grow(c, d, shrinking);
+        }
+        // Every dimension of size 1: nothing to schedule, the chunk takes the recommended size.
+        let b = bytes.unwrap_or_else(|| {
+            let b = recommended.min(*remaining);
+            *remaining -= b;
+            b
+        });
+        (order, b)
     }
 }
 
@@ -199,5 +265,19 @@ mod tests {
         // chunk/16) and goes in dimension order.
         let mut g = Greedy::new(&[4, 8], &[50.0, 100.0]);
         assert_eq!(g.next_order(1 << 20, false), vec![0, 1]);
+    }
+
+    #[test]
+    fn flex_sizes_a_chunk_to_the_load_gap_once_it_reaches_the_recommended_size() {
+        // Two dims of 4 at equal bandwidth, 1 MiB recommended, 4 MiB to send. Chunk 0: no gap,
+        // 1 MiB in dimension order (loads 3/4 and 3/16). Chunk 1: gap (3/4 - 3/16) / (3/4) =
+        // 3/4 MiB < 1 MiB, again 1 MiB in order (loads 3/2, 3/8). Chunk 2: gap 3/2 MiB, so
+        // 1.5 MiB, dim 1 first. Chunk 3: gap 3/8 MiB, in order with the 0.5 MiB left.
+        const M: u64 = 1 << 20;
+        let mut g = Greedy::new(&[4, 4], &[50.0, 50.0]);
+        let mut left = 4 * M;
+        let got: Vec<(Vec<usize>, u64)> = (0..4).map(|_| g.next_flex(M, &mut left, true)).collect();
+        assert_eq!(got, vec![(vec![0, 1], M), (vec![0, 1], M), (vec![1, 0], 3 * M / 2), (vec![0, 1], M / 2)]);
+        assert_eq!(left, 0);
     }
 }

@@ -323,7 +323,8 @@ impl<'t> Sim<'t> {
     fn fold(&mut self) -> SimResult<()> {
         let job = &self.jobs[0];
         let members = job.plan.ranks.len();
-        let found = symmetry::find(&job.plan, self.jobs.len(), &job.member_nodes, &mut self.router, self.topo, self.cfg);
+        let found =
+            symmetry::find(&job.plan, self.jobs.len(), self.spec.scheduling, &job.member_nodes, &mut self.router, self.topo, self.cfg);
         self.symmetry_report = Report { tried: true, simulated: members, members, reason: None };
         match found {
             Ok(fold) => {

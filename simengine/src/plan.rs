@@ -186,12 +186,12 @@ pub fn plan(spec: &CollectiveSpec, group: &[u32], astra: bool) -> SimResult<JobP
     let live: Vec<usize> = (0..dims.len()).filter(|&d| dims[d] > 1).collect();
     let ctx = PhaseContext { spec, dims: &dims, root_coords: &root_coords, astra };
     let phases = ctx.phases(&live, chunk_bytes, false)?;
-    let chunk_phases = if spec.inter == InterScheduling::OfflineGreedy && !matches!(spec.op, Op::AllToAll) {
-        ctx.greedy_phases(chunks, chunk_bytes)?
-    } else {
-        vec![]
-    };
+    let greedy = matches!(spec.inter, InterScheduling::OfflineGreedy | InterScheduling::OfflineGreedyFlex);
+    let chunk_phases = if greedy && !matches!(spec.op, Op::AllToAll) { ctx.greedy_phases(chunks, chunk_bytes)? } else { vec![] };
     let phases = chunk_phases.first().cloned().unwrap_or(phases);
+    // offlineGreedyFlex sizes its own chunks: as many as it cut (`Sys::generate_collective` sets
+    // the DataSet's stream count to the chunks it generated).
+    let chunks = if chunk_phases.is_empty() { chunks } else { chunk_phases.len() };
     Ok(JobPlan { ranks: group.to_vec(), dims, phases, chunk_phases, chunks, chunk_bytes, root: spec.root, root_coords })
 }
 
@@ -303,14 +303,18 @@ impl PhaseContext<'_> {
 
     /// offlineGreedy: each chunk's dimension order from the running loads; every chunk carries
     /// the chunk size except the last, which carries what is left of the collective.
+    /// offlineGreedyFlex: each chunk also takes its size from the loads (`Greedy::next_flex`)
+    /// until the collective's bytes run out, in at most `chunks` chunks (each at least the
+    /// recommended size).
     fn greedy_phases(&self, chunks: usize, chunk_bytes: f64) -> SimResult<Vec<Vec<Phase>>> {
         let spec = self.spec;
+        let name = if spec.inter == InterScheduling::OfflineGreedyFlex { "offlineGreedyFlex" } else { "offlineGreedy" };
         if !matches!(spec.op, Op::AllReduce | Op::ReduceScatter | Op::AllGather) {
-            return invalid(format!("inter-dimension scheduling offlineGreedy applies to all-reduce, reduce-scatter and \
+            return invalid(format!("inter-dimension scheduling {name} applies to all-reduce, reduce-scatter and \
                                     all-gather, not {}", spec.op.name()));
         }
         if spec.dim_bandwidth.len() != self.dims.len() || spec.dim_bandwidth.iter().any(|b| !(*b > 0.0 && b.is_finite())) {
-            return invalid(format!("offlineGreedy needs a positive bandwidth per dimension; got {:?} for {} dimensions",
+            return invalid(format!("{name} needs a positive bandwidth per dimension; got {:?} for {} dimensions",
                                    spec.dim_bandwidth, self.dims.len()));
         }
         let mut greedy = Greedy::new(self.dims, &spec.dim_bandwidth);
@@ -318,15 +322,21 @@ impl PhaseContext<'_> {
         // Raised to one byte per NPU (see `chunking`), every chunk is whole; otherwise the
         // collective's own bytes run out in the last chunk.
         let raised = spec.op != Op::AllGather && chunk_bytes > (spec.size_bytes.floor() / spec.chunks as f64).floor();
-        let total = if raised { chunks as f64 * chunk_bytes } else { spec.size_bytes.floor() };
+        let total = if raised { chunks as u64 * chunk_bytes as u64 } else { spec.size_bytes.floor() as u64 };
+        let recommended = chunk_bytes as u64;
         let mut left = total;
         let mut out = Vec::with_capacity(chunks);
-        for _ in 0..chunks {
-            let order = greedy.next_order(chunk_bytes as u64, shrinking);
-            let bytes = chunk_bytes.min(left);
-            left -= bytes;
+        while left > 0 {
+            let (order, bytes) = if spec.inter == InterScheduling::OfflineGreedyFlex {
+                greedy.next_flex(recommended, &mut left, shrinking)
+            } else {
+                let order = greedy.next_order(recommended, shrinking);
+                let bytes = recommended.min(left);
+                left -= bytes;
+                (order, bytes)
+            };
             let live: Vec<usize> = order.into_iter().filter(|&d| self.dims[d] > 1).collect();
-            out.push(self.phases(&live, bytes, true)?);
+            out.push(self.phases(&live, bytes as f64, true)?);
         }
         Ok(out)
     }

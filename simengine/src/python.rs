@@ -233,7 +233,7 @@ fn simulate<'py>(
             optimization: parse("collective optimization", optimization, &[("baseline", Optimization::Baseline), ("localBWAware", Optimization::LocalBwAware)])?,
             scheduling: parse("scheduling policy", scheduling, &[("fifo", Scheduling::Ordered), ("arrival", Scheduling::Arrival), ("lifo", Scheduling::Newest)])?,
             intra: parse("intra-dimension scheduling", intra_dimension_scheduling, &[("FIFO", IntraScheduling::Fifo), ("SCF", IntraScheduling::SmallestFirst), ("lessRemainingPhaseFirst", IntraScheduling::LessRemainingPhaseFirst)])?,
-            inter: parse("inter-dimension scheduling", inter_dimension_scheduling, &[("ascending", InterScheduling::Ascending), ("offlineGreedy", InterScheduling::OfflineGreedy)])?,
+            inter: parse("inter-dimension scheduling", inter_dimension_scheduling, &[("ascending", InterScheduling::Ascending), ("offlineGreedy", InterScheduling::OfflineGreedy), ("offlineGreedyFlex", InterScheduling::OfflineGreedyFlex)])?,
             dim_bandwidth: dim_bandwidth.clone(),
         };
         let cfg = SimConfig {

@@ -308,9 +308,20 @@ pub fn all_gather(links: &Links, k: usize, seed: u64, record: bool) -> Result<Ga
     Ok(out)
 }
 
-/// Start and landing time of each transfer, in list order (see the module comment). `reduce[i]`:
-/// the destination's data for the chunk is final once every reduce into it has landed.
-pub fn replay(links: &Links, link: &[u32], chunk: &[u32], reduce: &[bool], chunks: usize) -> Result<(Vec<f64>, Vec<f64>), String> {
+/// A replayed transfer list: per transfer its start and landing time (ns) and its round.
+pub struct Replayed {
+    pub start: Vec<f64>,
+    pub land: Vec<f64>,
+    /// Rounds (schedule steps): the first round after the one that made the sender's data final
+    /// and after the last round that used any physical link of the path, so a round uses each
+    /// physical link at most once and every dependency lies in an earlier round.
+    pub round: Vec<u32>,
+}
+
+/// Start and landing time of each transfer, in list order (see the module comment), and its
+/// round. `reduce[i]`: the destination's data for the chunk is final once every reduce into it
+/// has landed.
+pub fn replay(links: &Links, link: &[u32], chunk: &[u32], reduce: &[bool], chunks: usize) -> Result<Replayed, String> {
     links.check()?;
     if link.len() != chunk.len() || chunk.len() != reduce.len() {
         return Err("transfer arrays differ in length".into());
@@ -318,29 +329,43 @@ pub fn replay(links: &Links, link: &[u32], chunk: &[u32], reduce: &[bool], chunk
     let m = links.src.len();
     let mut free = vec![0.0f64; links.resources];
     let mut ready = vec![0.0f64; links.npus * chunks];
+    let mut next_round = vec![0u32; links.resources];
+    let mut ready_round = vec![0u32; links.npus * chunks];
     let mut start = Vec::with_capacity(link.len());
     let mut land = Vec::with_capacity(link.len());
+    let mut round = Vec::with_capacity(link.len());
     for i in 0..link.len() {
         let (l, c) = (link[i] as usize, chunk[i] as usize);
         if l >= m || c >= chunks {
             return Err(format!("transfer {i} names link {l} of {m} or chunk {c} of {chunks}"));
         }
         let path = links.path_of(l);
-        let mut t = ready[links.src[l] as usize * chunks + c];
+        let from = links.src[l] as usize * chunks + c;
+        let mut t = ready[from];
+        let mut r = ready_round[from];
         for &d in path {
             t = t.max(free[d as usize]);
+            r = r.max(next_round[d as usize]);
         }
         let end = t + links.ser[l];
         for &d in path {
             free[d as usize] = end;
+            next_round[d as usize] = r + 1;
         }
         let at = t + links.fly[l];
         let key = links.dst[l] as usize * chunks + c;
-        ready[key] = if reduce[i] { ready[key].max(at) } else { at };
+        if reduce[i] {
+            ready[key] = ready[key].max(at);
+            ready_round[key] = ready_round[key].max(r + 1);
+        } else {
+            ready[key] = at;
+            ready_round[key] = r + 1;
+        }
         start.push(t);
         land.push(at);
+        round.push(r);
     }
-    Ok((start, land))
+    Ok(Replayed { start, land, round })
 }
 
 #[cfg(test)]
@@ -380,8 +405,9 @@ mod tests {
     fn replay_waits_for_data_and_ports() {
         let l = ring(3);
         // 0 -> 1 (link 0) then 1 -> 2 (link 2) of chunk 0: the second waits for the first to land.
-        let (s, a) = replay(&l, &[0, 2], &[0, 0], &[false, false], 3).unwrap();
-        assert_eq!(s, vec![0.0, 1.0]);
-        assert_eq!(a, vec![1.0, 2.0]);
+        let r = replay(&l, &[0, 2, 2], &[0, 0, 1], &[false, false, false], 3).unwrap();
+        assert_eq!(r.start, vec![0.0, 1.0, 2.0]); // 1 -> 2 of chunk 1 (link 2 again) waits for link 2
+        assert_eq!(r.land, vec![1.0, 2.0, 3.0]);
+        assert_eq!(r.round, vec![0, 1, 2]);
     }
 }

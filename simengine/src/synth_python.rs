@@ -42,17 +42,18 @@ fn synth_all_gather<'py>(py: Python<'py>, npus: usize, src: &[u8], dst: &[u8], s
 }
 
 /// Replay a transfer list (synth::replay): link/chunk u32 bytes, reduce u8 bytes (0/1).
-/// Returns (start f64 bytes, land f64 bytes).
+/// Returns (start f64 bytes, land f64 bytes, round u32 bytes).
 #[pyfunction]
 #[pyo3(signature = (*, npus, src, dst, ser, fly, path_ptr, path, resources, link, chunk, reduce, chunks))]
 #[allow(clippy::too_many_arguments)]
 fn synth_replay<'py>(py: Python<'py>, npus: usize, src: &[u8], dst: &[u8], ser: &[u8], fly: &[u8], path_ptr: &[u8], path: &[u8],
-                     resources: usize, link: &[u8], chunk: &[u8], reduce: &[u8], chunks: usize) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
+                     resources: usize, link: &[u8], chunk: &[u8], reduce: &[u8], chunks: usize) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
     let l = links(npus, src, dst, ser, fly, path_ptr, path, resources);
     let (link, chunk) = (u32s(link), u32s(chunk));
     let reduce: Vec<bool> = reduce.iter().map(|&b| b != 0).collect();
-    let (s, a) = py.allow_threads(|| replay(&l, &link, &chunk, &reduce, chunks)).map_err(PyValueError::new_err)?;
-    Ok((PyBytes::new(py, &bytes_of(&s, f64::to_le_bytes)), PyBytes::new(py, &bytes_of(&a, f64::to_le_bytes))))
+    let r = py.allow_threads(|| replay(&l, &link, &chunk, &reduce, chunks)).map_err(PyValueError::new_err)?;
+    Ok((PyBytes::new(py, &bytes_of(&r.start, f64::to_le_bytes)), PyBytes::new(py, &bytes_of(&r.land, f64::to_le_bytes)),
+        PyBytes::new(py, &bytes_of(&r.round, u32::to_le_bytes))))
 }
 
 /// Adds the synthesis functions to the extension module.

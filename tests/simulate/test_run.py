@@ -238,7 +238,6 @@ def test_dimension_order_routing_crosses_fully_connected_and_switch_dims_in_one_
 
 
 @pytest.mark.parametrize("opts, message", [
-    (Opts(model="astra", inter_dimension_scheduling="offlineGreedyFlex"), "offlineGreedyFlex"),
     (Opts(model="astra", inter_dimension_scheduling="greedy"), "unknown inter-dimension scheduling 'greedy'"),
     (Opts(model="astra", intra_dimension_scheduling="LIFO"), "unknown intra-dimension scheduling 'LIFO'"),
     (Opts(model="astra", scheduling="fifo", intra_dimension_scheduling="SCF"), "need --scheduling arrival"),

@@ -36,3 +36,22 @@ def test_engine_on_graph_equals_engine_on_translated_yaml(tmp_path, shape):
     t_graph = simulate(g, opts)["collective_time_ns"]
     t_yaml = simulate(g_yaml, opts)["collective_time_ns"]
     assert t_graph > 0 and int(t_graph) == int(t_yaml)
+
+
+def test_bundle_runs_astra_sims_queue_options_in_arrival_order():
+    # ASTRA-sim queues one collective's chunks in arrival order under either scheduling-policy; the
+    # engine models the two queue options only there, so run.sh asks for it (and says so).
+    g = expand(stack("RI(4)_FC(8)"))
+    settings = {"inter-dimension-scheduling": "offlineGreedyFlex", "intra-dimension-scheduling": "SCF"}
+    b = T.get("simengine").translate(g, T.Options(settings=settings))
+    run = b.files["run.sh"]
+    assert "--scheduling arrival --intra-dimension-scheduling SCF --inter-dimension-scheduling offlineGreedyFlex" in run
+    assert any("--scheduling arrival" in n for n in b.notes)
+    plain = T.get("simengine").translate(g).files["run.sh"]
+    assert "--scheduling lifo --intra-dimension-scheduling FIFO --inter-dimension-scheduling baseline" in plain
+    # and the engine runs it: flex cuts its own chunks (its time differs from baseline's and themis')
+    opts = dict(model="astra", dims=(4, 8), algorithm=("ring", "direct"), chunks=8, size_bytes=1 << 24,
+                scheduling="arrival")
+    times = {inter: simulate(g, SimulationOptions(**opts, inter_dimension_scheduling=inter))["collective_time_ns"]
+             for inter in ("baseline", "themis", "offlineGreedyFlex")}
+    assert len(set(times.values())) == 3, times

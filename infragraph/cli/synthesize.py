@@ -1,0 +1,108 @@
+"""`infragraph synthesize FABRIC`: a topology-aware collective schedule for the actual fabric.
+
+    infragraph synthesize fabric.igl --collective all-reduce --chunks 2 -o schedule.json
+    infragraph synthesize std.fabrics.mesh -D 'sizes=[4,4]' --fail 'npu.0.port.0--npu.1.port.1' -o s.json
+    infragraph simulate fabric.igl --algorithm schedule:schedule.json      # run it
+    infragraph simulate fabric.igl --algorithm ring,synthesized            # against the textbook ones
+
+Greedy link-chunk matching over the time-expanded network (docs/collectives.md, "Synthesize"):
+heterogeneous links, switches (their ports are shared), failed and degraded links. Prints the
+lower bound, the synthesizer's predicted time and the engine's time of the schedule.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from ..units import UnitError, parse_size_bytes
+from .common import (about_failures, add_failure_arguments, add_source_arguments, at_least, failure_spec,
+                     load_graph_with_progress, option_error, progress)
+
+COLLECTIVES = ("all-gather", "reduce-scatter", "all-reduce")
+DEPENDENCIES = ("auto", "rank-steps", "chunks")
+MODELS = ("fair", "aware", "unaware", "none")
+
+
+def register(sub) -> None:
+    p = sub.add_parser("synthesize", help="synthesize a topology-aware collective schedule for the fabric",
+                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_source_arguments(p)
+    p.add_argument("--collective", required=True, choices=COLLECTIVES, help="the collective to synthesize")
+    p.add_argument("--chunks", type=int, default=2, help="chunks per rank (default 2; more: closer to the bound, "
+                                                         "more transfers)")
+    p.add_argument("--pieces", type=int, default=1,
+                   help="all-reduce: split each chunk into P pieces whose reduce-scatter and all-gather pipeline "
+                        "(default 1; 2 helps meshes in the synthesizer's model; the schedule has chunks x pieces "
+                        "chunks per rank)")
+    p.add_argument("--size", default="1GiB", help="per-NPU buffer the schedule is timed for (all-gather: each NPU's "
+                                                  "shard), e.g. 64MiB (default 1GiB)")
+    p.add_argument("--match-seed", type=int, default=0, metavar="N",
+                   help="seed of the matching's random picks (default 0; --seed is --fail-random's)")
+    p.add_argument("--model", default="fair", choices=MODELS,
+                   help="engine model the schedule is also timed with (default fair; none: skip)")
+    p.add_argument("--dependencies", default="auto", choices=DEPENDENCIES,
+                   help="what a transfer waits for in the engine: rank-steps, chunks, or auto (both run, the faster "
+                        "is written; default)")
+    p.add_argument("-o", "--output", required=True, metavar="OUT", help="the schedule JSON to write")
+    add_failure_arguments(p)
+    p.set_defaults(func=run)
+
+
+def _size(text: str) -> float:
+    try:
+        value = parse_size_bytes(text)
+    except UnitError as e:
+        raise option_error("--size", f"bad --size '{text}': {e}") from None
+    if value <= 0:
+        raise option_error("--size", f"bad --size '{text}'; expected a size > 0, e.g. 1GiB")
+    return float(value)
+
+
+def run(args) -> int:
+    from ..collectives.schedule import validate
+    from ..collectives.synthesize import engine_time, synthesize
+    from ..graph.failures import with_failures
+    from ..output import check_output, open_output
+
+    chunks = at_least(args.chunks, "--chunks", 1)
+    pieces = at_least(args.pieces, "--pieces", 1)
+    size = _size(args.size)
+    at_least(args.match_seed, "--match-seed", 0)
+    spec = failure_spec(args)
+    check_output(args.output, option="-o")
+    g = load_graph_with_progress(args)
+    with about_failures(args):
+        failed = with_failures(g, spec)[0]
+    with progress(args).phase("synthesizing"):
+        s = synthesize(failed, args.collective, chunks, size, seed=args.match_seed, pieces=pieces)
+    schedule = s.schedule()
+    validate(schedule)  # proven before it is written
+    engine = None
+    if args.model != "none":
+        with progress(args).phase(f"timing it in the engine ({args.model})"):
+            engine = engine_time(failed, s, args.model, args.dependencies)
+    mode = engine["dependencies"] if engine else ("rank-steps" if args.dependencies == "auto" else args.dependencies)
+    with open_output(args.output, option="-o") as fh:
+        json.dump(s.document(mode, engine), fh, separators=(",", ":"))
+        fh.write("\n")
+    print(format_summary(s, engine))
+    print(f"wrote {args.output}")
+    return 0
+
+
+def format_summary(s, engine: dict | None) -> str:
+    """What was synthesized, the bound, and the times (ms) with their share of the bound."""
+    bound = s.bound.time_ns
+
+    def line(label: str, t: float) -> str:
+        return f"  {label:<28}{t / 1e6:10.3f} ms  ({bound / t * 100:5.1f} % of the bound)"
+
+    lines = [f"synthesized {s.collective} on {s.ranks} NPUs ({s.logical_links:,} NPU-to-NPU links), "
+             f"{s.chunks_per_rank} chunk(s) per rank of {s.chunk_bytes:,.0f} B: {s.src.size:,} transfers in "
+             f"{int(s.step.max()) + 1 if s.step.size else 0:,} steps",
+             f"  {'lower bound':<28}{bound / 1e6:10.3f} ms  ({s.bound.reason})",
+             line("synthesizer's model", s.time_ns)]
+    if engine:
+        lines.append(line(f"engine ({engine['model']}, {engine['dependencies']})", engine["time_ns"]))
+    return "\n".join(lines)

@@ -1,0 +1,96 @@
+"""`infragraph synthesize`: writes a proven schedule that simulate runs; bad options are located."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from infragraph.cli import main
+from infragraph.collectives.schedule import load_schedule, validate
+
+MESH = ["std.fabrics.mesh", "-D", "sizes=[3,3]"]
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err and "internal error" not in err
+    return code, out, err
+
+
+def test_writes_a_schedule_that_validates_and_states_its_times(capsys, tmp_path):
+    out_file = tmp_path / "s.json"
+    code, out, _ = run(capsys, "synthesize", *MESH, "--collective", "all-reduce", "--size", "16MiB", "-o", str(out_file))
+    assert code == 0
+    doc = json.loads(out_file.read_text())
+    block = doc["synthesis"]
+    assert block["lower_bound_ns"] <= block["predicted_time_ns"]
+    assert block["engine"]["model"] == "fair" and block["engine"]["time_ns"] >= block["lower_bound_ns"]
+    assert doc["dependencies"] == block["engine"]["dependencies"]
+    validate(load_schedule(str(out_file)))
+    assert "lower bound" in out and "synthesizer's model" in out and "engine (fair" in out
+    # simulate runs it
+    code, out, _ = run(capsys, "simulate", *MESH, "--algorithm", f"schedule:{out_file}", "--size", "16MiB")
+    assert code == 0 and "time" in out
+
+
+def test_failed_link_is_avoided(capsys, tmp_path):
+    out_file = tmp_path / "s.json"
+    code, _, _ = run(capsys, "synthesize", *MESH, "--collective", "all-gather", "--model", "none",
+                     "--fail", "npu.0.port.0--npu.1.port.1", "-o", str(out_file))
+    assert code == 0
+    doc = json.loads(out_file.read_text())
+    pairs = {frozenset((t["src"], t["dst"])) for step in doc["steps"] for t in step}
+    assert frozenset((0, 1)) not in pairs and frozenset((0, 3)) in pairs
+    assert "engine" not in doc["synthesis"]
+
+
+@pytest.mark.parametrize("argv, where, message", [
+    (["--chunks", "0"], "--chunks", "expected a whole number ≥ 1"),
+    (["--size", "0"], "--size", "expected a size > 0"),
+    (["--size", "lots"], "--size", "bad --size 'lots'"),
+    (["--match-seed", "-1"], "--match-seed", "expected a whole number ≥ 0"),
+    (["--fail", "nosuch"], "--fail nosuch", "no node named 'nosuch'"),
+])
+def test_bad_options_are_located(capsys, tmp_path, argv, where, message):
+    out_file = tmp_path / "s.json"
+    code, _, err = run(capsys, "synthesize", *MESH, "--collective", "all-gather", *argv, "-o", str(out_file))
+    assert code == 1
+    assert err.startswith(f"{where}: error:") and message in err
+    assert not out_file.exists()
+
+
+def test_disconnecting_failures_are_an_error(capsys, tmp_path):
+    code, _, err = run(capsys, "synthesize", *MESH, "--collective", "all-gather", "--fail", "npu.0.*",
+                       "-o", str(tmp_path / "s.json"))
+    assert code == 1 and "not all connected" in err
+
+
+def test_unwritable_output_is_refused_before_work(capsys, tmp_path):
+    code, _, err = run(capsys, "synthesize", *MESH, "--collective", "all-gather", "-o", str(tmp_path / "no" / "s.json"))
+    assert code == 1 and "does not exist" in err
+
+
+def test_simulate_compares_algorithms_side_by_side(capsys, tmp_path):
+    out_json = tmp_path / "c.json"
+    code, out, _ = run(capsys, "simulate", "std.fabrics.torus", "-D", "sizes=[4,2,2]", "--algorithm",
+                       "ring,direct,halving-doubling,synthesized", "--size", "64MiB", "--json", str(out_json))
+    assert code == 0
+    assert "lower bound" in out
+    for name in ("ring", "direct", "halving-doubling", "synthesized"):
+        assert f"\n  {name} " in out
+    doc = json.loads(out_json.read_text())
+    times = {r["algorithm_requested"][0]: r["collective_time_ns"] for r in doc["results"]}
+    assert min(times.values()) >= doc["lower_bound_ns"]
+    assert times["synthesized"] < times["ring"]  # a 4x2x2 torus: the ring leaves links idle
+
+
+@pytest.mark.parametrize("argv, where, message", [
+    (["--size", "1MiB..4MiB"], "--size", "runs one size"),
+    (["--collective", "all-to-all"], "--algorithm", "'synthesized' makes"),
+    (["--synth-chunks", "0"], "--synth-chunks", "expected a whole number ≥ 1"),
+])
+def test_comparison_options_are_located(capsys, argv, where, message):
+    code, _, err = run(capsys, "simulate", *MESH, "--algorithm", "ring,synthesized", *argv)
+    assert code == 1
+    assert err.startswith(f"{where}: error:") and message in err
