@@ -1,6 +1,6 @@
 """Synthesized collectives against the lower bound and the textbook algorithms (issue 22 targets).
 
-Run: python benchmarks/collectives_synthesize.py quality [K]    # the table: bound, ring, RHD, direct, ours
+Run: python benchmarks/collectives_synthesize.py quality [K [P]] # the table: bound, ring, RHD, direct, ours
      python benchmarks/collectives_synthesize.py speed [N ...]  # synthesis CPU time (default 1024 4096)
      python benchmarks/collectives_synthesize.py gather N       # all-gather only, timeline not kept (16,384)
 
@@ -8,7 +8,7 @@ Quality: a 1 GiB all-reduce per NPU on 3-D Ring-FC-Switch stacks of 16-128 NPUs 
 and meshes. Ring, halving-doubling (RHD) and direct run in the engine as `simulate --algorithm X`
 does (per dimension on these graphs); ours is the synthesized schedule (K chunks per rank, default
 2) in the synthesizer's own timing model and in the engine (collectives.run, the faster dependency
-mode; all-reduce in 2 pipelined pieces, synthesize's default). Every engine run: model fair, reductions free and no endpoint delay (the bound counts
+mode; `quality K P`: the all-reduce in P pipelined pieces, default 1). Every engine run: model fair, reductions free and no endpoint delay (the bound counts
 neither). "% of bound" = bound / time. Speed: CPU seconds of `synthesize` (graph loaded before),
 then of the proof (`validate`).
 """
@@ -37,14 +37,14 @@ def cases():
         yield f"{kind} {sizes}", f"std.fabrics.{kind}", {"sizes": sizes}
 
 
-def quality(k: int) -> None:
+def quality(k: int, pieces: int) -> None:
     print("| fabric | NPUs | bound | ring | RHD | direct | ours (model) | ours (engine) |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     model_eff, engine_eff = [], []
     for label, source, defines in cases():
         g = load_graph(source, defines)
         p = prepare(g)
-        s = synthesize(g, "all-reduce", k, SIZE, pieces=2)
+        s = synthesize(g, "all-reduce", k, SIZE, pieces=pieces)
         bound = s.bound.time_ns
         cells = []
         for algorithm in ("ring", "halving-doubling", "direct"):
@@ -62,7 +62,7 @@ def quality(k: int) -> None:
               f"({model_eff[-1] * 100:.1f} %) | {e['time_ns'] / 1e6:.3f} ({engine_eff[-1] * 100:.0f} %, "
               f"{e['dependencies']}) |", flush=True)
     print(f"\naverage of the bound: ours (model) {sum(model_eff) / len(model_eff) * 100:.1f} %, "
-          f"ours (engine) {sum(engine_eff) / len(engine_eff) * 100:.1f} % over {len(model_eff)} fabrics (K = {k})")
+          f"ours (engine) {sum(engine_eff) / len(engine_eff) * 100:.1f} % over {len(model_eff)} fabrics (K = {k}, P = {pieces})")
 
 
 def speed(sizes: list[int]) -> None:
@@ -103,7 +103,7 @@ if __name__ == "__main__":
     what = sys.argv[1] if len(sys.argv) > 1 else "quality"
     rest = [int(a) for a in sys.argv[2:]]
     if what == "quality":
-        quality(rest[0] if rest else 2)
+        quality(rest[0] if rest else 2, rest[1] if len(rest) > 1 else 1)
     elif what == "speed":
         speed(rest or [1024, 4096])
     else:

@@ -31,9 +31,10 @@ def register(sub) -> None:
     p.add_argument("--collective", required=True, choices=COLLECTIVES, help="the collective to synthesize")
     p.add_argument("--chunks", type=int, default=2, help="chunks per rank (default 2; more: closer to the bound, "
                                                          "more transfers)")
-    p.add_argument("--pieces", type=int, default=2,
+    p.add_argument("--pieces", type=int, default=1,
                    help="all-reduce: split each chunk into P pieces whose reduce-scatter and all-gather pipeline "
-                        "(default 2; the schedule has chunks x pieces chunks per rank)")
+                        "(default 1; 2 helps meshes in the synthesizer's model; the schedule has chunks x pieces "
+                        "chunks per rank)")
     p.add_argument("--size", default="1GiB", help="per-NPU buffer the schedule is timed for (all-gather: each NPU's "
                                                   "shard), e.g. 64MiB (default 1GiB)")
     p.add_argument("--match-seed", type=int, default=0, metavar="N",

@@ -129,7 +129,8 @@ def synthesize(g: FQG, collective: str, chunks_per_rank: int = 1, size_bytes: fl
     chunk_bytes = size_bytes / k if collective == "all-gather" else size_bytes / total
     gathered = size_bytes * n if collective == "all-gather" else size_bytes
     check_connected(links)
-    bound = lower_bound(links, collective, gathered)
+    bound = lower_bound(links, collective, gathered)  # over every link, also those the matching skips
+    links = links.without_slow_detours()
     ag = all_gather(links, k, chunk_bytes, seed)
     both = _concat(links.reversed(), links)
     forward = ag.link + links.count

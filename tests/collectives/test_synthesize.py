@@ -3,6 +3,7 @@ failed and degraded links), never beat the lower bound, and beat the ring where 
 asymmetric."""
 import random
 
+import numpy as np
 import pytest
 import yaml
 
@@ -127,3 +128,23 @@ def test_pipelined_pieces_overlap_the_two_phases_on_a_mesh():
     validate(two.schedule())
     assert two.chunks_per_rank == 4
     assert two.time_ns < 0.95 * one.time_ns
+
+
+def test_slow_detours_are_skipped_but_bounded():
+    """A DGX's GPUs meet over NVLink (900 Gbit/s per chip) and over PCIe (512): the matching uses
+    the NVLink paths only, the bound still counts every port (PCIe included)."""
+    from infragraph.collectives.links import logical_links
+    from infragraph.graph.ranks import npu_order
+
+    g = load_graph("std.devices.dgx", {})
+    links = logical_links(g, npu_order(g))
+    assert set(links.bandwidth_gbps.tolist()) == {512.0, 900.0}
+    fast = links.without_slow_detours()
+    assert set(fast.bandwidth_gbps.tolist()) == {900.0}
+    assert fast.count == 8 * 7 * 4  # every ordered GPU pair through each of the 4 NVSwitch chips
+    assert all(len(fast.path(l)) == len(links.path(int(i))) for l, i in
+               enumerate(np.flatnonzero(links.bandwidth_gbps == 900.0)))
+    s = synthesize(g, "all-reduce", 2)
+    validate(s.schedule())
+    assert s.logical_links == fast.count
+    assert s.bound.time_ns == pytest.approx(2 * 7 * 2**30 * 8 / (8 * (3600 + 512)))
