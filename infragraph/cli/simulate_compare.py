@@ -14,6 +14,7 @@ import json
 from dataclasses import replace
 
 from ..errors import InfraGraphError
+from ..units import Quantity, format_quantity
 from .common import about_failures, load_graph_with_progress, option_error, progress
 
 SYNTHESIZED = "synthesized"
@@ -83,6 +84,10 @@ def run_compare(args, sizes: list[int], opts_of, spec) -> int:
     return 0
 
 
+def _time(ns: float) -> str:
+    return format_quantity(Quantity(ns * 1e-9, (0, 1)))
+
+
 def format_comparison(collective: str, size: float, n: int, bound, results: list[dict]) -> str:
     rows = [("algorithm", "time", "busbw GB/s", "of the bound", "note")]
     for r in results:
@@ -94,12 +99,12 @@ def format_comparison(collective: str, size: float, n: int, bound, results: list
         note = ""
         if "synthesis" in r:
             note = (f"{r['synthesis']['chunks_per_rank']} chunk(s)/rank, {r['synthesis']['dependencies']}; "
-                    f"synthesizer's model {r['synthesis']['predicted_time_ns'] / 1e6:.3f} ms")
-        rows.append((name, f"{t / 1e6:.3f} ms", f"{r['bus_bandwidth_gb_per_s']:.2f}", f"{bound.time_ns / t * 100:.1f} %",
+                    f"synthesizer's model {_time(r['synthesis']['predicted_time_ns'])}")
+        rows.append((name, _time(t), f"{r['bus_bandwidth_gb_per_s']:.2f}", f"{bound.time_ns / t * 100:.1f} %",
                      note))
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    lines = [f"{collective} of {size:,.0f} B per NPU on {n} NPUs; lower bound {bound.time_ns / 1e6:.3f} ms "
-             f"({bound.reason})"]
+    lines = [f"{collective} of {size:,.0f} B per NPU on {n} NPUs; lower bound {_time(bound.time_ns)} "
+             f"({bound.reason}; latency not counted)"]
     lines += ["  " + "  ".join(c.ljust(w) if i in (0, 4) else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))).rstrip()
               for row in rows]
     return "\n".join(lines)

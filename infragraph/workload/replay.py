@@ -14,7 +14,9 @@ The rules for what may run when are ASTRA-sim's workload layer and hardware-reso
   (ASTRA-sim's per-NPU memory expansion).
 - A send finishes when its message arrives; the receive finishes then, or at once when it is
   posted after the arrival (ASTRA-sim's analytical network). Messages pair by (src, dst, tag,
-  size) in order. A message's time is the collective engine's point-to-point time on the fabric.
+  size) in order. A message's time: under the astra models ASTRA-sim's send (no endpoint delay; the
+  congestion-unaware one on the first dimension where the NPUs differ, `astra_send_ns`); under the
+  other models the collective engine's point-to-point time on the fabric.
 - A collective starts when the last member of its group issues it and finishes on each member
   after that member's time in the collective engine (every model, algorithm and dimension option
   of `infragraph simulate`), run for the group alone.
@@ -118,7 +120,7 @@ class Replay:
         self.sent: dict[tuple, int] = defaultdict(int)
         self.posted: dict[tuple, int] = defaultdict(int)
         self.tier_bytes: dict[str, float] = defaultdict(float)
-        self._stack_dims = stack_dims(p.g.graph_annotations, n_fabric)
+        self._stack_dims = stack_dims(p, n_fabric)
 
     # -- the event queue: same-time events run in the order they were scheduled, as ASTRA-sim's --
     def at(self, t: float, fn: Callable, *args: Any) -> None:
@@ -316,20 +318,25 @@ class Replay:
         return out
 
 
-def stack_dims(annotations: dict[str, Any], npus: int) -> list[tuple[str, int, float, float]] | None:
+def stack_dims(p: PreparedGraph, npus: int) -> list[tuple[str, int, float, float]] | None:
     """The ASTRA-sim dimensions a graph states (std.fabrics.stack's `astra.topology`, `npus_count`,
-    `bandwidth_gbps`, `latency_ns`): (kind, NPUs, GB/s with GB = 2^30 B as ASTRA-sim reads them, ns)
-    per dimension, dimension 0 first; None when the graph states none or they do not cover `npus`."""
+    `latency_ns` annotations): (kind, NPUs, GB/s with GB = 2^30 B as ASTRA-sim reads them, ns) per
+    dimension, dimension 0 first; None when the graph states none or they do not cover `npus`. The
+    bandwidth is the dimension's link as built (simulate.dim_bandwidths), not the annotation, which
+    keeps 6 significant digits only (429.497 Gbit/s for 50 GiB/s: 5 ns off on a 400 MB message)."""
+    from ..simulate.run import dim_bandwidths
+
+    a = p.g.graph_annotations
     try:
-        kinds = [k.strip() for k in str(annotations["astra.topology"]).split(",")]
-        counts = [int(x) for x in str(annotations["npus_count"]).split(",")]
-        gbps = [float(x) for x in str(annotations["bandwidth_gbps"]).split(",")]
-        lats = [float(x) for x in str(annotations["latency_ns"]).split(",")]
+        kinds = [k.strip() for k in str(a["astra.topology"]).split(",")]
+        counts = [int(x) for x in str(a["npus_count"]).split(",")]
+        lats = [float(x) for x in str(a["latency_ns"]).split(",")]
     except (KeyError, ValueError):
         return None
-    if not len(kinds) == len(counts) == len(gbps) == len(lats) or math.prod(counts) != npus:
+    if not len(kinds) == len(counts) == len(lats) or math.prod(counts) != npus:
         return None
-    # Gbit/s back to ASTRA-sim's GB/s (2^30 B), rounded to undo the float round trip of the annotation
+    gbps = dim_bandwidths(p, counts)
+    # Gbit/s back to ASTRA-sim's GB/s (2^30 B), rounded to undo the float round trip
     return [(k, c, round(b * 1e9 / 8 / 2**30, 9), t) for k, c, b, t in zip(kinds, counts, gbps, lats)]
 
 

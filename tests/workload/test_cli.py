@@ -87,3 +87,13 @@ def test_the_tutorials_text_workload_gives_what_the_binary_prints(tmp_path, caps
                          "--endpoint-delay", "10", "--local-mem-bw", "1600", "--scheduling", "lifo", "--json", out)
         assert code == 0, text
         assert [n["finish_ns"] for n in json.loads(out.read_text())["npus"]] == [want] * 8
+
+
+def test_the_superpod_example_is_what_its_readme_says(tmp_path, capsys):
+    code, text = cli(capsys, "workload", "examples/workloads/gpt3_175b_superpod.yaml", "-o", tmp_path / "x",
+                     "--summary-only")
+    assert code == 0, text
+    assert "1024 ranks (TP 8 x PP 8 x DP 16)" in text and "8 micro-batches per step" in text, text
+    assert "3.3862e+18" in text and "6,687.2 ms" in text, text
+    code, text = cli(capsys, "info", "examples/workloads/superpod_1k.igl")
+    assert code == 0 and "xpu                     1,024" in text, text

@@ -109,11 +109,22 @@ def test_send_recv_chain(ring4, tmp_path):
     ("SW(4)_RI(2)", "[50.0 GiB/s, 25.0 GiB/s]", "[500.0 ns, 100.0 ns]", 0, 4, 39162),
 ])
 def test_a_send_takes_astra_sims_time(tmp_path, shape, bandwidth, latency, src, dst, want):
+    _one_send(tmp_path, shape, bandwidth, latency, src, dst, 1 << 20, want)
+
+
+def test_a_large_send_takes_astra_sims_time_to_the_ns(tmp_path):
+    """402,653,184 B over 50 GiB/s is 7,500,000 ns exactly: the bandwidth must be the link's, not the
+    graph annotation's 6 significant digits (429.497 Gbit/s gave 7,501,995)."""
+    _one_send(tmp_path, "SW(8)_SW(4)", "[900.0 GiB/s, 50.0 GiB/s]", "[100.0 ns, 1000.0 ns]", 0, 16, 402653184,
+              7502000)
+
+
+def _one_send(tmp_path, shape, bandwidth, latency, src, dst, size, want):
     p = prepare(blueprints.graph("std.fabrics.stack", shape=shape, bandwidth=bandwidth, latency=latency))
     n = int(p.npu_nodes.size)
     per_rank = [[comp(1, 1)] for _ in range(n)]
-    per_rank[src] = [send(1, src, dst, 1 << 20)]
-    per_rank[dst] = [recv(1, src, dst, 1 << 20)]
+    per_rank[src] = [send(1, src, dst, size)]
+    per_rank[dst] = [recv(1, src, dst, size)]
     r = run(p, tmp_path, per_rank)
     assert [x["finish_ns"] for x in r["npus"]] == [want if i in (src, dst) else 1000 for i in range(n)]
 
