@@ -1,6 +1,7 @@
 """Synthesized collectives against the lower bound and the textbook algorithms (issue 22 targets).
 
 Run: python benchmarks/collectives_synthesize.py quality [K [P]] # the table: bound, ring, RHD, direct, ours
+     python benchmarks/collectives_synthesize.py quality 0      # ... with synthesize_best (chunks auto)
      python benchmarks/collectives_synthesize.py speed [N ...]  # synthesis CPU time (default 1024 4096)
      python benchmarks/collectives_synthesize.py gather N       # all-gather only, timeline not kept (16,384)
 
@@ -18,7 +19,7 @@ import sys
 import time
 
 from infragraph.collectives.schedule import validate
-from infragraph.collectives.synthesize import engine_time, synthesize
+from infragraph.collectives.synthesize import engine_time, synthesize, synthesize_best
 from infragraph.errors import InfraGraphError
 from infragraph.simulate import SimulationOptions, prepare, simulate
 from infragraph.sources import load_graph
@@ -37,14 +38,14 @@ def cases():
         yield f"{kind} {sizes}", f"std.fabrics.{kind}", {"sizes": sizes}
 
 
-def quality(k: int, pieces: int) -> None:
+def quality(k: int | None, pieces: int) -> None:
     print("| fabric | NPUs | bound | ring | RHD | direct | ours (model) | ours (engine) |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     model_eff, engine_eff = [], []
     for label, source, defines in cases():
         g = load_graph(source, defines)
         p = prepare(g)
-        s = synthesize(g, "all-reduce", k, SIZE, pieces=pieces)
+        s = synthesize_best(g, "all-reduce", SIZE) if k is None else synthesize(g, "all-reduce", k, SIZE, pieces=pieces)
         bound = s.bound.time_ns
         cells = []
         for algorithm in ("ring", "halving-doubling", "direct"):
@@ -59,10 +60,10 @@ def quality(k: int, pieces: int) -> None:
         model_eff.append(bound / s.time_ns)
         engine_eff.append(bound / e["time_ns"])
         print(f"| {label} | {s.ranks} | {bound / 1e6:.3f} | {' | '.join(cells)} | {s.time_ns / 1e6:.3f} "
-              f"({model_eff[-1] * 100:.1f} %) | {e['time_ns'] / 1e6:.3f} ({engine_eff[-1] * 100:.0f} %, "
+              f"({model_eff[-1] * 100:.1f} %, {s.chunks_per_rank} chunks) | {e['time_ns'] / 1e6:.3f} ({engine_eff[-1] * 100:.0f} %, "
               f"{e['dependencies']}) |", flush=True)
     print(f"\naverage of the bound: ours (model) {sum(model_eff) / len(model_eff) * 100:.1f} %, "
-          f"ours (engine) {sum(engine_eff) / len(engine_eff) * 100:.1f} % over {len(model_eff)} fabrics (K = {k}, P = {pieces})")
+          f"ours (engine) {sum(engine_eff) / len(engine_eff) * 100:.1f} % over {len(model_eff)} fabrics (K = {k or 'auto'}, P = {pieces if k else 'auto'})")
 
 
 def speed(sizes: list[int]) -> None:
@@ -103,7 +104,7 @@ if __name__ == "__main__":
     what = sys.argv[1] if len(sys.argv) > 1 else "quality"
     rest = [int(a) for a in sys.argv[2:]]
     if what == "quality":
-        quality(rest[0] if rest else 2, rest[1] if len(rest) > 1 else 1)
+        quality((rest[0] or None) if rest else 2, rest[1] if len(rest) > 1 else 1)
     elif what == "speed":
         speed(rest or [1024, 4096])
     else:

@@ -34,6 +34,14 @@ def test_writes_a_schedule_that_validates_and_states_its_times(capsys, tmp_path)
     assert code == 0 and "time" in out
 
 
+def test_chunks_auto(capsys, tmp_path):
+    out_file = tmp_path / "s.json"
+    code, out, _ = run(capsys, "synthesize", *MESH, "--collective", "all-gather", "--chunks", "auto", "--model", "none",
+                       "-o", str(out_file))
+    assert code == 0
+    assert json.loads(out_file.read_text())["chunks_per_rank"] in (1, 2, 4, 8)
+
+
 def test_failed_link_is_avoided(capsys, tmp_path):
     out_file = tmp_path / "s.json"
     code, _, _ = run(capsys, "synthesize", *MESH, "--collective", "all-gather", "--model", "none",
@@ -47,6 +55,7 @@ def test_failed_link_is_avoided(capsys, tmp_path):
 
 @pytest.mark.parametrize("argv, where, message", [
     (["--chunks", "0"], "--chunks", "expected a whole number ≥ 1"),
+    (["--chunks", "many"], "--chunks", "expected a whole number ≥ 1 or auto"),
     (["--size", "0"], "--size", "expected a size > 0"),
     (["--size", "lots"], "--size", "bad --size 'lots'"),
     (["--match-seed", "-1"], "--match-seed", "expected a whole number ≥ 0"),

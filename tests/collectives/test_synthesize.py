@@ -148,3 +148,15 @@ def test_slow_detours_are_skipped_but_bounded():
     validate(s.schedule())
     assert s.logical_links == fast.count
     assert s.bound.time_ns == pytest.approx(2 * 7 * 2**30 * 8 / (8 * (3600 + 512)))
+
+
+def test_best_tries_more_chunks_where_they_help():
+    from infragraph.collectives.synthesize import synthesize_best
+
+    g = load_graph("std.fabrics.stack", {"shape": '"RI(2)_FC(2)_SW(4)"'})
+    two = synthesize(g, "all-reduce", 2)
+    best = synthesize_best(g, "all-reduce")
+    validate(best.schedule())
+    assert best.time_ns < two.time_ns and best.efficiency > 0.9
+    small = synthesize_best(g, "all-reduce", budget=1)  # nothing fits: the 1-chunk schedule alone
+    assert small.chunks_per_rank == 1
