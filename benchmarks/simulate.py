@@ -34,8 +34,9 @@ $OLD_ENGINE_PATH) side by side, the old one with a time limit (reported "> N s")
 members where the engine proves it exact (the default) and with `symmetry=False` (every member
 simulated), and times each whole process (interpreter start, imports, graph build, simulation):
 wall and CPU seconds (user + system, RUSAGE_CHILDREN) and peak resident memory. "same answer"
-compares a digest of the whole result dict except the engine's own effort (events, wall time,
-the `symmetry` path report).
+compares a digest of the whole result dict (every rank's finish time and bytes, flows, the 100
+busiest links, per-tier load) except the engine's own effort (events, wall time, the `symmetry`
+path report); simengine/tests/shortcuts.rs compares every link.
 
 "simulate s" is the library call on a prepared graph (arrays to Rust, engine, result dict);
 "engine s" is the Rust event loop alone; building the graph (document + expansion) and preparing
@@ -117,16 +118,18 @@ def run_case(name: str) -> dict:
 
     print(f"engine: {Path(infragraph.__file__).parent}", file=sys.stderr)
     kind, params, opts = {**CASES, **SCALE}[name]
+    startup_cpu = time.process_time()  # interpreter start and imports
     t0 = time.perf_counter()
     g = build(kind, params)
     build_s = time.perf_counter() - t0
+    build_cpu = time.process_time() - startup_cpu
     t1 = time.perf_counter()
     prepared = prepare(g)
     prepare_s = time.perf_counter() - t1
     t1 = time.perf_counter()
     cpu0 = time.process_time()
     if "SYMMETRY" in os.environ:  # --symmetry: this engine, folded or not
-        opts = dict(opts, symmetry=os.environ["SYMMETRY"] == "1", top_links=None)
+        opts = dict(opts, symmetry=os.environ["SYMMETRY"] == "1")
     r = simulate(prepared, SimulationOptions(**opts))
     sim_s = time.perf_counter() - t1
     cpu_s = time.process_time() - cpu0
@@ -136,6 +139,8 @@ def run_case(name: str) -> dict:
     return {
         "symmetry": r.get("symmetry"),
         "digest": digest,
+        "startup_cpu_s": round(startup_cpu, 2),
+        "build_cpu_s": round(build_cpu, 2),
         "case": name,
         "npus": r["num_npus"],
         "nodes": g.num_nodes,

@@ -141,8 +141,8 @@ NOT       : 'not' ;
 DOCSTRING : '"""' .*? '"""' ;
 STRING    : '"' (~["\\\r\n] | '\\' .)* '"' ;
 
-// A number followed (on the same line) by a unit symbol is one token: `400 Gbps`, `50 GB/s`,
-// `1.5us`, `1 MiB`. Which symbols are real units is decided by infragraph/units.py.
+// A number followed (on the same line) by a unit symbol is one token: `400 Gbps`, `400 Gbit/s`,
+// `50 GB/s`, `1.5us`, `1 MiB`. Which symbols are real units is decided by infragraph/units.py.
 QUANTITY  : NUM [ \t]* UNIT ;
 FLOAT     : DIGITS '.' DIGITS EXPONENT? | DIGITS EXPONENT ;
 INT       : DIGITS ;
@@ -151,7 +151,7 @@ fragment NUM      : DIGITS ('.' DIGITS)? EXPONENT? ;
 fragment DIGITS   : [0-9] ('_'? [0-9])* ;
 fragment EXPONENT : [eE] [+-]? [0-9]+ ;
 fragment UNIT
-    : ([kKMGTP] 'i'?)? ('bps' | 'b/s' | 'B/s' | 'Bps' | 'bit' | 'b' | 'B')
+    : ([kKMGTP] 'i'?)? ('bps' | 'b/s' | 'bit/s' | 'bits/s' | 'B/s' | 'Bps' | 'bits' | 'bit' | 'b' | 'B')
     | 's' | 'ms' | 'us' | '\u00B5s' | 'ns' | 'ps' | 'Hz' | 'kHz' | 'MHz' | 'GHz'
     ;
 

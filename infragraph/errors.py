@@ -77,6 +77,22 @@ def _window(line: str, col: int) -> tuple[str, int]:
     return head + line[start:start + CARET_WIDTH] + tail, col - start + len(head)
 
 
+MAX_SHOWN = 20  # errors printed for one input; the rest are counted ("… 13 more errors not shown")
+
+
+def first_errors(diagnostics: list[Diagnostic], total: int | None = None,
+                 where: Location | None = None) -> list[Diagnostic]:
+    """The first MAX_SHOWN of `diagnostics`, then (when there were more: `total`, else their number)
+    a note saying how many more were found, so a capped report never looks complete."""
+    total = len(diagnostics) if total is None else total
+    if total <= MAX_SHOWN:
+        return list(diagnostics)
+    place = where or next((Location(d.location.file) for d in diagnostics if d.location.file), Location())
+    return list(diagnostics[:MAX_SHOWN]) + [Diagnostic(
+        f"{total - MAX_SHOWN:,} more error(s) not shown ({total:,} in all; the first {MAX_SHOWN} are above)",
+        place, severity="note")]
+
+
 class InfraGraphError(Exception):
     """One or more located problems in the user's input."""
 

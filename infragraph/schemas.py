@@ -12,10 +12,10 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from .errors import Diagnostic, InfraGraphError, Location
+from .errors import MAX_SHOWN, Diagnostic, InfraGraphError, Location, first_errors
 from .paths import schema_path
 
-MAX_REPORTED = 20
+MAX_REPORTED = MAX_SHOWN
 
 
 @lru_cache(maxsize=None)
@@ -69,10 +69,10 @@ def _message(err) -> str:
 def schema_errors(name: str, data: Any, prefix: tuple = ()) -> list[Diagnostic]:
     """All violations of schemas/<name>.schema.json, each located by document path."""
     errors = sorted(validator(name).iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
-    return [
+    return first_errors([
         Diagnostic(_message(e), Location(path=format_path(prefix + tuple(e.absolute_path)) or "<document>"))
         for e in errors[:MAX_REPORTED]
-    ]
+    ], len(errors), Location(path=format_path(prefix) or "<document>"))
 
 
 def validate(name: str, data: Any) -> None:

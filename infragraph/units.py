@@ -52,8 +52,14 @@ for _sym, _f in {**_prefixed(_SI, "b", 1.0), **_prefixed(_SI, "bit", 1.0)}.items
     UNITS[_sym] = (_f, INFORMATION)
 for _sym, _f in {**_prefixed(_SI, "B", 8.0), **_prefixed(_BIN, "B", 8.0)}.items():
     UNITS[_sym] = (_f, INFORMATION)
-for _sym, _f in {**_prefixed(_SI, "bps", 1.0), **_prefixed(_SI, "b/s", 1.0)}.items():
+# Bandwidth in bits: every common spelling is accepted on input (Gbps, Gb/s, Gbit/s, Gbits/s; binary
+# prefixes with bit/s); output is always written Gbit/s / Tbit/s (format_bandwidth).
+for _sym, _f in {**_prefixed(_SI, "bps", 1.0), **_prefixed(_SI, "b/s", 1.0), **_prefixed(_SI, "bit/s", 1.0),
+                 **_prefixed(_SI, "bits/s", 1.0), **_prefixed(_BIN, "bit/s", 1.0),
+                 **_prefixed(_BIN, "bps", 1.0)}.items():
     UNITS[_sym] = (_f, BANDWIDTH)
+for _sym, _f in {**_prefixed(_SI, "bits", 1.0), **_prefixed(_BIN, "bit", 1.0), **_prefixed(_BIN, "b", 1.0)}.items():
+    UNITS[_sym] = (_f, INFORMATION)
 for _sym, _f in {
     **_prefixed(_SI, "B/s", 8.0),
     **_prefixed(_SI, "Bps", 8.0),
@@ -146,12 +152,12 @@ def parse_quantity(text: str) -> Quantity:
     return Quantity(float(m.group(1)) * unit(m.group(2)).value, unit(m.group(2)).dim)
 
 
-_SPELLED = ((re.compile(r"(?:bit|bits)/s(?:ec)?$"), "bps"), (re.compile(r"(?:byte|bytes)/s(?:ec)?$"), "B/s"),
+_SPELLED = ((re.compile(r"(?:bit|bits)/s(?:ec)?$"), "bit/s"), (re.compile(r"(?:byte|bytes)/s(?:ec)?$"), "B/s"),
             (re.compile(r"/sec$"), "/s"), (re.compile(r"(?:sec|secs)$"), "s"), (re.compile(r"bits$"), "bit"))
 
 
 def suggest_unit(text: str) -> str | None:
-    """'did you mean ...?' for a misspelt unit symbol: a spelled-out rate (Gbit/s -> Gbps), the wrong
+    """'did you mean ...?' for a misspelt unit symbol: a spelled-out rate (Gbit/sec -> Gbit/s), the wrong
     case (gbps -> Gbps; bits preferred over bytes when both fit), a bare prefix (400G -> Gbps),
     else the closest symbol; None when nothing is close."""
     for pattern, repl in _SPELLED:
@@ -173,7 +179,7 @@ def suggest_unit(text: str) -> str | None:
 def unknown_unit_message(text: str) -> str:
     """"unknown unit 'Gbs'; did you mean 'Gbps'?" (or a list of common units when nothing is close)."""
     suggestion = suggest_unit(text)
-    return f"unknown unit '{text}'; " + (suggestion or "expected a unit such as Gbps, GB/s, ns, us, ms, MiB or GHz")
+    return f"unknown unit '{text}'; " + (suggestion or "expected a unit such as Gbit/s, GB/s, ns, us, ms, MiB or GHz")
 
 
 def _fmt_number(x: float) -> str:
@@ -182,13 +188,41 @@ def _fmt_number(x: float) -> str:
     return f"{x:.6g}"
 
 
+BANDWIDTH_STEPS = (("Pbit/s", 1e6), ("Tbit/s", 1e3), ("Gbit/s", 1.0), ("Mbit/s", 1e-3), ("kbit/s", 1e-6))
+
+
+def format_bandwidth(gbps: float, digits: int | None = None) -> str:
+    """The one way a bandwidth is written in output: bits per second with an SI prefix, the largest
+    that keeps the number at 1 or more (`400 Gbit/s`, `3.2 Tbit/s`, `12.5 Mbit/s`). `digits`, when
+    given, rounds to that many significant digits (`3.2 Tbit/s` rather than `3.19999 Tbit/s`);
+    otherwise whole values print whole and others to 6 significant digits. Input accepts every
+    spelling (Gbps, Gb/s, Gbit/s, GB/s for bytes); the graph's unit is Gbit/s."""
+    if not math.isfinite(gbps) or gbps == 0:
+        return f"{gbps:g} Gbit/s"
+    for sym, f in BANDWIDTH_STEPS:
+        if abs(gbps) >= f:
+            break
+    else:
+        sym, f = "bit/s", 1e-9
+    x = gbps / f
+    return f"{x:.{digits}g} {sym}" if digits is not None else f"{_fmt_number(round(x, 9))} {sym}"
+
+
+def name_fragment(q: Quantity) -> str:
+    """A quantity as part of a generated identifier, which may not hold '/' or spaces: `400Gbps`,
+    `1p6Tbps`, `500ns` (the names of inline links, `link-400Gbps-500ns`). Displayed values use
+    format_quantity / format_bandwidth instead."""
+    if q.dim == BANDWIDTH:
+        text = format_bandwidth(q.value / 1e9).replace("bit/s", "bps")
+    else:
+        text = format_quantity(q)
+    return text.replace(" ", "").replace(".", "p")
+
+
 def format_quantity(q: Quantity) -> str:
     """Human-readable form in the most natural unit (Gbps for bandwidth, ns/us/ms for time)."""
     if q.dim == BANDWIDTH:
-        for sym, f in (("Tbps", 1e12), ("Gbps", 1e9), ("Mbps", 1e6), ("Kbps", 1e3)):
-            if abs(q.value) >= f:
-                return f"{_fmt_number(q.value / f)} {sym}"
-        return f"{_fmt_number(q.value)} bps"
+        return format_bandwidth(q.value / 1e9)
     if q.dim == TIME:
         for sym, f in (("s", 1.0), ("ms", 1e-3), ("us", 1e-6)):
             if abs(q.value) >= f:

@@ -21,7 +21,7 @@ def test_lint_reports_what_a_cut_breaks(capsys):
 def test_lint_degraded_uplinks_are_oversubscribed(capsys):
     assert main(["lint", "blueprints/fabrics/clos.igl", "-D", "radix=4", "--degrade", "spine.0:bandwidth=0.5"]) == 0
     out = capsys.readouterr().out
-    assert "IG009" in out and "600 Gb/s up" in out  # leaf: 2 x 400 down vs 400 + 200 up
+    assert "IG009" in out and "600 Gbit/s up" in out  # leaf: 2 x 400 down vs 400 + 200 up
 
 
 def test_lint_bad_failure_target_is_an_input_error(capsys):

@@ -28,16 +28,16 @@ CASES = [
     ("IG005_link_missing_physical.yaml", "IG005", 7, 5, "devices[0].links[0]",
      ["link 'host.pcie' has no latency", "4 edge(s) use it"], {"host.0.xpu.0"}),
     ("IG006_cable_speed_mismatch.yaml", "IG006", 21, 3, "edges[0]",
-     ["2 cable(s) join ends of different speeds (200 vs 400 Gb/s)", "'host.0.nic.0' (200 Gb/s)"],
+     ["2 cable(s) join ends of different speeds (200 Gbit/s vs 400 Gbit/s)", "'host.0.nic.0' (200 Gbit/s)"],
      {"host.0.nic.0", "sw.0.port.0"}),
     ("IG007_parallel_links_differ.yaml", "IG007", 11, 5, "devices[0].edges[1]",
-     ["4 node pair(s)", "'host.pcie' (512 Gb/s, 100 ns) and 'host.pcie_slow' (128 Gb/s, 100 ns)"],
+     ["4 node pair(s)", "'host.pcie' (512 Gbit/s, 100 ns) and 'host.pcie_slow' (128 Gbit/s, 100 ns)"],
      {"host.0.xpu.0", "host.0.nic.0"}),
     ("IG008_switch_port_overuse.yaml", "IG008", 16, 51, "instances[1]",
      ["switch 'sw.0.asic.0' uses 6 ports but has 4", "2 cable(s) attach to the switch node itself"],
      {"sw.0.asic.0"}),
     ("IG009_oversubscription.yaml", "IG009", 22, 51, "instances[1]",
-     ["tier 1", "1 of 1 switches", "4.00:1", "1600 Gb/s down vs 400 Gb/s up", "default maximum 1:1"],
+     ["tier 1", "1 of 1 switches", "4.00:1", "1.6 Tbit/s down vs 400 Gbit/s up, per direction", "default maximum 1:1"],
      {"sw.0.asic.0"}),
     ("IG010_unused_definition.yaml", "IG010", 16, 3, "devices[2]",
      ["device 'spare' is defined but neither instantiated nor composed"], set()),
@@ -164,7 +164,7 @@ def test_speed_quantity_annotation_as_the_language_writes_it(tmp_path):
     src.write_text((DATA / "IG006_cable_speed_mismatch.yaml").read_text().replace(
         'attribute: speed_gbps, value: "200"', 'attribute: speed, value: "25 GB/s"'))
     [f] = lint(paths=[str(src)]).findings
-    assert f.rule == "IG006" and "(200 vs 400 Gb/s)" in f.message
+    assert f.rule == "IG006" and "(200 Gbit/s vs 400 Gbit/s)" in f.message
     same = tmp_path / "same.yaml"
     same.write_text(src.read_text().replace("25 GB/s", "400.0001 Gbps"))  # rounded text: still equal
     assert lint(paths=[str(same)]).findings == []

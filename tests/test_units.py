@@ -48,6 +48,6 @@ def test_sizes_and_astra_unit():
 
 
 def test_formatting_picks_natural_units():
-    assert str(parse_quantity("400 Gbps")) == "400 Gbps"
+    assert str(parse_quantity("400 Gbps")) == "400 Gbit/s"
     assert str(parse_quantity("1 us")) == "1 us"
     assert str(parse_quantity("1 GiB")) == "1 GiB"

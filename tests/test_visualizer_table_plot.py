@@ -79,8 +79,47 @@ def test_cli_plot_table(table, tmp_path, capsys):
     assert main(["plot", str(table.csv), "-o", str(out), "--y", "utilization", "--facet", "topology",
                  "--where", "collective=all-reduce"]) == 0
     assert "2 panel(s) of busiest link utilization" in capsys.readouterr().err
-    assert main(["plot", str(table.csv), str(table.parquet), "-o", str(out)]) == 1
-    assert "give one sweep table" in capsys.readouterr().err
+    assert main(["plot", str(table.csv), str(table.parquet), "-o", str(out), "--where", "collective=all-reduce",
+                 "--where", "topology=torus", "--where", "npus=4"]) == 0  # several tables: one line per table
+    assert "1 panel(s) of collective time against size per NPU" in capsys.readouterr().err
     (tmp_path / "x.csv").write_text("a,b\n1,2\n")
     assert main(["plot", str(tmp_path / "x.csv"), "-o", str(out)]) == 1
     assert "x.csv: error: not a sweep table" in capsys.readouterr().err
+
+
+def _family(tmp_path, name, source, scale):
+    rows = [{"point": i, "key": f"{name}{i}", "source": source, "size_bytes": float(size), "status": "ok",
+             "error": None, "time_ns": scale * size} for i, size in enumerate((1024, 4096, 16384))]
+    store = ResultStore(tmp_path / name)
+    store.write(rows)
+    return str(store.parquet)
+
+
+def test_several_tables_compare_their_sources(tmp_path, capsys):
+    from infragraph.visualizer.table import read_tables
+
+    clos = _family(tmp_path, "clos", "std.fabrics.clos", 1.0)
+    fly = _family(tmp_path, "fly", "std.fabrics.dragonfly", 2.0)
+    t = read_tables([clos, fly])
+    assert t.inputs[0] == "source" and "table" not in t.inputs  # one source per table: the source says it
+    assert t.independent(("size_bytes",)) == ["source"] and len(t.rows) == 6
+    again = _family(tmp_path, "clos2", "std.fabrics.clos", 3.0)
+    assert read_tables([clos, again]).inputs[0] == "table"  # same source twice: the file names tell them apart
+    spec = tmp_path / "spec.yaml"
+    spec.write_text("name: families\nsource: std.fabrics.clos\naxes:\n  size: [1KiB]\n")
+    out = tmp_path / "f.png"
+    assert main(["plot", clos, fly, "-o", str(out), "--spec", str(spec)]) == 0
+    assert out.read_bytes().startswith(PNG)
+    assert main(["plot", clos, str(tmp_path / "r.json"), "-o", str(out)]) == 1
+    assert "RESULTS: error: give sweep tables (.parquet/.csv) or simulate results (.json), not both" \
+        in capsys.readouterr().err
+
+
+def test_the_spec_name_is_the_title(tmp_path):
+    from infragraph.cli.plot import _spec_name
+
+    spec = tmp_path / "scaling.yaml"
+    spec.write_text("name: collective scaling\nsource: std.fabrics.stack\n")
+    assert _spec_name(str(spec)) == "collective scaling"
+    spec.write_text("source: std.fabrics.stack\n")
+    assert _spec_name(str(spec)) == "scaling"

@@ -17,6 +17,7 @@ import numpy as np
 from ..errors import error
 from ..graph.failures import Failures
 from ..graph.fqg import FQG
+from ..units import format_bandwidth
 from .bisection import bisection, random_trials
 from .paths import diameter, part_name, parts, path_diversity, single_points
 
@@ -65,7 +66,7 @@ def analyze(g: FQG, failures: Failures | None = None, original: FQG | None = Non
             "seeds": [first_seed, first_seed + trials - 1],
             "worst_gbps": float(values[worst]),
             "worst_seed": first_seed + worst,
-            "reproduce_worst": f"--fail-random {random_failures / b.cables.size!r} --seed {first_seed + worst}",
+            "reproduce_worst": f"--fail-random {random_failures} --seed {first_seed + worst}",
             "mean_gbps": float(values.mean()),
             "p5_gbps": float(np.percentile(values, 5)),
             "median_gbps": float(np.median(values)),
@@ -78,7 +79,7 @@ def analyze(g: FQG, failures: Failures | None = None, original: FQG | None = Non
 
 
 def _gbps(x: float) -> str:
-    return f"{x:,.0f} Gbit/s" if x < 1e6 else f"{x / 1e3:,.1f} Tbit/s"
+    return format_bandwidth(x, 4)
 
 
 def format_report(r: dict[str, Any]) -> str:
@@ -89,9 +90,10 @@ def format_report(r: dict[str, Any]) -> str:
         lines.append(f"  failures applied   {f['failed_edges']} link(s) cut, {f['failed_nodes']} node(s) down, "
                      f"{f['degraded_edges']} degraded")
     lines += [
-        f"  bisection          {_gbps(bi['gbps'])} ({bi['per_npu_gbps']:,.1f} Gbit/s per NPU of the sending half, "
-        f"{bi['halves'][0]:,} | {bi['halves'][1]:,} NPUs)" + ("" if bi["exact"] else
-                                                             f", capacities rounded down by < {bi['resolution_gbps']:.3g} Gbit/s each"),
+        f"  bisection          {_gbps(bi['gbps'])} per direction ({_gbps(bi['per_npu_gbps'])} per NPU of the sending "
+        f"half, {bi['halves'][0]:,} | {bi['halves'][1]:,} NPUs)" + ("" if bi["exact"] else
+                                                                   f", capacities rounded down by < "
+                                                                   f"{format_bandwidth(bi['resolution_gbps'], 3)} each"),
         f"  diameter           {dia['cable_hops']} cable hops" + ("" if dia["exact"] else
                                                               f" at least (searched {dia['sources_searched']:,} sources)")
         + (f", e.g. {dia['between'][0]} to {dia['between'][1]}" if dia["between"] else "")

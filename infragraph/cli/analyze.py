@@ -1,16 +1,16 @@
-"""`infragraph analyze FILE [--random-failures K --trials N] [--json OUT] [--plot OUT.png]`:
+"""`infragraph analyze FILE [--random-failures K|F --trials N] [--json [OUT]] [--plot OUT.png]`:
 bisection bandwidth (max-flow), diameter, path diversity, single points of failure, and the worst
 bisection after K random cable failures over N seeds — of the fabric with its failures applied."""
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 
 from ..errors import error
-from ..output import check_output, write_text
-from .common import about_source, add_failure_arguments, add_source_arguments, failure_spec, load_graph_with_progress, progress
+from ..output import check_output
+from .common import (about_source, add_failure_arguments, add_json_argument, add_source_arguments, emit, failure_spec,
+                     load_graph_with_progress, progress, random_cut)
 
 MAX_TRIALS = 1_000_000  # --trials above this is refused (one float per trial, plus the pool's bookkeeping)
 
@@ -27,12 +27,13 @@ def register(sub) -> None:
     p = sub.add_parser("analyze", help="bisection bandwidth, diameter, path diversity, single points of failure, "
                                        "random-failure trials", description=__doc__)
     add_source_arguments(p)
-    p.add_argument("--random-failures", type=int, default=0, metavar="K",
-                   help="cables to cut at random in each trial (default 0: no trials)")
+    p.add_argument("--random-failures", type=random_cut, default=0, metavar="K|F",
+                   help="cables to cut at random in each trial, written as for --fail-random: K cables, or the "
+                        "fraction F of them (0.05 or 5%%) (default 0: no trials)")
     p.add_argument("--trials", type=int, default=100, metavar="N", help="random trials, one seed each (default 100)")
     p.add_argument("--first-seed", type=int, default=0, metavar="S", help="seed of the first trial (default 0)")
     p.add_argument("--workers", type=int, metavar="P", help="processes for the trials (default: up to 2)")
-    p.add_argument("--json", metavar="OUT", help="write the report as JSON")
+    add_json_argument(p, "the report")
     p.add_argument("--plot", metavar="OUT.png", help="draw the report (PNG, SVG or PDF by the suffix)")
     add_failure_arguments(p)
     p.set_defaults(func=run)
@@ -43,8 +44,6 @@ def run(args) -> int:
     from ..graph.failures import check_seed, with_failures
 
     spec = failure_spec(args)
-    if args.random_failures < 0:
-        raise error(f"--random-failures must be >= 0, got {args.random_failures}", "--random-failures")
     if args.random_failures and args.trials < 1:
         raise error(f"--trials must be at least 1, got {args.trials}", "--trials")
     check_seed(args.first_seed)
@@ -57,16 +56,22 @@ def run(args) -> int:
         print(f"--workers: note: {args.workers:,} capped at {cores}, the CPUs this process may use", file=sys.stderr)
         args.workers = cores
     for path, option in ((args.json, "--json"), (args.plot, "--plot")):
-        if path:
+        if path and path != "-":
             check_output(path, option=option)
     g = load_graph_with_progress(args)
     failed, f = with_failures(g, spec)
+    if isinstance(args.random_failures, float):  # a fraction of the cables left after --fail/--fail-random
+        from ..graph.failures import cables
+
+        total = int(cables(failed).size)
+        args.random_failures = round(args.random_failures * total)
+        if args.random_failures < 1:
+            raise error(f"--random-failures: that fraction of the {total:,} cables rounds to 0", "--random-failures",
+                        f"give a fraction of at least {0.5 / max(total, 1):.3g}, or a number of cables")
     with progress(args).phase("analyzing"), about_source(args.file):
         report = analyze(failed, f, g, args.random_failures, args.trials if args.random_failures else 0,
                          args.first_seed, args.workers)
-    if args.json:
-        write_text(args.json, json.dumps(report, indent=1), "--json")
     if args.plot:
         plot_report(report, args.plot)
-    print(format_report(report))
+    emit(args, report, format_report(report))
     return 0

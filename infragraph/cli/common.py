@@ -11,9 +11,12 @@ from contextlib import contextmanager
 from ..errors import Diagnostic, InfraGraphError, Location, did_you_mean, error
 
 
-def add_source_arguments(p: argparse.ArgumentParser) -> None:
-    """FILE plus the .igl options every command that reads a source accepts."""
-    p.add_argument("file", metavar="FILE", help="an .igl program or an InfraGraph YAML/JSON document")
+def add_source_arguments(p: argparse.ArgumentParser, optional_file: bool = False) -> None:
+    """FILE plus the .igl options every command that reads a source accepts. `optional_file` lets
+    `--json FILE` (an older spelling, see add_json_argument) parse; the command then calls
+    json_and_file."""
+    p.add_argument("file", metavar="FILE", nargs="?" if optional_file else None,
+                   help="an .igl program or an InfraGraph YAML/JSON document")
     p.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME=VALUE",
                    help="override a parameter of an .igl program (repeatable)")
     p.add_argument("-I", dest="search_path", action="append", default=[], metavar="DIR",
@@ -23,6 +26,43 @@ def add_source_arguments(p: argparse.ArgumentParser) -> None:
                    help="compile the .igl program even when the compile cache holds its graph "
                         "(also: INFRAGRAPH_NO_CACHE=1)")
     add_limit_arguments(p)
+
+
+JSON_RULE = "OUT: write it there; '-' or no OUT: print it on standard output instead of the text report"
+
+
+def add_json_argument(p: argparse.ArgumentParser, what: str) -> None:
+    """`--json [OUT]`, the same in every command (info, simulate, analyze, workload): JSON to the
+    file OUT and the text report on standard output; `--json` alone or `--json -`: the JSON on
+    standard output instead of the text."""
+    p.add_argument("--json", nargs="?", const="-", metavar="OUT", help=f"{what} as JSON ({JSON_RULE})")
+
+
+def json_and_file(args: argparse.Namespace, parser_name: str) -> None:
+    """`info --json FILE` (when --json was a flag) parses as --json=FILE with no FILE: take it back as
+    the source and print the JSON."""
+    if args.file is None:
+        if args.json not in (None, "-"):
+            args.file, args.json = args.json, "-"
+        else:
+            raise option_error("FILE", f"{parser_name} needs a source: an .igl program, a document or a blueprint "
+                                       "name such as std.fabrics.clos")
+
+
+def emit(args: argparse.Namespace, data, text: str | None) -> None:
+    """The command's result: `text` on standard output, and `data` as JSON where --json says
+    (add_json_argument); `--json -` prints the JSON instead of the text."""
+    import json
+
+    from ..output import write_text
+
+    if args.json == "-":
+        print(json.dumps(data, indent=1))
+        return
+    if args.json:
+        write_text(args.json, json.dumps(data, indent=1) + "\n", "--json")
+    if text is not None:
+        print(text)
 
 
 def add_limit_arguments(p: argparse.ArgumentParser) -> None:
@@ -57,13 +97,36 @@ def add_failure_arguments(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("failures (on top of the document's `failed`, `bandwidth_factor` and "
                              "`extra_latency_ns` annotations)")
     g.add_argument("--fail", action="append", default=[], metavar="EDGE|NODE|GLOB",
-                   help="cut a node (spine.1.switch.0), a device copy (spine.1), a glob (spine.*) or an edge "
-                        "(leaf.0.port.3--spine.1.port.0); repeatable")
-    g.add_argument("--fail-random", type=float, metavar="FRACTION",
-                   help="also cut this fraction of the cables (edges between device copies), drawn by --seed")
+                   help="cut a node (spine.1.asic.0), a device copy (spine.1), a glob (spine.*) or an edge "
+                        "(leaf.0.port.4--spine.0.port.0), names as in std.fabrics.clos; repeatable")
+    g.add_argument("--fail-random", type=random_cut, metavar="K|F",
+                   help="also cut random cables (edges between device copies), drawn by --seed: K cables (a whole "
+                        "number), or the fraction F of them (0.05 or 5%%)")
     g.add_argument("--seed", type=int, metavar="N", help="seed of --fail-random (default 0)")
     g.add_argument("--degrade", action="append", default=[], metavar="TARGET:bandwidth=F,latency=T",
                    help="slow a target down: bandwidth x F (0 < F <= 1), latency + T (e.g. 200ns); repeatable")
+
+
+def random_cut(text: str) -> int | float:
+    """How many random cables to cut, written the same in --fail-random and analyze --random-failures:
+    a whole number K is that many cables (int); a number with a decimal point or exponent, in (0, 1],
+    or a percentage (5%) is that fraction of the cables (float)."""
+    t = text.strip().replace("_", "")
+    try:
+        if t.endswith("%"):
+            value: int | float = float(t[:-1]) / 100.0
+        elif t.isdigit():
+            return int(t)
+        elif t.startswith("-") and t[1:].isdigit():
+            raise argparse.ArgumentTypeError(f"a number of cables must be 0 or more, got '{text}'")
+        else:
+            value = float(t)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected K (a whole number of cables) or a fraction F such as 0.05 or "
+                                         f"5%, got '{text}'") from None
+    if not 0.0 < value <= 1.0:  # NaN fails too
+        raise argparse.ArgumentTypeError(f"a fraction of the cables must be in (0, 1] (0% < F <= 100%), got '{text}'")
+    return value
 
 
 def failure_spec(args: argparse.Namespace):
@@ -72,8 +135,10 @@ def failure_spec(args: argparse.Namespace):
 
     if args.seed is not None and args.fail_random is None:
         raise error("--seed only applies to --fail-random", "--seed")
-    return FailureSpec(tuple(args.fail), args.fail_random, 0 if args.seed is None else args.seed,
-                       tuple(parse_degrade(d) for d in args.degrade))
+    count = args.fail_random if isinstance(args.fail_random, int) else None
+    fraction = args.fail_random if isinstance(args.fail_random, float) else None
+    return FailureSpec(tuple(args.fail), fraction, 0 if args.seed is None else args.seed,
+                       tuple(parse_degrade(d) for d in args.degrade), fail_random_count=count)
 
 
 def failure_option(args: argparse.Namespace) -> str:
@@ -193,6 +258,7 @@ def load_graph_with_progress(args: argparse.Namespace):
                       limits=limits(args), cache=not getattr(args, "no_cache", True))
 
 
-__all__ = ["InfraGraphError", "Progress", "about_option", "about_source", "add_failure_arguments", "add_limit_arguments",
+__all__ = ["InfraGraphError", "Progress", "about_option", "about_source", "add_json_argument", "emit",
+           "json_and_file", "add_failure_arguments", "add_limit_arguments",
            "about_failures", "add_source_arguments", "at_least", "defines", "failure_spec", "limits", "load_graph_with_progress",
            "one_of", "option_error", "progress"]

@@ -15,6 +15,8 @@ def register(sub) -> None:
     p = sub.add_parser("decompile", help="turn an InfraGraph YAML/JSON document into .igl source")
     p.add_argument("file", metavar="DOC", help="an InfraGraph document (.yaml, .yml or .json)")
     p.add_argument("-o", "--output", metavar="OUT", help="write here instead of stdout")
+    p.add_argument("-q", "--quiet", action="store_true",
+                   help="no warnings about parts kept as comments (they are still in the output, marked)")
     p.set_defaults(func=run)
 
 
@@ -41,6 +43,6 @@ def run(args) -> int:
         write_text(args.output, text)
     else:
         sys.stdout.write(text)
-    for item in unsupported:
+    for item in [] if args.quiet else unsupported:
         print(f"{args.file}: warning: {item} (kept as a comment)", file=sys.stderr)
     return 0

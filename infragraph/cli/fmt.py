@@ -13,6 +13,8 @@ def register(sub) -> None:
     p.add_argument("files", nargs="+", metavar="FILE", help=".igl files to format in place")
     p.add_argument("--check", action="store_true", help="do not write; exit 1 if a file would change")
     p.add_argument("--stdout", action="store_true", help="print the formatted text instead of writing")
+    p.add_argument("-q", "--quiet", action="store_true",
+                   help="do not list the files reformatted (or, with --check, that would be); the exit code still says")
     p.set_defaults(func=run)
 
 
@@ -29,6 +31,6 @@ def run(args) -> int:
             changed.append(name)
             if not args.check:
                 write_text(name, new)
-    for name in changed:
+    for name in [] if args.quiet else changed:
         print(f"{name}: {'would reformat' if args.check else 'reformatted'}", file=sys.stderr)
     return 1 if args.check and changed else 0

@@ -33,6 +33,8 @@ def register(sub) -> None:
                    help="override a parameter of .igl programs (repeatable)")
     p.add_argument("-I", dest="search_path", action="append", default=[], metavar="DIR",
                    help="add a directory to the .igl import search path (repeatable)")
+    p.add_argument("-q", "--quiet", action="store_true",
+                   help="print nothing when the files are clean (findings and load errors are still printed)")
     add_failure_arguments(p)
     add_limit_arguments(p)
     p.set_defaults(func=run)
@@ -59,9 +61,13 @@ def run(args) -> int:
         text = json.dumps(to_json_dict(report, config.docs_url), indent=2)
     elif args.format == "sarif":
         text = json.dumps(to_sarif(report, config.docs_url), indent=2)
+    elif args.quiet and not report.findings:
+        text = None  # -q: a clean run prints nothing (the exit code says it)
     else:
         text = to_text(report)
-    if args.output:
+    if text is None:
+        pass
+    elif args.output:
         try:
             write_text(args.output, text + "\n", "-o")
         except InfraGraphError as e:

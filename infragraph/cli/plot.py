@@ -5,6 +5,11 @@
     infragraph plot scaling.parquet -o busbw.png --y busbw --facet collective
     infragraph plot libra.parquet -o heat.png --kind heatmap --heatmap p1,p2 --y time
     infragraph plot scaling.parquet -o speedup.png --kind speedup --speedup topology=torus/switch
+    infragraph plot clos.parquet dragonfly.parquet -o families.png --spec scaling.yaml   # tables compared
+
+Several tables (one spec run over several sources, or several specs) are drawn in one figure: the
+`source` column, or the table's file name, becomes one more input that splits the lines. The title
+is --title, else the spec's `name` (--spec SPEC), else what is plotted.
 """
 
 from __future__ import annotations
@@ -17,9 +22,10 @@ def register(sub) -> None:
     p = sub.add_parser("plot", help="plot simulation results or a sweep table (lines, heat maps, speedup)",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("results", nargs="+", metavar="RESULTS",
-                   help="`infragraph simulate --json` outputs, or one `infragraph sweep` table (.parquet/.csv)")
+                   help="`infragraph simulate --json` outputs, or `infragraph sweep` tables (.parquet/.csv)")
     p.add_argument("-o", "--output", required=True, metavar="OUT", help="OUT.png, OUT.svg or OUT.pdf")
-    p.add_argument("--title", help="figure title")
+    p.add_argument("--title", help="figure title (default: the --spec's name, else what is plotted)")
+    p.add_argument("--spec", metavar="SPEC", help="the sweep spec the tables came from: its `name` is the title")
     table = p.add_argument_group("sweep tables")
     table.add_argument("--kind", default="lines", choices=("lines", "heatmap", "speedup"))
     table.add_argument("--x", default="size_bytes", help="input column on the x axis (default size_bytes)")
@@ -42,20 +48,39 @@ def run(args) -> int:
     from ..visualizer.table import is_table
 
     tables = [r for r in args.results if is_table(r)]
+    title = args.title or (_spec_name(args.spec) if args.spec else None)
     if tables:
-        if len(args.results) > 1:
-            raise error("give one sweep table (.parquet/.csv) at a time; simulate results (.json) can be several")
+        if len(tables) != len(args.results):
+            raise error("give sweep tables (.parquet/.csv) or simulate results (.json), not both", "RESULTS")
         heatmap = None
         if args.heatmap:
             parts = [c.strip() for c in args.heatmap.split(",")]
             if len(parts) != 2 or not all(parts):
                 raise error(f"bad --heatmap '{args.heatmap}'; expected two columns X,Y")
             heatmap = (parts[0], parts[1])
-        what = plot_table(tables[0], args.output, args.kind, args.x, args.y,
+        what = plot_table(tables, args.output, args.kind, args.x, args.y,
                           [c.strip() for c in args.series.split(",")] if args.series else None, args.facet,
-                          heatmap, args.speedup, args.where, args.title)
+                          heatmap, args.speedup, args.where, title)
     else:
-        what = f"{len(plot_sweep(args.results, args.output, args.title))} series"
+        what = f"{len(plot_sweep(args.results, args.output, title))} series"
     if not args.quiet:
         print(f"{args.output}: {what}", file=sys.stderr)
     return 0
+
+
+def _spec_name(path: str) -> str:
+    """The `name` of a sweep spec (YAML, JSON or TOML), else its file name, as sweep itself names it."""
+    from pathlib import Path
+
+    from ..document.reader import parse_text
+    from ..errors import read_text
+
+    text = read_text(path, f"--spec '{path}'")
+    if path.endswith(".toml"):
+        from ..document import tomlio
+
+        data = tomlio.loads(text, path)
+    else:
+        data = parse_text(text, path, "a sweep spec needs 'source' and 'axes'")
+    name = data.get("name") if isinstance(data, dict) else None
+    return str(name) if name else Path(path).stem

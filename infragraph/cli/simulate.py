@@ -1,7 +1,7 @@
 """`infragraph simulate FILE`: time a collective on the graph (one size, or a sweep of sizes).
 
     infragraph simulate fabric.igl --collective all-reduce --size 1GiB --algorithm ring --chunks 4 \\
-        --model aware [--dims 8,4] [--group 0-7 --group 8-15] [--json OUT] [--trace OUT]
+        --model aware [--dims 8,4] [--group 0-7 --group 8-15] [--json [OUT]] [--trace OUT]
     infragraph simulate fabric.igl --size 1KiB..1GiB        # table of time and bus bandwidth
 """
 
@@ -17,9 +17,10 @@ from dataclasses import replace
 from ..errors import did_you_mean
 from ..output import check_output, open_output
 from ..units import Quantity, UnitError, format_quantity, parse_quantity, parse_size_bytes, to_ns
-from .common import (about_failures, about_option, add_failure_arguments, add_source_arguments, at_least, failure_spec,
-                     load_graph_with_progress, one_of, option_error, progress)
+from .common import (about_failures, about_option, add_failure_arguments, add_json_argument, add_source_arguments,
+                     at_least, emit, failure_spec, load_graph_with_progress, one_of, option_error, progress)
 from .sim_progress import SimProgress
+from .simulate_compare import run_compare, wants_comparison
 from .simulate_workload import add_arguments as add_workload_arguments, run_workload
 
 
@@ -40,7 +41,11 @@ def register(sub) -> None:
                         "or double-binary-tree, or auto (nccl on GPU servers, else per dimension: ring on RI, direct "
                         "on FC, halving-doubling on a power-of-two SW, else direct), or schedule:FILE (a custom "
                         "schedule, docs/collectives.md); comma-separated for one per "
-                        "dimension. Default: nccl on GPU servers, else ring (all-to-all: direct; astra models: ring)")
+                        "dimension; a list naming 'synthesized' (ring,direct,synthesized) compares them side by side "
+                        "against the lower bound instead. Default: nccl on GPU servers, else ring (all-to-all: direct; astra models: ring)")
+    p.add_argument("--synth-chunks", type=int, default=2, metavar="K",
+                   help="with 'synthesized' in --algorithm (a side-by-side comparison): chunks per rank of the "
+                        "synthesized schedule (default 2)")
     p.add_argument("--dims", help="logical dimensions, dimension 0 fastest, e.g. 8,4 or RI(8)_SW(4) (default: the "
                                   "graph's 'dims' annotation when it covers the group, else flat; --dims N forces flat)")
     p.add_argument("--group", action="append", default=[], metavar="RANKS",
@@ -51,7 +56,8 @@ def register(sub) -> None:
     p.add_argument("--active-chunks", type=int, default=1, help="chunks in flight per dimension (default 1)")
     p.add_argument("--endpoint-delay", default="10ns", help="per-receive endpoint delay (default 10ns)")
     p.add_argument("--local-mem-bw", default="1600",
-                   help="local memory bandwidth for reductions in GB/s (1e9 B/s), or 'none' (default 1600)")
+                   help="local memory bandwidth for reductions: GB/s (1e9 B/s) as a number, a bandwidth with its "
+                        "unit ('1600 GB/s'), or 'none' (default 1600)")
     p.add_argument("--optimization", default="localBWAware", choices=("localBWAware", "baseline"))
     p.add_argument("--scheduling", default=None, choices=("fifo", "arrival", "lifo"),
                    help="order of chunks waiting on a dimension: fifo = (phase, chunk) order, never deadlocks "
@@ -102,7 +108,7 @@ def register(sub) -> None:
                    help="busiest links kept in the JSON result (default 100; 'all' for every used link); "
                         "'cables' lists inter-device links only, in the JSON and the printed busiest links "
                         "(e.g. --links cables or --links cables,all)")
-    p.add_argument("--json", metavar="OUT", help="write the result (sweep: a list of results) as JSON")
+    add_json_argument(p, "the result (sweep: a list of results)")
     p.add_argument("--trace", metavar="OUT", help="write a Chrome/Perfetto trace of every message")
     p.add_argument("--progress", action="store_true",
                    help="show the progress line (simulated time, events/s, ETA) even when stderr is not a terminal")
@@ -180,17 +186,11 @@ def _ns(text: str, option: str) -> float:
 
 
 def _mem_bw(text: str) -> float | None:
-    """--local-mem-bw: GB/s (1e9 B/s) as a finite positive number, or 'none'."""
-    if text.lower() == "none":
-        return None
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not math.isfinite(value) or value <= 0:
-        raise option_error("--local-mem-bw", f"bad --local-mem-bw '{text}'; give GB/s as a finite number > 0, "
-                                             "or 'none'")
-    return value
+    """--local-mem-bw: GB/s (1e9 B/s) as a number, a bandwidth with its unit ('1600 GB/s', '12.8 Tbit/s'),
+    or 'none' (simulate.spellings, shared with SimulationOptions(local_mem_bw=...))."""
+    from ..simulate.spellings import mem_bw_gb_per_s
+
+    return mem_bw_gb_per_s(text, "--local-mem-bw")
 
 
 def options(args):
@@ -451,6 +451,10 @@ def run(args) -> int:
 
     if args.workload:
         return run_workload(args, options(args))
+    if wants_comparison(args.algorithm):  # ring,direct,synthesized: side by side (simulate_compare)
+        return run_compare(args, parse_sizes(args.size),
+                           lambda name: options(argparse.Namespace(**{**vars(args), "algorithm": name})),
+                           failure_spec(args))
     sizes = parse_sizes(args.size)
     opts = options(args)
     at_least(args.top, "--top", 0)
@@ -458,7 +462,7 @@ def run(args) -> int:
     if args.trace and len(sizes) > 1:
         raise option_error("--trace", "--trace records one run; give a single --size")
     for path, option in ((args.json, "--json"), (args.trace, "--trace")):
-        if path:
+        if path and path != "-":
             check_output(path, option=option)
     g = load_graph_with_progress(args)
     failures = resolve_failures(g, spec)
@@ -485,11 +489,9 @@ def run(args) -> int:
         with open_output(args.trace, option="--trace") as fh:
             json.dump(chrome_trace(results[0]), fh)
         results[0].pop("trace", None)
-    if args.json:
-        with open_output(args.json, option="--json") as fh:
-            json.dump(results[0] if len(results) == 1 else results, fh, indent=1)
-    print(format_result(results[0], args.top) if len(results) == 1 else format_sweep(results))
-    if "failures" in results[0]:
+    emit(args, results[0] if len(results) == 1 else results,
+         format_result(results[0], args.top) if len(results) == 1 else format_sweep(results))
+    if "failures" in results[0] and args.json != "-":
         print(format_failures(results[0]) if len(results) == 1 else
               "\n".join(f"slowdown at {_size(r['size_bytes'])}: x{r['failures']['slowdown']:.3f}" for r in results))
     return 130 if "partial" in results[-1] else 0

@@ -17,7 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from ..output import check_output, open_output
-from .common import load_graph_with_progress, option_error, progress
+from .common import emit, load_graph_with_progress, option_error, progress
 
 
 def add_arguments(p) -> None:
@@ -86,7 +86,7 @@ def run_workload(args, sim_options) -> int:
             raise option_error("--trace-ranks", "--trace-ranks selects the NPUs of --trace; give --trace OUT too")
         trace_ranks = parse_group(args.trace_ranks, "--trace-ranks")
     for path, option in ((args.json, "--json"), (args.trace, "--trace"), (args.breakdown, "--breakdown")):
-        if path:
+        if path and path != "-":
             check_output(path, option=option)
     g = load_graph_with_progress(args)
     n = int(npu_order(g).size)
@@ -112,8 +112,5 @@ def run_workload(args, sim_options) -> int:
     if args.breakdown:
         breakdown_picture(r, args.breakdown)
     r.pop("timeline", None)
-    if args.json:
-        with open_output(args.json, option="--json") as fh:
-            json.dump(r, fh, indent=1)
-    print(format_report(r, args.top))
+    emit(args, r, format_report(r, args.top))
     return 0

@@ -29,8 +29,14 @@ def register(sub) -> None:
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_source_arguments(p)
     p.add_argument("--collective", required=True, choices=COLLECTIVES, help="the collective to synthesize")
-    p.add_argument("--chunks", type=int, default=2, help="chunks per rank (default 2; more: closer to the bound, "
-                                                         "more transfers)")
+    p.add_argument("--chunks", default="2",
+                   help="chunks per rank (default 2; more: closer to the bound, more transfers), or auto: the fastest "
+                        "in the synthesizer's model of 1, 2, 4, 8 chunks (all-reduce: in 1 or 2 pieces) within "
+                        "4 million transfers")
+    p.add_argument("--pieces", type=int, default=1,
+                   help="all-reduce: split each chunk into P pieces whose reduce-scatter and all-gather pipeline "
+                        "(default 1; 2 helps meshes in the synthesizer's model; the schedule has chunks x pieces "
+                        "chunks per rank)")
     p.add_argument("--size", default="1GiB", help="per-NPU buffer the schedule is timed for (all-gather: each NPU's "
                                                   "shard), e.g. 64MiB (default 1GiB)")
     p.add_argument("--match-seed", type=int, default=0, metavar="N",
@@ -55,13 +61,25 @@ def _size(text: str) -> float:
     return float(value)
 
 
+def _chunks(text: str) -> int | None:
+    """--chunks: a whole number >= 1, or auto (None)."""
+    if text.strip() == "auto":
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        raise option_error("--chunks", f"bad --chunks '{text}'; expected a whole number ≥ 1 or auto") from None
+    return at_least(value, "--chunks", 1)
+
+
 def run(args) -> int:
     from ..collectives.schedule import validate
-    from ..collectives.synthesize import engine_time, synthesize
+    from ..collectives.synthesize import engine_time, synthesize, synthesize_best
     from ..graph.failures import with_failures
     from ..output import check_output, open_output
 
-    chunks = at_least(args.chunks, "--chunks", 1)
+    chunks = _chunks(args.chunks)
+    pieces = at_least(args.pieces, "--pieces", 1)
     size = _size(args.size)
     at_least(args.match_seed, "--match-seed", 0)
     spec = failure_spec(args)
@@ -70,7 +88,10 @@ def run(args) -> int:
     with about_failures(args):
         failed = with_failures(g, spec)[0]
     with progress(args).phase("synthesizing"):
-        s = synthesize(failed, args.collective, chunks, size, seed=args.match_seed)
+        if chunks is None:
+            s = synthesize_best(failed, args.collective, size, seed=args.match_seed)
+        else:
+            s = synthesize(failed, args.collective, chunks, size, seed=args.match_seed, pieces=pieces)
     schedule = s.schedule()
     validate(schedule)  # proven before it is written
     engine = None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from ..errors import Diagnostic, InfraGraphError, Location, error
+from ..errors import Diagnostic, InfraGraphError, Location
 from ..output import check_output_dir
 from ..units import UnitError, parse_size_bytes
 from .common import (add_failure_arguments, add_source_arguments, failure_spec, load_graph_with_progress, one_of,
@@ -45,7 +45,7 @@ def parse_settings(items: list[str]) -> dict[str, str]:
     for item in items:
         key, eq, value = item.partition("=")
         if not eq or not key.strip():
-            raise error(f"bad --set '{item}'; expected KEY=VALUE, e.g. --set preferred-dataset-splits=8")
+            raise option_error("--set", f"bad --set '{item}'; expected KEY=VALUE, e.g. --set preferred-dataset-splits=8")
         out[key.strip()] = value.strip()
     return out
 
@@ -56,7 +56,8 @@ def workload(collective: str, size: str, files: bool = True):
     try:
         nbytes = parse_size_bytes(size)
     except UnitError as e:
-        raise error(f"bad --size '{size}': {e}", hint="a whole number of bytes with a unit, e.g. 1MiB, 64KB, 4096") from None
+        raise option_error("--size", f"bad --size '{size}': {e}",
+                           "a whole number of bytes with a unit, e.g. 1MiB, 64KB, 4096") from None
     if not 1 <= nbytes <= 2 ** 63 - 1:
         raise option_error("--size", f"collective size {nbytes} bytes is out of range; expected a whole number of "
                            f"bytes from 1 to {2 ** 63 - 1} (int64, what the Chakra traces hold)",
@@ -84,9 +85,9 @@ def run(args) -> int:
                                    for d in e.diagnostics]) from None
     with progress(args).phase("writing"):
         written = translator.write(bundle, args.output)
-    for note in bundle.notes:
-        print(f"note: {note}", file=sys.stderr)
-    if not args.quiet:
+    if not args.quiet:  # -q: no notes either; they are in the bundle's README
+        for note in bundle.notes:
+            print(f"note: {note}", file=sys.stderr)
         print(f"{args.output}: {len(written)} files for {args.to} ({len(bundle.rank_order):,} NPUs; "
               f"rank order in ranks.txt or the README)", file=sys.stderr)
     return 0

@@ -11,7 +11,8 @@ hbm_gb_per_s (flat, or grouped under model/batch/parallel/moe/gpu). Formulas: do
 from __future__ import annotations
 
 import argparse
-import json
+
+from .common import add_json_argument, emit
 
 
 def register(sub) -> None:
@@ -21,29 +22,27 @@ def register(sub) -> None:
     p.add_argument("-o", "--output", required=True, metavar="PREFIX",
                    help="write PREFIX.<rank>.et for every GPU and PREFIX.json (the communicator groups)")
     p.add_argument("--summary-only", action="store_true", help="print the counts without writing traces")
-    p.add_argument("--json", metavar="OUT", help="write the summary as JSON")
+    add_json_argument(p, "the summary")
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
-    from ..output import check_output, open_output
+    from ..output import check_output
     from ..workload.llm import Generator, read_spec, summary
 
-    if args.json:
+    if args.json and args.json != "-":
         check_output(args.json, option="--json")
     spec = read_spec(args.spec)
     out = summary(spec) if args.summary_only else Generator(spec).write(args.output)
-    print(f"{spec.world} ranks (TP {spec.tp} x PP {spec.pp} x DP {spec.dp}"
+    lines = [f"{spec.world} ranks (TP {spec.tp} x PP {spec.pp} x DP {spec.dp}"
           f"{f', EP {spec.ep}, {spec.experts} experts top-{spec.top_k}' if spec.experts else ''}), "
           f"{out['params'] / 1e9:,.2f} B parameters, {out['tokens_per_step']:,} tokens and "
-          f"{out['micro_batches']} micro-batches per step")
-    print(f"step FLOPs {out['step_flops']:.4e} (6 x params x tokens = {out['six_p_t']:.4e}); at "
+          f"{out['micro_batches']} micro-batches per step",
+             f"step FLOPs {out['step_flops']:.4e} (6 x params x tokens = {out['six_p_t']:.4e}); at "
           f"{spec.peak_tflops:g} TFLOP/s x {spec.efficiency:g} per GPU the compute alone takes "
-          f"{out['ideal_compute_s'] * 1e3:,.1f} ms")
+          f"{out['ideal_compute_s'] * 1e3:,.1f} ms"]
     if not args.summary_only:
-        print(f"wrote {out['nodes']:,} nodes in {spec.world} traces {out['prefix']}.<rank>.et and "
-              f"{out['groups']} groups in {out['comm_group_file']}")
-    if args.json:
-        with open_output(args.json, option="--json") as fh:
-            json.dump(out, fh, indent=1)
+        lines.append(f"wrote {out['nodes']:,} nodes in {spec.world} traces {out['prefix']}.<rank>.et and "
+                     f"{out['groups']} groups in {out['comm_group_file']}")
+    emit(args, out, "\n".join(lines))
     return 0

@@ -20,13 +20,13 @@ import numpy as np
 from ..document.check import reference_errors
 from ..document.endpoints import Segment, parse_path, select
 from ..document.model import Device, Edge, Infrastructure
-from ..errors import Diagnostic, InfraGraphError, Location, error, unknown_name
+from ..errors import Diagnostic, InfraGraphError, Location, error, first_errors, unknown_name
 from .annotate import apply_annotations
 from .fqg import FQG, ComponentInfo, InstanceInfo, LinkInfo
 from ..limits import Limits
 from .size import size_errors
 
-MAX_ERRORS = 20
+MAX_ERRORS = 10_000  # expansion stops after this many errors; the first MAX_SHOWN are shown, the rest counted
 
 
 @dataclass
@@ -153,7 +153,7 @@ class _Expander:
     def _fail(self, e: InfraGraphError) -> None:
         self.diags.extend(e.diagnostics)
         if len(self.diags) >= MAX_ERRORS:
-            raise InfraGraphError(self.diags)
+            raise InfraGraphError(first_errors(self.diags))
 
     # -- devices ----------------------------------------------------------------------------
     def layout(self, name: str) -> _Layout:
@@ -211,7 +211,7 @@ class _Expander:
         doc = self.doc
         self.diags = reference_errors(doc)
         if self.diags:
-            raise InfraGraphError(self.diags)
+            raise InfraGraphError(first_errors(self.diags))
         self.diags = size_errors(doc, self.limits)  # before any array is allocated
         if self.diags:
             raise InfraGraphError(self.diags)
@@ -227,7 +227,7 @@ class _Expander:
             node_base += inst.count * lay.n_leaves
             owner_base += inst.count * lay.n_owners
         if self.diags:
-            raise InfraGraphError(self.diags)
+            raise InfraGraphError(first_errors(self.diags))
         by_name = {inst.name: (i, blocks[i]) for i, inst in enumerate(instances)}
 
         def nodes(instance: str, component: str | None, ipath: str, cpath: str) -> np.ndarray:
@@ -258,7 +258,7 @@ class _Expander:
         self._add_records(doc.edges, "edges", resolve, self._register_links(doc.links, ""), edges)
         edge_src, edge_dst, edge_link, edge_origin = edges.arrays(np.int32)
         if self.diags:
-            raise InfraGraphError(self.diags)
+            raise InfraGraphError(first_errors(self.diags))
 
         node_component = _cat([np.tile(lay.leaf_component, c) for lay, c, _, _ in blocks], np.int32)
         type_of_component = np.array([self.type_names.index(c.type) for c in self.components], dtype=np.int16)
@@ -284,7 +284,7 @@ class _Expander:
         )
         self.diags = _self_loops(fqg) + _ports_cabled_twice(fqg)
         if self.diags:
-            raise InfraGraphError(self.diags[:MAX_ERRORS])
+            raise InfraGraphError(first_errors(self.diags))
         apply_annotations(fqg, doc.annotations, selector)
         return fqg
 

@@ -59,9 +59,10 @@ class FailureSpec:
     seed: int = 0
     degrade: tuple[Degrade, ...] = ()
     use_annotations: bool = True
+    fail_random_count: int | None = None  # or a number of cables (--fail-random K); not both
 
     def is_empty(self) -> bool:
-        return not (self.fail or self.fail_random is not None or self.degrade)
+        return not (self.fail or self.fail_random is not None or self.fail_random_count is not None or self.degrade)
 
 
 @dataclass
@@ -287,23 +288,35 @@ def resolve_failures(g: FQG, spec: FailureSpec = FailureSpec()) -> Failures:
         f.extra_latency_ns[edges] += d.extra_latency_ns
         f.sources.append(f"--degrade {d.target}: {edges.size} edge(s) x{d.bandwidth_factor:g} bandwidth, "
                          f"+{d.extra_latency_ns:g} ns")
-    if spec.fail_random is not None:
+    if spec.fail_random is not None or spec.fail_random_count is not None:
+        given = f"{spec.fail_random:g}" if spec.fail_random is not None else f"{spec.fail_random_count}"
         try:
-            f.random_edges = random_cables(g, spec.fail_random, spec.seed, ~f.failed_edge)
+            f.random_edges = random_cables(g, spec.fail_random, spec.seed, ~f.failed_edge, spec.fail_random_count)
         except InfraGraphError as e:
             diags += e.diagnostics
         else:
             f.failed_edge[f.random_edges] = True
-            f.sources.append(f"--fail-random {spec.fail_random:g} --seed {spec.seed}: "
+            f.sources.append(f"--fail-random {given} --seed {spec.seed}: "
                              f"{f.random_edges.size} of {int(cables(g).size)} cables")
     if diags:
         raise InfraGraphError(diags)
     return f
 
 
-def random_cables(g: FQG, fraction: float, seed: int, alive: np.ndarray | None = None) -> np.ndarray:
-    """round(fraction x alive cables) cable ids, drawn without replacement from PCG64(seed)."""
+def random_cables(g: FQG, fraction: float | None, seed: int, alive: np.ndarray | None = None,
+                  count: int | None = None) -> np.ndarray:
+    """round(fraction x alive cables) cable ids, or `count` of them when given, drawn without
+    replacement from PCG64(seed)."""
     where = "--fail-random"
+    if count is not None:
+        check_seed(seed)
+        pool = cables(g)
+        if alive is not None:
+            pool = pool[alive[pool]]
+        if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or not 1 <= count <= pool.size:
+            raise error(f"the number of cables to fail must be a whole number from 1 to the {pool.size:,} cables "
+                        f"left, got {count!r}", where)
+        return draw_cables(pool, int(count), seed)
     if isinstance(fraction, bool) or not isinstance(fraction, (int, float)) or not math.isfinite(fraction) \
             or not 0.0 < fraction <= 1.0:
         raise error(f"the fraction of cables to fail must be a finite number in (0, 1], got {fraction!r}", where)

@@ -116,7 +116,7 @@ def read_hwloc(text: str, filename: str, nic_gbps: float | None = None) -> Serve
     for i in range(1, server.cpus):
         server.links.append((("cpu", 0), ("cpu", i), 512.0, "CPU interconnect"))
     if server.cpus > 1:
-        server.notes.append("assumed CPU interconnect 512 Gbps = 64 GB/s (the XML states none)")
+        server.notes.append("assumed CPU interconnect 512 Gbit/s = 64 GB/s per direction (the XML states none)")
     _nvlinks(tree, server, by_gp)
     return server
 

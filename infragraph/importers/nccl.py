@@ -94,7 +94,7 @@ def read_nccl(text: str, filename: str, nvlink_gbps: float | None = None, cpu_li
     for i in range(1, len(cpus)):
         server.links.append((("cpu", 0), ("cpu", i), cpu_link_gbps, "CPU interconnect"))
     if len(cpus) > 1:
-        server.notes.append(f"assumed CPU interconnect {cpu_link_gbps:g} Gbps (the dump states none)")
+        server.notes.append(f"assumed CPU interconnect {cpu_link_gbps:g} Gbit/s per direction (the dump states none)")
     _nvlinks(tree, server, gpu_by_bus, nvswitch_by_bus, nvlink_gbps)
     return server
 

@@ -81,7 +81,7 @@ def to_document(server: Server, description: str) -> Infrastructure:
                                Link("asic_pcie", "NIC host interface", Bandwidth(pcie), Latency(0.0))],
                               [Edge(Endpoint("asic"), Endpoint("port"), "asic_port", "many2many"),
                                Edge(Endpoint("asic"), Endpoint("pcie"), "asic_pcie")],
-                              f"a NIC with {ports} port(s) of {gbps:g} Gbps"))
+                              f"a NIC with {ports} port(s) of {gbps:g} Gbit/s"))
     components = [Component(name, n, choice, custom_type=custom) for name, n, choice, custom in (
         ("cpu", server.cpus, "cpu", None), ("gpu", server.gpus, "xpu", None),
         ("pcie_switch", server.pcie_switches, "custom", "pcie_switch"),

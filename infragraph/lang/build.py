@@ -25,8 +25,9 @@ def clean_number(x: float) -> float | int:
 
 
 def sanitize(text: str) -> str:
-    """A fragment usable in a document name (letters, digits, -, _)."""
-    return re.sub(r"[^A-Za-z0-9_-]", "", text.replace(".", "p").replace("/", "per"))
+    """A fragment usable in a document name (letters, digits, -, _); a bandwidth shown as `3.6 Tbit/s`
+    becomes `3p6Tbps`, as units.name_fragment writes it."""
+    return re.sub(r"[^A-Za-z0-9_-]", "", text.replace("bit/s", "bps").replace(".", "p").replace("/", "per"))
 
 
 # ------------------------------------------------------------------------------- source map ----

@@ -225,14 +225,14 @@ class Compiler:
                                                                    if known else "it has no parameters")))
             self.check_unused_devices(main)
             if it.diags:
-                raise InfraGraphError(it.diags)
+                raise InfraGraphError(it.diags + it.more_note())
             doc = it.build(call, main)
         except TooMany:
             pass
         except RecursionError:
             self._add(diagnostic("program nested too deeply to evaluate", A.Pos(program.src, 1, 1)))
         if it.diags:
-            raise InfraGraphError(it.diags)
+            raise InfraGraphError(it.diags + it.more_note())
         return doc
 
 

@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 from ..document.model import (Annotations, Component, Device, EdgeAnnotation, Infrastructure, Instance,
                               LinkAnnotation, NodeAnnotation)
-from ..errors import Diagnostic, did_you_mean
+from ..errors import Diagnostic, Location, did_you_mean
 from ..units import (BANDWIDTH, TIME, Quantity, UnitError, bandwidth_problem, format_quantity, latency_problem,
                      unit, unknown_unit_message)
 from . import ast as A
@@ -27,7 +27,8 @@ from .values import (AUTO, POISON, TYPE_NAMES, Builtin, DeviceVal, EdgeSel, EpRe
                      LinkVal, Module, Namespace, Part, Poison, Scope, Seg, Template, conforms, freeze, show,
                      type_of)
 
-MAX_ERRORS = 20
+MAX_ERRORS = 20  # errors kept and shown; later ones are only counted ("… N more not shown")
+MAX_COUNTED = 10_000  # errors counted before elaboration stops
 MAX_STEPS = 2_000_000  # loop iterations + comprehension items + calls, per compile
 MAX_CALL_DEPTH = 64
 MAX_DEVICE_DEPTH = 16
@@ -79,6 +80,7 @@ class Interp:
         self.import_module = import_module
         self.diags: list[Diagnostic] = []
         self.seen: set[tuple] = set()
+        self.more = 0  # errors found beyond MAX_ERRORS (counted, not kept)
         self.stack: list[str] = []  # "in device 'leaf(radix=32)' instantiated at f:3:5"
         self.steps = 0
         self.depth = 0
@@ -119,10 +121,21 @@ class Interp:
         if key in self.seen:
             return
         self.seen.add(key)
+        if len(self.diags) >= MAX_ERRORS:
+            self.more += 1
+            if self.more >= MAX_COUNTED:
+                raise TooMany()
+            return
         notes = tuple(reversed(self.stack[-3:])) + err.notes
         self.diags.append(CompileError(err.message, err.pos, err.hint, notes).diagnostic())
-        if len(self.diags) >= MAX_ERRORS:
-            raise TooMany()
+
+    def more_note(self) -> list[Diagnostic]:
+        """The note that says how many errors were found beyond the ones kept (none when none were)."""
+        if not self.more:
+            return []
+        counted = f"{self.more:,}" if self.more < MAX_COUNTED else f"at least {self.more:,}"
+        return [Diagnostic(f"{counted} more error(s) not shown (the first {len(self.diags)} are above)",
+                           Location(self.diags[0].location.file) if self.diags else Location(), severity="note")]
 
     def tick(self, pos: A.Pos, n: int = 1) -> None:
         self.steps += n

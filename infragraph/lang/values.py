@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..document.model import Device
-from ..units import BANDWIDTH, DIM_NAMES, INFORMATION, RATE, TIME, Quantity, format_quantity
+from ..units import BANDWIDTH, DIM_NAMES, INFORMATION, RATE, TIME, Quantity, format_quantity, name_fragment
 from . import ast as A
 
 
@@ -53,7 +53,7 @@ class LinkVal:
         parts = ["link"]
         for q in (self.bandwidth, self.latency):
             if q is not None:
-                parts.append(format_quantity(q).replace(" ", "").replace(".", "p"))
+                parts.append(name_fragment(q))
         return "-".join(parts)
 
 

@@ -105,7 +105,8 @@ def _input_errors(path: str, error: InfraGraphError) -> list[Finding]:
     for d in error.diagnostics:
         loc = d.location if d.location.file else Location(path, d.location.line, d.location.column, d.location.path)
         message = d.message + "".join(f" ({note})" for note in d.notes)
-        out.append(Finding(INPUT_RULE.id, message, loc, (), d.hint, "error"))
+        severity = "note" if d.severity == "note" else "error"  # "… N more error(s) not shown" is a note
+        out.append(Finding(INPUT_RULE.id, message, loc, (), d.hint, severity))
     return out
 
 

@@ -14,6 +14,7 @@ from functools import cached_property
 import numpy as np
 
 from ..graph.fqg import FQG
+from ..graph.tiers import node_boxes
 
 
 class GraphFacts:
@@ -80,9 +81,7 @@ class GraphFacts:
     @cached_property
     def box(self) -> np.ndarray:
         """Per node, the number of its top-level instance copy (0 .. num_boxes-1)."""
-        g = self.g
-        first_copy = np.cumsum([0] + [i.count for i in g.instances])[:-1].astype(np.int64)
-        return first_copy[g.node_instance] + g.node_copy if g.num_nodes else np.zeros(0, np.int64)
+        return node_boxes(self.g)
 
     @cached_property
     def num_boxes(self) -> int:

@@ -66,7 +66,12 @@ class EngineSchedule(Protocol):
 
 @dataclass(frozen=True)
 class SimulationOptions:
-    """What to simulate and how. Defaults follow ASTRA-sim's example system configuration."""
+    """What to simulate and how. Defaults follow ASTRA-sim's example system configuration.
+
+    Give the fields below, or the command line's spellings (simulate.spellings): `size="1MiB"`,
+    `local_mem_bw="1600 GB/s"`, `endpoint_delay="10ns"`, `group=["0-7", "8-15"]`, `no_ecmp=True`,
+    `no_nic_affinity=True`, and text for `algorithm="ring,direct"`, `dims="8,4"`, `pxn="on"`. An
+    unknown keyword, or one option given in two spellings, is an InfraGraphError naming it."""
 
     collective: str = "all-reduce"
     size_bytes: float = 1 << 20  # per-NPU buffer; All-Gather: each NPU's shard
@@ -120,6 +125,25 @@ class SimulationOptions:
     symmetry: bool = True
     top_links: int | None = 100  # busiest directed links listed in the result; None: every used link
     links: str = "all"  # "cables": list only inter-device links (see simulate.load)
+
+
+def _accept_cli_spellings(init):
+    """SimulationOptions(size="1MiB", local_mem_bw="1600 GB/s", no_ecmp=True, ...) as on the command
+    line, beside the fields themselves: the keywords pass through simulate.spellings first."""
+    from functools import wraps
+
+    from .spellings import to_fields
+
+    names = set(SimulationOptions.__dataclass_fields__)
+
+    @wraps(init)
+    def __init__(self, *args, **options):  # noqa: N807
+        init(self, *args, **to_fields(options, names))
+
+    return __init__
+
+
+SimulationOptions.__init__ = _accept_cli_spellings(SimulationOptions.__init__)
 
 
 @dataclass

@@ -161,7 +161,9 @@ def _repeat_count(a: Any, b: Any) -> int:
 
 
 def _check_finite(value: Any, node: ast.AST) -> None:
-    items = value if isinstance(value, list) else [value]
-    for v in items:
-        if isinstance(v, float) and not math.isfinite(v):
+    """Every number in `value`, at any depth of lists, must be finite."""
+    for v in value if isinstance(value, list) else [value]:
+        if isinstance(v, list):
+            _check_finite(v, node)
+        elif isinstance(v, float) and not math.isfinite(v):
             raise ExprError(f"the value is {v}, not a finite number", getattr(node, "col_offset", 0))

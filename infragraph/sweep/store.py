@@ -81,7 +81,11 @@ class ResultStore:
         return rows
 
     def _journal_rows(self) -> list[dict[str, Any]]:
-        data = self.journal.read_bytes()
+        try:
+            data = self.journal.read_bytes()
+        except OSError as e:
+            raise InfraGraphError(Diagnostic(f"cannot read the sweep journal: {e.strerror or e}",
+                                             Location(str(self.journal)))) from None
         rows = []
         lines = data.split(b"\n")
         self._journal_end = len(data) - len(lines[-1])  # the last piece has no newline: cut short, or empty

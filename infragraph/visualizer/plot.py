@@ -21,7 +21,7 @@ from typing import Any
 from ..errors import error
 from ..output import check_output, open_output
 from .results import sweep_records
-from .table import SweepTable, label, read_table
+from .table import SweepTable, label, read_tables
 
 SUFFIXES = (".png", ".svg", ".pdf")
 KINDS = ("lines", "heatmap", "speedup")
@@ -129,10 +129,11 @@ def plot_sweep(paths: list[str], output: str, title: str | None = None) -> list[
     return list(series)
 
 
-def plot_table(path: str, output: str, kind: str = "lines", x: str = "size_bytes", y: str = "time",
+def plot_table(path: str | list[str], output: str, kind: str = "lines", x: str = "size_bytes", y: str = "time",
                series: list[str] | None = None, facet: str | None = None, heatmap: tuple[str, str] | None = None,
                speedup: str | None = None, where: list[str] | None = None, title: str | None = None) -> str:
-    """Plot the sweep table at `path` to `output`; returns a one-line description of the figure.
+    """Plot the sweep table at `path` (or several tables, drawn together: read_tables) to `output`;
+    returns a one-line description of the figure.
 
     lines: `y` against `x`, one line per combination of `series` (default: the other inputs that
     vary independently), one panel per value of `facet` (default: collective, when it varies).
@@ -141,7 +142,7 @@ def plot_table(path: str, output: str, kind: str = "lines", x: str = "size_bytes
     if kind not in KINDS:
         raise error(f"unknown plot kind '{kind}'; expected one of: {', '.join(KINDS)}")
     plt = _pyplot(output)
-    t = read_table(path).where(where or [])
+    t = read_tables([path] if isinstance(path, str) else list(path)).where(where or [])
     x, y = t.column(x), t.numeric(t.column(y, "metric"))
     if kind == "heatmap":
         if not heatmap:

@@ -7,6 +7,8 @@ import math
 
 import numpy as np
 
+from ..units import format_bandwidth
+
 # Colour per component type (colour-blind-safe Tableau 10 order); unknown types take the rest.
 TYPE_COLOURS = {
     "xpu": "#f28e2b", "cpu": "#e15759", "switch": "#4e79a7", "router": "#76b7b2", "nic": "#59a14f",
@@ -47,8 +49,8 @@ def width_legend(bandwidth: np.ndarray) -> str:
         return "no bandwidth stated"
     lo, hi = float(bw.min()), float(bw.max())
     if hi <= lo:
-        return f"every line {gbps(lo)}"
-    return f"bandwidth, log scale: thin {gbps(lo)} … thick {gbps(hi)}"
+        return f"every line {gbps(lo)} per direction"
+    return f"bandwidth per direction, log scale: thin {gbps(lo)} … thick {gbps(hi)}"
 
 
 def heat(u: float) -> str:
@@ -62,14 +64,10 @@ def heat(u: float) -> str:
 
 
 def gbps(x: float) -> str:
-    """400 Gb/s, 3.2 Tb/s, 1.6 Pb/s."""
+    """400 Gbit/s, 3.2 Tbit/s, 1.6 Pbit/s (units.format_bandwidth to 3 significant digits)."""
     if not x or math.isnan(x):
-        return "? Gb/s"
-    for unit, scale in (("Pb/s", 1e6), ("Tb/s", 1e3), ("Gb/s", 1.0)):
-        if x >= scale:
-            v = x / scale
-            return f"{v:.3g} {unit}"
-    return f"{x:.3g} Gb/s"
+        return "? Gbit/s"
+    return format_bandwidth(x, 3)
 
 
 def count(n: int) -> str:

@@ -115,7 +115,31 @@ def read_table(path: str) -> SweepTable:
         raise InfraGraphError(Diagnostic(f"no successful point to plot ({len(rows)} rows, all failed or none)",
                                          Location(path)))
     inputs = columns[columns.index("key") + 1:columns.index("status")]
-    return SweepTable(path, ok, [c for c in inputs if c != "source"], columns, len(rows) - len(ok))
+    several = len({r.get("source") for r in ok}) > 1  # one spec run over several sources: compare them
+    return SweepTable(path, ok, [c for c in inputs if c != "source" or several], columns, len(rows) - len(ok))
+
+
+def read_tables(paths: list[str]) -> SweepTable:
+    """Several sweep tables as one, so fabric families can be compared in one figure: the rows of
+    all, with `source` an input when the tables (or one table) hold several sources, and a `table`
+    input (the file name) when two tables share a source. Errors name the file."""
+    if len(paths) == 1:
+        return read_table(paths[0])
+    parts = [read_table(p) for p in paths]
+    stems = [Path(p).stem for p in paths]
+    if len(set(stems)) < len(stems):
+        stems = [str(p) for p in paths]
+    rows, inputs, columns = [], [], []
+    for part, stem in zip(parts, stems):
+        rows += [{**r, "table": stem} for r in part.rows]
+        inputs += [c for c in part.inputs if c not in inputs]
+        columns += [c for c in part.columns if c not in columns]
+    sources = {r.get("source") for r in rows}
+    by_source = len(sources) == len(parts) and all(len({r.get("source") for r in p.rows}) == 1 for p in parts)
+    extra = ["source"] if len(sources) > 1 else []
+    if not by_source:
+        extra.append("table")
+    return SweepTable(", ".join(paths), rows, extra + inputs, ["table"] + columns, sum(p.failed for p in parts))
 
 
 def _number(v: Any) -> float | int | None:

@@ -14,7 +14,9 @@ The rules for what may run when are ASTRA-sim's workload layer and hardware-reso
   (ASTRA-sim's per-NPU memory expansion).
 - A send finishes when its message arrives; the receive finishes then, or at once when it is
   posted after the arrival (ASTRA-sim's analytical network). Messages pair by (src, dst, tag,
-  size) in order. A message's time is the collective engine's point-to-point time on the fabric.
+  size) in order. A message's time: under the astra models ASTRA-sim's send (no endpoint delay; the
+  congestion-unaware one on the first dimension where the NPUs differ, `astra_send_ns`); under the
+  other models the collective engine's point-to-point time on the fabric.
 - A collective starts when the last member of its group issues it and finishes on each member
   after that member's time in the collective engine (every model, algorithm and dimension option
   of `infragraph simulate`), run for the group alone.
@@ -29,6 +31,7 @@ collective's engine run is cached by (type, group, size).
 from __future__ import annotations
 
 import heapq
+import math
 from collections import defaultdict
 from dataclasses import dataclass, replace
 from typing import Any, Callable
@@ -117,6 +120,7 @@ class Replay:
         self.sent: dict[tuple, int] = defaultdict(int)
         self.posted: dict[tuple, int] = defaultdict(int)
         self.tier_bytes: dict[str, float] = defaultdict(float)
+        self._stack_dims = stack_dims(p, n_fabric)
 
     # -- the event queue: same-time events run in the order they were scheduled, as ASTRA-sim's --
     def at(self, t: float, fn: Callable, *args: Any) -> None:
@@ -243,10 +247,23 @@ class Replay:
         chunk = self.sent[key]
         self.sent[key] += 1
         r = self._engine("point-to-point", (n.src, n.dst), n.comm_size)
-        arrival = t + max(x["finish_ns"] for x in r["ranks"])
+        arrival = t + self._message_ns(n.src, n.dst, n.comm_size, max(x["finish_ns"] for x in r["ranks"]))
         self.messages.append({"src": n.src, "dst": n.dst, "tag": n.tag, "size_bytes": n.comm_size,
                               "start_ns": t, "end_ns": arrival})
         self.at(arrival, self._arrive, key, chunk, npu, n)
+
+    def _message_ns(self, src: int, dst: int, size: int, engine_ns: float) -> float:
+        """A send's time. ASTRA-sim's analytical sends (Workload -> Sys::front_end_sim_send ->
+        sim_send) carry no endpoint delay, unlike its collectives' messages, which the engine's
+        point-to-point run includes at both ends; and its congestion-unaware network times a send
+        on the first dimension where source and destination differ alone (MultiDimTopology::send:
+        hops x latency + size / bandwidth, cut to whole ns). The astra models follow both rules;
+        the others keep the engine's time."""
+        if self.opts.sim.model == "astra" and self._stack_dims is not None:
+            return astra_send_ns(self._stack_dims, src, dst, size)
+        if self.opts.sim.model in ("astra", "astra-aware"):
+            return engine_ns - 2 * self.opts.sim.endpoint_delay_ns
+        return engine_ns
 
     def _arrive(self, t: float, key: tuple, chunk: int, npu: _Npu, n: Node) -> None:
         entry = self.p2p[key].setdefault(chunk, {})
@@ -299,6 +316,42 @@ class Replay:
                                 for nid, s in sorted(npu.spans.items(), key=lambda kv: kv[1][0])]
                                for npu in self.npus]
         return out
+
+
+def stack_dims(p: PreparedGraph, npus: int) -> list[tuple[str, int, float, float]] | None:
+    """The ASTRA-sim dimensions a graph states (std.fabrics.stack's `astra.topology`, `npus_count`,
+    `latency_ns` annotations): (kind, NPUs, GB/s with GB = 2^30 B as ASTRA-sim reads them, ns) per
+    dimension, dimension 0 first; None when the graph states none or they do not cover `npus`. The
+    bandwidth is the dimension's link as built (simulate.dim_bandwidths), not the annotation, which
+    keeps 6 significant digits only (429.497 Gbit/s for 50 GiB/s: 5 ns off on a 400 MB message)."""
+    from ..simulate.run import dim_bandwidths
+
+    a = p.g.graph_annotations
+    try:
+        kinds = [k.strip() for k in str(a["astra.topology"]).split(",")]
+        counts = [int(x) for x in str(a["npus_count"]).split(",")]
+        lats = [float(x) for x in str(a["latency_ns"]).split(",")]
+    except (KeyError, ValueError):
+        return None
+    if not len(kinds) == len(counts) == len(lats) or math.prod(counts) != npus:
+        return None
+    gbps = dim_bandwidths(p, counts)
+    # Gbit/s back to ASTRA-sim's GB/s (2^30 B), rounded to undo the float round trip
+    return [(k, c, round(b * 1e9 / 8 / 2**30, 9), t) for k, c, b, t in zip(kinds, counts, gbps, lats)]
+
+
+def astra_send_ns(dims: list[tuple[str, int, float, float]], src: int, dst: int, size: int) -> int:
+    """ASTRA-sim's congestion-unaware send time (MultiDimTopology::send at 518bd51): on the first
+    dimension where the two NPUs' coordinates differ, hops x latency + size / bandwidth, cut to whole
+    ns; hops: Ring the shorter way round, FullyConnected 1, Switch 2."""
+    a, b = src, dst
+    for kind, n, gb_per_s, latency in dims:
+        x, y = a % n, b % n
+        if x != y:
+            hops = min((y - x) % n, (x - y) % n) if kind == "Ring" else 1 if kind == "FullyConnected" else 2
+            return int(hops * latency + size / (gb_per_s * (1 << 30) / 1e9))
+        a, b = a // n, b // n
+    raise ValueError(f"a send from NPU {src} to itself")
 
 
 def link_load(p: PreparedGraph, tier_bytes: dict[str, float], step_ns: float) -> list[dict[str, Any]]:

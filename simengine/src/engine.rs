@@ -201,25 +201,7 @@ pub fn simulate_watched(
             return Err(SimError::InvalidInput(format!("local memory bandwidth must be > 0 GB/s, got {bw}")));
         }
     }
-    let dor = cfg.dor_dims.as_ref().map(|dims| DorSpec {
-        npu_nodes: npu_nodes.to_vec(),
-        dims: dims.clone(),
-        direct: (0..dims.len()).map(|d| cfg.dor_direct_dims.contains(&d)).collect(),
-    });
-    let mut router = Router::new(topo, cfg.metric, cfg.ecmp, dor)?;
-    if cfg.no_shortcuts {
-        router = router.without_hub_trees();
-    }
-    if !cfg.policies.is_empty() {
-        router = router.with_policies(&cfg.policies)?;
-    }
-    if !cfg.affinity.is_empty() {
-        let (nic, server): (Vec<u32>, Vec<u32>) = cfg.affinity.iter().copied().unzip();
-        router = router.with_affinity(npu_nodes, &nic, &server)?;
-        if cfg.pxn {
-            router = router.with_pxn();
-        }
-    }
+    let router = new_router(topo, npu_nodes, cfg)?;
     let mut jobs = Vec::new();
     let (mut base, mut queue_base) = (0usize, 0usize);
     let mut steps_total = 0u64;
@@ -300,6 +282,30 @@ pub fn simulate_watched(
 }
 
 
+/// The router the configuration asks for, with no route made yet.
+fn new_router<'t>(topo: &'t Topology, npu_nodes: &[u32], cfg: &SimConfig) -> SimResult<Router<'t>> {
+    let dor = cfg.dor_dims.as_ref().map(|dims| DorSpec {
+        npu_nodes: npu_nodes.to_vec(),
+        dims: dims.clone(),
+        direct: (0..dims.len()).map(|d| cfg.dor_direct_dims.contains(&d)).collect(),
+    });
+    let mut router = Router::new(topo, cfg.metric, cfg.ecmp, dor)?;
+    if cfg.no_shortcuts {
+        router = router.without_hub_trees();
+    }
+    if !cfg.policies.is_empty() {
+        router = router.with_policies(&cfg.policies)?;
+    }
+    if !cfg.affinity.is_empty() {
+        let (nic, server): (Vec<u32>, Vec<u32>) = cfg.affinity.iter().copied().unzip();
+        router = router.with_affinity(npu_nodes, &nic, &server)?;
+        if cfg.pxn {
+            router = router.with_pxn();
+        }
+    }
+    Ok(router)
+}
+
 /// Steps the whole run will take, estimated from one member per phase (members of a ring or
 /// direct phase take the same number of steps; trees and rooted ops differ a little, which only
 /// makes the progress estimate rougher). Counts the step that finds a lane finished.
@@ -331,7 +337,8 @@ impl<'t> Sim<'t> {
     fn fold(&mut self) -> SimResult<()> {
         let job = &self.jobs[0];
         let members = job.plan.ranks.len();
-        let found = symmetry::find(&job.plan, self.jobs.len(), &job.member_nodes, &mut self.router, self.topo, self.cfg);
+        let found =
+            symmetry::find(&job.plan, self.jobs.len(), self.spec.scheduling, &job.member_nodes, &mut self.router, self.topo, self.cfg);
         self.symmetry_report = Report { tried: true, simulated: members, members, reason: None };
         match found {
             Ok(fold) => {
@@ -340,7 +347,12 @@ impl<'t> Sim<'t> {
                 self.jobs[0].fold = fold.period;
                 self.symmetry = Some(fold);
             }
-            Err(SymmetryRefused::Why(why)) => self.symmetry_report.reason = Some(why),
+            Err(SymmetryRefused::Why(why)) => {
+                self.symmetry_report.reason = Some(why);
+                // The check made routes in its own order; the full run makes them in its own
+                // (route ids order the sums of link loads), so it starts from a fresh router.
+                self.router = new_router(self.topo, self.npu_nodes, self.cfg)?;
+            }
             Err(SymmetryRefused::Error(e)) => return Err(e),
         }
         Ok(())

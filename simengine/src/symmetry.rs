@@ -15,7 +15,7 @@
 use crate::algorithms::Algo;
 use crate::engine::SimConfig;
 use crate::network::Model;
-use crate::plan::JobPlan;
+use crate::plan::{JobPlan, Scheduling};
 use crate::routing::{Policy, Router};
 use crate::topology::Topology;
 use std::collections::HashMap;
@@ -63,7 +63,7 @@ fn lcm(a: usize, b: usize) -> usize {
 }
 
 /// Why this collective and configuration cannot be folded, before looking at routes.
-fn unsupported(plan: &JobPlan, groups: usize, cfg: &SimConfig) -> Option<String> {
+fn unsupported(plan: &JobPlan, groups: usize, spec_scheduling: Scheduling, cfg: &SimConfig) -> Option<String> {
     use crate::algorithms::Op;
     if cfg.astra {
         return Some("the astra models keep ASTRA-sim's own event order".into());
@@ -79,6 +79,11 @@ fn unsupported(plan: &JobPlan, groups: usize, cfg: &SimConfig) -> Option<String>
     }
     if cfg.policies.iter().any(|&(p, _)| p == Policy::Adaptive) {
         return Some("adaptive routing depends on the order connections are routed in".into());
+    }
+    if spec_scheduling != Scheduling::Ordered {
+        // Same-instant arrivals of several chunks are queued in event order, which a folded run
+        // does not reproduce.
+        return Some("arrival or LIFO scheduling picks chunks by the order of same-instant arrivals".into());
     }
     if !plan.chunk_phases.is_empty() {
         return Some("offlineGreedy gives every chunk its own phases".into());
@@ -108,8 +113,16 @@ fn block(plan: &JobPlan) -> usize {
 /// Looks for a period; `Err` says why the run must be simulated in full. Routes every
 /// connection in the order the aware model's priming does (phase, member, lane), so the router
 /// ends in the state the full run would have.
-pub fn find(plan: &JobPlan, groups: usize, member_nodes: &[u32], router: &mut Router, topo: &Topology, cfg: &SimConfig) -> Result<Fold, SymmetryRefused> {
-    if let Some(why) = unsupported(plan, groups, cfg) {
+pub fn find(
+    plan: &JobPlan,
+    groups: usize,
+    scheduling: Scheduling,
+    member_nodes: &[u32],
+    router: &mut Router,
+    topo: &Topology,
+    cfg: &SimConfig,
+) -> Result<Fold, SymmetryRefused> {
+    if let Some(why) = unsupported(plan, groups, scheduling, cfg) {
         return Err(why.into());
     }
     let members = plan.ranks.len();
@@ -137,11 +150,22 @@ pub fn find(plan: &JobPlan, groups: usize, member_nodes: &[u32], router: &mut Ro
     }
     router.expect_sources(&[]);
     // Every directed link carries at most one connection: then no message ever queues behind
-    // another connection's, and a member's timing depends on its own connections only.
+    // another connection's, and a member's timing depends on its own connections only. Within a
+    // connection, messages must never tie at a link or at delivery: the engine orders
+    // same-instant events by message slot, which depends on the run's history. Messages of one
+    // route leave in order and are serialized one after another, so only sprayed parts (several
+    // routes sharing links, aware model) and links of unstated bandwidth (no serialization) can tie.
     let mut owner = vec![u32::MAX; topo.num_links()];
     for &set in &sets {
+        if cfg.model == Model::Aware && router.parts(set).len() > 1 {
+            let why = "aware model: the parts of a sprayed message queue at their shared links in message-slot order";
+            return Err(why.to_string().into());
+        }
         for &(route, _) in router.parts(set) {
             for &l in router.links(route) {
+                if !topo.link_bw_bytes_per_ns[l as usize].is_finite() {
+                    return Err(format!("directed link {l} has no bandwidth (free wiring): messages can tie").into());
+                }
                 let o = &mut owner[l as usize];
                 if *o != u32::MAX && *o != set {
                     let (a, b) = (topo.link_from[l as usize], topo.link_to[l as usize]);

@@ -452,3 +452,26 @@ fn shared_links_refuse_the_fold() {
     assert_eq!(fast.symmetry.simulated, fast.symmetry.members);
     assert!(fast.symmetry.reason.as_deref().unwrap_or("").contains("carries two connections"), "{:?}", fast.symmetry);
 }
+
+/// Sprayed connections: in the aware model their parts tie at shared links (ordered by message
+/// slot, which a folded run does not reproduce), so the fold is refused; unaware parts never
+/// queue, so the fold is taken and exact.
+#[test]
+fn sprayed_connections_fold_only_where_parts_cannot_tie() {
+    use _simengine::routing::Policy;
+    let mut rng = Rng(0x5EED_5E77_0000_0025);
+    let (f, npus) = clos_fabric(&mut rng, 16, 4, 2, 0, false);
+    let t = f.topology();
+    let mut s = spec(Op::AllToAll, Algo::Ring, 16, 1_048_576.0);
+    (s.chunks, s.active_chunks_per_dim, s.endpoint_delay_ns, s.scheduling) = (2, 2, 10.0, Scheduling::Ordered);
+    for model in [Model::Aware, Model::Unaware] {
+        let cfg = |symmetry| SimConfig { model, symmetry, policies: vec![(Policy::Spray, false); f.edges.len()], ..Default::default() };
+        let fast = simulate(&t, &npus, &s, &cfg(true)).unwrap();
+        same_as_full(&fast, &simulate(&t, &npus, &s, &cfg(false)).unwrap(), &format!("spray, {model:?}"));
+        if model == Model::Aware {
+            assert!(fast.symmetry.reason.as_deref().unwrap_or("").contains("sprayed"), "{:?}", fast.symmetry);
+        } else {
+            assert_eq!(fast.symmetry.simulated, 4, "{:?}", fast.symmetry);
+        }
+    }
+}

@@ -77,7 +77,7 @@ def test_cli_text_json_and_picture(clos8_file, tmp_path, capsys):
     assert main(["analyze", clos8_file, "-q", "--random-failures", "3", "--trials", "20",
                  "--json", str(out), "--plot", str(png), "--fail", "spine.1"]) == 0
     text = capsys.readouterr().out
-    assert "bisection          4,800 Gbit/s" in text and "3 cable(s) cut, 20 trials (seeds 0..19)" in text
+    assert "bisection          4.8 Tbit/s" in text and "3 cable(s) cut, 20 trials (seeds 0..19)" in text
     r = json.loads(out.read_text())
     assert len(r["random_failures"]["values_gbps"]) == 20 and r["random_failures"]["worst_gbps"] >= 4800 - 3 * 400
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
@@ -86,14 +86,15 @@ def test_cli_text_json_and_picture(clos8_file, tmp_path, capsys):
 def test_the_worst_trial_is_reproduced_by_fail_random(clos8_file, capsys):
     assert main(["analyze", clos8_file, "-q", "--random-failures", "5", "--trials", "40"]) == 0
     text = capsys.readouterr().out
-    worst = text.split("bisection worst ")[1].split(" Gbit/s")[0]
+    worst = text.split("bisection worst ")[1].split(" (seed")[0]  # e.g. "4.4 Tbit/s"
     flags = text.split("add ")[1].split(" to this")[0].split()
+    assert flags[:2] == ["--fail-random", "5"]  # the same count of cables, not a rounded fraction
     assert main(["analyze", clos8_file, "-q"] + flags) == 0
-    assert f"bisection          {worst} Gbit/s" in capsys.readouterr().out
+    assert f"bisection          {worst} per direction (" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("args, expected", [
-    (["--random-failures", "-1"], "--random-failures must be >= 0"),
+    (["--random-failures", "0.001"], "--random-failures: that fraction of the 64 cables rounds to 0"),
     (["--random-failures", "2", "--trials", "0"], "--trials must be at least 1"),
     (["--first-seed", "-1"], "the seed must be an integer >= 0"),
     (["--random-failures", "2", "--workers", "0"], "--workers must be at least 1"),

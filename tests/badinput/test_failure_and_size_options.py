@@ -4,9 +4,12 @@ the group is located at the option the user gave (--fail or --fail-random), and 
 
 from __future__ import annotations
 
+import json
+import re
+
 import pytest
 
-from infragraph.cli import main
+from infragraph.cli import build_parser, main
 
 CLOS = "std.fabrics.clos"
 
@@ -35,13 +38,13 @@ def test_fail_everything_names_fail(capsys):
 
 
 def test_fail_random_one_names_fail_random(capsys):
-    code, err = run(capsys, "simulate", CLOS, "--fail-random", "1")
+    code, err = run(capsys, "simulate", CLOS, "--fail-random", "100%")
     assert code == 1
     assert err.startswith("--fail-random: error: process group 0 is disconnected by the failures")
 
 
 def test_fail_and_fail_random_name_both(capsys):
-    code, err = run(capsys, "simulate", CLOS, "--fail", "spine.*", "--fail-random", "1")
+    code, err = run(capsys, "simulate", CLOS, "--fail", "spine.*", "--fail-random", "1.0")
     assert code == 1
     assert err.startswith("--fail/--fail-random: error: ")
 
@@ -52,3 +55,18 @@ def test_lint_unknown_fail_target_says_why_on_stderr(capsys, fmt):
     assert code == 2  # lint's "a source could not be loaded" (docs/lint.md)
     assert "1 file(s) could not be loaded: std.fabrics.clos" in err
     assert "--fail nosuch.0: no node named 'nosuch.0'" in err
+
+
+def test_fail_help_examples_name_nodes_of_std_clos(capsys):
+    """The --fail help's examples are real: each cuts something in std.fabrics.clos (the edge one
+    exactly one cable)."""
+    help_text = " ".join(build_parser()._subparsers._group_actions[0].choices["simulate"].format_help().split())
+    help_text = help_text.replace("-- ", "--")  # argparse wraps the edge example after its '--'
+    examples = re.search(r"cut a node \((\S+)\), a device copy \((\S+)\), a glob \((\S+)\) or an edge \((\S+)\)",
+                         help_text).groups()
+    assert examples == ("spine.1.asic.0", "spine.1", "spine.*", "leaf.0.port.4--spine.0.port.0")
+    failed = []
+    for target in examples:
+        assert main(["analyze", CLOS, "--fail", target, "--json"]) == 0, target
+        failed.append(json.loads(capsys.readouterr().out)["failures"]["failed_edges"])
+    assert failed == [8, 16, 64, 1]

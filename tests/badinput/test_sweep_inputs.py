@@ -98,6 +98,17 @@ def test_a_non_finite_derived_constant_is_refused(tmp_path, capsys):
     assert out.startswith(f"{at(spec, text, '.nan')}: derive.chunks: error: ") and "not a finite number" in out
 
 
+@pytest.mark.parametrize("expression", ["float('nan')", "[1, float('inf')]", "[[1e308 * 10]]"])
+def test_a_derived_value_that_is_not_finite_is_refused_before_anything_runs(tmp_path, capsys, expression):
+    text = (f"source: std.fabrics.stack\naxes:\n  shape: [\"SW(2)\"]\n  x: [1, 2]\nderive:\n  y: \"{expression}\"\n"
+            "where: \"x > 0 and len(str(y)) > 0\"\n")
+    spec = write(tmp_path, "s.yaml", text)
+    code, out = sweep(capsys, spec, "-o", tmp_path / "r")
+    assert code == 1
+    assert out.startswith(f"{at(spec, text, expression)}: derive.y: error: the value is "), out
+    assert "not a finite number (at shape='SW(2)', x=1)" in out and not list(tmp_path.glob("r.*"))
+
+
 @pytest.mark.parametrize("name", ["time_ns", "status", "point", "size_bytes", "worker"])
 def test_a_name_that_is_a_table_column_is_refused(tmp_path, capsys, name):
     text = f"source: std.fabrics.stack\naxes:\n  shape: [\"SW(2)\"]\n  {name}: [1, 2]\nwhere: \"{name} > 0\"\n"
@@ -156,6 +167,15 @@ def test_a_journal_that_is_not_rows_is_refused_naming_the_line(tmp_path, capsys,
     code, out = sweep(capsys, spec, "-o", tmp_path / "r")
     assert code == 1
     assert out.startswith(f"{journal}:1: error: corrupt sweep journal: {message}"), out
+
+
+@pytest.mark.parametrize("name", ["r.partial.jsonl", "r.lock", "r.parquet"])
+def test_a_folder_where_a_file_of_the_run_goes_is_located(tmp_path, capsys, name):
+    spec = write(tmp_path, "s.yaml", ONE)
+    (tmp_path / name).mkdir()
+    code, out = sweep(capsys, spec, "-o", tmp_path / "r")
+    assert code == 1
+    assert out.startswith(f"{tmp_path / name}: error: cannot "), out
 
 
 def test_a_journal_cut_short_by_a_kill_loses_only_its_last_line(tmp_path, capsys):

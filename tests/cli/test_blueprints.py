@@ -25,7 +25,7 @@ def test_show_lists_the_server_parameters_with_defaults_and_direction(name, expe
 
 def test_a_shown_parameter_can_be_overridden(capsys):
     assert main(["info", "std.devices.dgx", "-D", "scaleup_bandwidth=900 GB/s"]) == 0
-    assert "1800 Gbps" in capsys.readouterr().out  # 900 GB/s over 4 NVSwitch chips = 225 GB/s each
+    assert "1.8 Tbit/s" in capsys.readouterr().out  # 900 GB/s over 4 NVSwitch chips = 225 GB/s each
 
 
 def test_show_lists_the_devices_and_functions_a_library_offers_with_their_parameters(capsys):

@@ -28,7 +28,22 @@ def test_validate_and_info(capsys):
     s = json.loads(capsys.readouterr().out)
     assert s["nodes_by_type"] == {"nic": 4, "port": 4, "switch": 1, "xpu": 4}
     assert s["edges_by_endpoint_types"] == {"nic--port": 4, "switch--port": 4, "xpu--nic": 4}
-    assert s["total_bandwidth_gbps"] == 1600
+    assert s["bill_of_materials"]["cables"] == [{"tiers": [0, 1], "bandwidth_gbps": 400.0, "count": 4}]
+    assert s["bisection"]["gbps"] == 800.0
+
+
+def test_json_means_the_same_in_info_analyze_and_simulate(tmp_path, capsys):
+    """--json OUT writes OUT and prints the text; --json alone (or -) prints only the JSON; the old
+    `info --json FILE` still reads FILE."""
+    for command in (["info", MINI], ["analyze", MINI], ["simulate", "std.fabrics.clos", "--size", "1KiB"]):
+        out = tmp_path / f"{command[0]}.json"
+        assert main([*command, "--json", str(out)]) == 0
+        text = capsys.readouterr().out
+        assert not text.lstrip().startswith("{") and json.loads(out.read_text())
+        assert main([*command, "--json"]) == 0
+        assert json.loads(capsys.readouterr().out).keys() == json.loads(out.read_text()).keys()  # timings differ
+    assert main(["info", "--json", MINI]) == 0
+    assert json.loads(capsys.readouterr().out)["name"] == "mini"
 
 
 def test_info_reads_a_compiled_graph(tmp_path, capsys):

@@ -34,6 +34,14 @@ def test_writes_a_schedule_that_validates_and_states_its_times(capsys, tmp_path)
     assert code == 0 and "time" in out
 
 
+def test_chunks_auto(capsys, tmp_path):
+    out_file = tmp_path / "s.json"
+    code, out, _ = run(capsys, "synthesize", *MESH, "--collective", "all-gather", "--chunks", "auto", "--model", "none",
+                       "-o", str(out_file))
+    assert code == 0
+    assert json.loads(out_file.read_text())["chunks_per_rank"] in (1, 2, 4, 8)
+
+
 def test_failed_link_is_avoided(capsys, tmp_path):
     out_file = tmp_path / "s.json"
     code, _, _ = run(capsys, "synthesize", *MESH, "--collective", "all-gather", "--model", "none",
@@ -47,6 +55,7 @@ def test_failed_link_is_avoided(capsys, tmp_path):
 
 @pytest.mark.parametrize("argv, where, message", [
     (["--chunks", "0"], "--chunks", "expected a whole number ≥ 1"),
+    (["--chunks", "many"], "--chunks", "expected a whole number ≥ 1 or auto"),
     (["--size", "0"], "--size", "expected a size > 0"),
     (["--size", "lots"], "--size", "bad --size 'lots'"),
     (["--match-seed", "-1"], "--match-seed", "expected a whole number ≥ 0"),
@@ -69,3 +78,28 @@ def test_disconnecting_failures_are_an_error(capsys, tmp_path):
 def test_unwritable_output_is_refused_before_work(capsys, tmp_path):
     code, _, err = run(capsys, "synthesize", *MESH, "--collective", "all-gather", "-o", str(tmp_path / "no" / "s.json"))
     assert code == 1 and "does not exist" in err
+
+
+def test_simulate_compares_algorithms_side_by_side(capsys, tmp_path):
+    out_json = tmp_path / "c.json"
+    code, out, _ = run(capsys, "simulate", "std.fabrics.torus", "-D", "sizes=[4,2,2]", "--algorithm",
+                       "ring,direct,halving-doubling,synthesized", "--size", "64MiB", "--json", str(out_json))
+    assert code == 0
+    assert "lower bound" in out
+    for name in ("ring", "direct", "halving-doubling", "synthesized"):
+        assert f"\n  {name} " in out
+    doc = json.loads(out_json.read_text())
+    times = {r["algorithm_requested"][0]: r["collective_time_ns"] for r in doc["results"]}
+    assert min(times.values()) >= doc["lower_bound_ns"]
+    assert times["synthesized"] < times["ring"]  # a 4x2x2 torus: the ring leaves links idle
+
+
+@pytest.mark.parametrize("argv, where, message", [
+    (["--size", "1MiB..4MiB"], "--size", "runs one size"),
+    (["--collective", "all-to-all"], "--algorithm", "'synthesized' makes"),
+    (["--synth-chunks", "0"], "--synth-chunks", "expected a whole number ≥ 1"),
+])
+def test_comparison_options_are_located(capsys, argv, where, message):
+    code, _, err = run(capsys, "simulate", *MESH, "--algorithm", "ring,synthesized", *argv)
+    assert code == 1
+    assert err.startswith(f"{where}: error:") and message in err

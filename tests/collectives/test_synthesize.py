@@ -3,6 +3,7 @@ failed and degraded links), never beat the lower bound, and beat the ring where 
 asymmetric."""
 import random
 
+import numpy as np
 import pytest
 import yaml
 
@@ -13,6 +14,7 @@ from infragraph.graph import expand
 from infragraph.graph.failures import FailureSpec, Degrade, with_failures
 from infragraph.schemas import schema_errors
 from infragraph.simulate import SimulationOptions, simulate
+from infragraph.sources import load_graph
 from tests.docparts import link
 from tests.simgraphs import ring, torus
 
@@ -53,7 +55,7 @@ def test_random_fabrics_validate_and_respect_the_bound(seed):
     g = with_failures(g, FailureSpec(fail=fail, degrade=(Degrade(f"npu.{a}.xpu.0--npu.{b}.xpu.0", 0.25, 50.0),)))[0]
     for collective in COLLECTIVES:
         s = synthesize(g, collective, chunks_per_rank=rnd.randint(1, 3), size_bytes=float(rnd.choice([1e3, 1e6, 1e9])),
-                       seed=seed)
+                       seed=seed, pieces=rnd.randint(1, 3))
         validate(read_schedule(s.document()))  # the document, as written to disk, proves the collective
         assert s.time_ns >= s.bound.time_ns * (1 - 1e-9)
 
@@ -110,7 +112,51 @@ def test_document_states_time_and_bound():
     (dict(collective="all-to-all"), "cannot synthesize 'all-to-all'"),
     (dict(collective="all-gather", chunks_per_rank=0), "chunks per rank"),
     (dict(collective="all-gather", size_bytes=float("nan")), "buffer size"),
+    (dict(collective="all-reduce", pieces=0), "pieces"),
 ])
 def test_bad_arguments_are_errors(bad, message):
     with pytest.raises(Exception, match=message):
         synthesize(ring(4), **bad)
+
+
+def test_pipelined_pieces_overlap_the_two_phases_on_a_mesh():
+    """On a mesh the corners' two links bound both phases; pieces let one piece's all-gather run
+    beside the next one's reduce-scatter."""
+    g = load_graph("std.fabrics.mesh", {"sizes": "[4,4]"})
+    one = synthesize(g, "all-reduce", 2, pieces=1)
+    two = synthesize(g, "all-reduce", 2, pieces=2)
+    validate(two.schedule())
+    assert two.chunks_per_rank == 4
+    assert two.time_ns < 0.95 * one.time_ns
+
+
+def test_slow_detours_are_skipped_but_bounded():
+    """A DGX's GPUs meet over NVLink (900 Gbit/s per chip) and over PCIe (512): the matching uses
+    the NVLink paths only, the bound still counts every port (PCIe included)."""
+    from infragraph.collectives.links import logical_links
+    from infragraph.graph.ranks import npu_order
+
+    g = load_graph("std.devices.dgx", {})
+    links = logical_links(g, npu_order(g))
+    assert set(links.bandwidth_gbps.tolist()) == {512.0, 900.0}
+    fast = links.without_slow_detours()
+    assert set(fast.bandwidth_gbps.tolist()) == {900.0}
+    assert fast.count == 8 * 7 * 4  # every ordered GPU pair through each of the 4 NVSwitch chips
+    assert all(len(fast.path(l)) == len(links.path(int(i))) for l, i in
+               enumerate(np.flatnonzero(links.bandwidth_gbps == 900.0)))
+    s = synthesize(g, "all-reduce", 2)
+    validate(s.schedule())
+    assert s.logical_links == fast.count
+    assert s.bound.time_ns == pytest.approx(2 * 7 * 2**30 * 8 / (8 * (3600 + 512)))
+
+
+def test_best_tries_more_chunks_where_they_help():
+    from infragraph.collectives.synthesize import synthesize_best
+
+    g = load_graph("std.fabrics.stack", {"shape": '"RI(2)_FC(2)_SW(4)"'})
+    two = synthesize(g, "all-reduce", 2)
+    best = synthesize_best(g, "all-reduce")
+    validate(best.schedule())
+    assert best.time_ns < two.time_ns and best.efficiency > 0.9
+    small = synthesize_best(g, "all-reduce", budget=1)  # nothing fits: the 1-chunk schedule alone
+    assert small.chunks_per_rank == 1

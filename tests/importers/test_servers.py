@@ -35,7 +35,7 @@ def test_nccl_example_components_and_rates():
         (("gpu", "nvswitch"), 200.0, "NVLink"): 8 * 6 * 2,  # sm 80: 25 GB/s per link
         (("cpu", "cpu"), 512.0, "CPU interconnect"): 1,
     }
-    assert any("CPU interconnect 512 Gbps" in n for n in s.assumptions())
+    assert any("CPU interconnect 512 Gbit/s per direction" in n for n in s.assumptions())
 
 
 def test_nvlink_rate_override_and_unknown_generation(tmp_path):

@@ -35,13 +35,13 @@ def test_unit_error_bandwidth_is_a_time():
 
 
 def test_adding_different_dimensions():
-    assert "cannot add a bandwidth and a time (400 Gbps + 5 ns)" in error("let x = 400 Gbps + 5 ns\nfabric f {}\n")
+    assert "cannot add a bandwidth and a time (400 Gbit/s + 5 ns)" in error("let x = 400 Gbps + 5 ns\nfabric f {}\n")
 
 
 def test_unknown_unit_suggests():
     assert "unknown unit 'Gbit'" not in error("let x = 4 Gbps + 1\nfabric f {}\n")  # number + quantity
-    msg = error("let x = 4 Kib\nfabric f {}\n")
-    assert "unknown unit 'Kib'" in msg and "did you mean" in msg
+    msg = error("let x = 4 Kibs\nfabric f {}\n")
+    assert "unknown unit 'Kibs'" in msg and "did you mean" in msg
 
 
 def test_undefined_name_did_you_mean():

@@ -94,8 +94,8 @@ def test_cli_reports_slowdown_and_json(clos_file, tmp_path, capsys):
 
 @pytest.mark.parametrize("args, expected", [
     (["--fail", "spine.9"], "no node named 'spine.9'"),
-    (["--fail-random", "2"], "finite number in (0, 1]"),
-    (["--fail-random", "nan"], "finite number in (0, 1]"),
+    (["--fail-random", "100000"], "--fail-random: error: the number of cables to fail must be a whole number from 1 "
+                                  "to the 16 cables left, got 100000"),
     (["--seed", "3"], "--seed only applies to --fail-random"),
     (["--fail-random", "0.5", "--seed", "-2"], "the seed must be an integer >= 0"),
     (["--degrade", "spine.0:bandwidth=0"], "in (0, 1]"),
@@ -108,8 +108,15 @@ def test_cli_bad_failure_flags(clos_file, args, expected, capsys):
     assert expected in err and "Traceback" not in err
 
 
-def test_cli_non_numbers_are_usage_errors(capsys):
+@pytest.mark.parametrize("value,expected", [
+    ("half", "expected K (a whole number of cables) or a fraction F such as 0.05 or 5%, got 'half'"),
+    ("2.5", "a fraction of the cables must be in (0, 1] (0% < F <= 100%), got '2.5'"),
+    ("nan", "a fraction of the cables must be in (0, 1] (0% < F <= 100%), got 'nan'"),
+    ("150%", "a fraction of the cables must be in (0, 1] (0% < F <= 100%), got '150%'"),
+    ("-3", "a number of cables must be 0 or more, got '-3'"),
+])
+def test_cli_bad_random_cuts_are_usage_errors(capsys, value, expected):
     with pytest.raises(SystemExit) as e:
-        main(["simulate", "std.fabrics.clos", "--fail-random", "half"])
+        main(["simulate", "std.fabrics.clos", "--fail-random", value])
     assert e.value.code == 2
-    assert "invalid float value: 'half'" in capsys.readouterr().err
+    assert f"argument --fail-random: {expected}" in capsys.readouterr().err

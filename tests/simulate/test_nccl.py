@@ -116,9 +116,9 @@ def test_multi_server_picks_tree_for_small_sizes_and_ring_for_large():
 
 
 def test_network_channel_speed_follows_the_search_list():
-    assert inter_speed("hopper", 50.0) == 48.0  # 400 Gb/s NIC
-    assert inter_speed("ampere", 25.0) == 24.0  # 200 Gb/s HDR
-    assert inter_speed("blackwell", 100.0) == 96.0  # 800 Gb/s
+    assert inter_speed("hopper", 50.0) == 48.0  # 400 Gbit/s NIC
+    assert inter_speed("ampere", 25.0) == 24.0  # 200 Gbit/s HDR
+    assert inter_speed("blackwell", 100.0) == 96.0  # 800 Gbit/s
 
 
 def test_multi_server_runs_two_levels_with_pipelining():
@@ -131,7 +131,7 @@ def test_multi_server_runs_two_levels_with_pipelining():
 
 
 def test_rail_optimized_clos_within_10_percent_of_the_hand_bound():
-    """16 H100 servers (450 GB/s NVLink, 8x 400 Gb/s NICs, GPU i with NIC i), rail-optimized
+    """16 H100 servers (450 GB/s NVLink, 8x 400 Gbit/s NICs, GPU i with NIC i), rail-optimized
     2-tier Clos; the bound of docs/simulate.md ('A bound by hand') with N = 16."""
     host = ("hosts.host(cpus = 2, gpus = 8, nics = 8, pcie_switches = 8, scaleup_switches = 4, "
             "scaleup_bandwidth = 450 GB/s)")
@@ -140,7 +140,7 @@ def test_rail_optimized_clos_within_10_percent_of_the_hand_bound():
     r = simulate(g, Opts(size_bytes=size, top_links=None))
     assert r["num_npus"] == 128 and r["dims"] == [8, 16]
     nvlink_ns = 2 * (ppn - 1) / ppn * size / 370.8  # 18 x 20.6 GB/s
-    nic_ns = 2 * (n_servers - 1) / n_servers * size / ppn / 48.0  # 400 Gb/s NIC, NCCL's 48 GB/s
+    nic_ns = 2 * (n_servers - 1) / n_servers * size / ppn / 48.0  # 400 Gbit/s NIC, NCCL's 48 GB/s
     bound = max(nvlink_ns, nic_ns) + r["nccl"]["latency_ns"]
     assert bound <= r["collective_time_ns"] <= 1.10 * bound
     cables = [t for t in r["tiers"] if t["tier"] == "host–leaf"][0]

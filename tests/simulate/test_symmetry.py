@@ -95,6 +95,8 @@ def test_refusals_say_why():
         "halving-doubling": SimulationOptions(**{**base.__dict__, "algorithm": ("halving-doubling",)}),
         "process groups": SimulationOptions(**{**base.__dict__, "groups": ((0, 1, 2, 3), (4, 5, 6, 7))}),
         "has a root": SimulationOptions(**{**base.__dict__, "collective": "broadcast"}),
+        "arrival": SimulationOptions(**{**base.__dict__, "scheduling": "arrival"}),
+        "sprayed": SimulationOptions(**{**base.__dict__, "routing_policy": "spray"}),
     }
     for why, opts in cases.items():
         folded, _ = _both(p, opts)

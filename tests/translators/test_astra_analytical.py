@@ -23,7 +23,7 @@ def test_stack_ri4_fc8_sw32_gives_exactly_that_topology():
     assert net == {"topology": ["Ring", "FullyConnected", "Switch"], "npus_count": [4, 8, 32],
                    "bandwidth": [round(x * 1e9 / 8 / GIB, 6) for x in (400, 200, 100)],
                    "latency": [100.0, 250.0, 1000.0]}
-    assert net["bandwidth"][0] == 46.566129  # 400 Gb/s in GB/s with GB = 2^30 (the note's example)
+    assert net["bandwidth"][0] == 46.566129  # 400 Gbit/s in GB/s with GB = 2^30 (the note's example)
 
 
 @pytest.mark.parametrize("shape,kinds", [

@@ -23,7 +23,7 @@ def _product(**params):
 def test_dgx_rail_optimized_is_nvswitch_then_the_rail_leaves():
     fab, p = _product(nics_per_host=8, rail_optimized=True, host_device="dgx.dgx()")
     assert p.shape() == "SW(8)_SW(4)"  # 4 servers share the 8 rail leaves; the spines add no dimension
-    assert [d.bw_gbps for d in p.dims] == [3600.0, 400.0]  # 450 GB/s NVLink per direction; one 400 Gb/s NIC per GPU
+    assert [d.bw_gbps for d in p.dims] == [3600.0, 400.0]  # 450 GB/s NVLink per direction; one 400 Gbit/s NIC per GPU
     assert [d.lat_ns for d in p.dims] == [100.0, 650.0]
     assert rank_names(fab, p.order)[:9] == [f"host.0.gpu.{i}" for i in range(8)] + ["host.1.gpu.0"]
 
@@ -31,7 +31,7 @@ def test_dgx_rail_optimized_is_nvswitch_then_the_rail_leaves():
 def test_servers_sharing_two_nics_get_each_gpus_share_per_tier():
     fab, p = _product(nics_per_host=2, host_device=TWO_NIC)
     assert p.shape() == "SW(8)_SW(2)_SW(8)"  # 2 servers per leaf (2 NICs each on 4 down ports), 8 leaves
-    assert [d.bw_gbps for d in p.dims] == [7200.0, 100.0, 100.0]  # 2 x 400 Gb/s over 8 GPUs; 4 uplinks over 16
+    assert [d.bw_gbps for d in p.dims] == [7200.0, 100.0, 100.0]  # 2 x 400 Gbit/s over 8 GPUs; 4 uplinks over 16
     assert [d.lat_ns for d in p.dims][1:] == [650.0, 1150.0]
     assert any("servers of 8 GPUs on 1 scale-up switch(es)" in n for n in p.notes)
 

@@ -131,4 +131,4 @@ def test_clicking_a_line_shows_its_bundle_load_and_rated_speed(browser, tmp_path
     click_line("host.0", "leaf.0")
     assert "links 2" in info() and "mean 45%, max 90%" in info() and "carried traffic 1 of 2 links" in info()
     click_line("spine.0", "leaf.0")
-    assert "failed all 1 (400 Gb/s rated)" in info() and "0 Gb/s working of 400 Gb/s rated" in info()
+    assert "failed all 1 (400 Gbit/s rated)" in info() and "0 Gbit/s working of 400 Gbit/s rated" in info()

@@ -76,7 +76,7 @@ def test_each_bundle_states_mean_max_and_used_links():
     assert v.count[j] == 2 and v.used[j] == 1 and v.util_sum[j] == pytest.approx(0.9)
     dot = dot_text(scene)
     assert "utilization mean 45%, max 90%, 1/2 links carried traffic" in dot
-    assert 'label="×2 800 Gb/s\\n45/90% · 1/2"' in dot
+    assert 'label="×2 800 Gbit/s\\n45/90% · 1/2"' in dot
     layer = page_data(g, util)["fabric"]
     assert layer["umean"][j] == pytest.approx(0.45) and layer["used"][j] == 1
 
@@ -86,8 +86,8 @@ def test_a_failed_line_shows_its_rated_speed_and_failed(rails):
     scene = prepare(g)
     dot = dot_text(scene)
     line = next(x for x in dot.splitlines() if '"leaf.0" -- "spine.0"' in x or '"spine.0" -- "leaf.0"' in x)
-    assert 'label="400 Gb/s\\nfailed"' in line and "1 link, 400 Gb/s rated, failed; rail 0 (nic.0)" in line
-    assert "? Gb/s" not in dot
+    assert 'label="400 Gbit/s\\nfailed"' in line and "1 link, 400 Gbit/s rated, failed; rail 0 (nic.0)" in line
+    assert "? Gbit/s" not in dot
     v = scene.view
     j = _line(v, "leaf.0", "spine.0")
     assert v.bandwidth[j] == 0 and v.rated[j] == 400

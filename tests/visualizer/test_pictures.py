@@ -59,10 +59,10 @@ def test_torus_lines_never_cross_a_box_they_do_not_join(dims):
 
 
 def test_width_legend_with_one_bandwidth_says_so():
-    assert width_legend(np.array([800.0, 800.0])) == "every line 800 Gb/s"
-    assert width_legend(np.array([400.0, 3200.0])) == "bandwidth, log scale: thin 400 Gb/s … thick 3.2 Tb/s"
+    assert width_legend(np.array([800.0, 800.0])) == "every line 800 Gbit/s per direction"
+    assert width_legend(np.array([400.0, 3200.0])) == "bandwidth per direction, log scale: thin 400 Gbit/s … thick 3.2 Tbit/s"
     assert width_legend(np.array([0.0])) == "no bandwidth stated"
-    assert "every line 800 Gb/s" in dot_text(prepare(vg.torus((4, 4))))
+    assert "every line 800 Gbit/s" in dot_text(prepare(vg.torus((4, 4))))
 
 
 @pytest.mark.parametrize("host", ["hosts.host(scaleup_switches=1)", "dgx.dgx()"])

@@ -87,9 +87,8 @@ def test_groups_of_different_ranks_run_concurrently(ring4, tmp_path):
 
 
 def test_send_recv_chain(ring4, tmp_path):
-    p2p = simulate(ring4, SimulationOptions(**{**SIM.__dict__, "collective": "point-to-point", "size_bytes": 65536,
-                                               "groups": ((0, 1),), "top_links": 0}))
-    d = max(x["finish_ns"] for x in p2p["ranks"])
+    d = 500 + 65536 * 10**9 // (50 * 2**30)  # one hop: latency + size / 50 GiB/s, cut to whole ns (no endpoint delay)
+    assert d == 1720
     early_recv = [recv(1, 0, 1, 65536), comp(2, 1, deps=(1,))]
     late_recv = [comp(1, 100), recv(2, 0, 1, 65536, deps=(1,))]
     r = run(ring4, tmp_path, [[comp(1, 2), send(2, 0, 1, 65536, deps=(1,))], early_recv, [comp(1, 1)], [comp(1, 1)]])
@@ -98,6 +97,36 @@ def test_send_recv_chain(ring4, tmp_path):
     r = run(ring4, tmp_path, [[send(1, 0, 1, 65536)], late_recv, [comp(1, 1)], [comp(1, 1)]])
     assert r["npus"][1]["finish_ns"] == max(100_000, d)  # posted after the arrival: ends at once
     assert r["messages"] == [{"src": 0, "dst": 1, "tag": 0, "size_bytes": 65536, "start_ns": 0, "end_ns": d}]
+
+
+@pytest.mark.parametrize("shape, bandwidth, latency, src, dst, want", [
+    # every NPU's finish time the analytical binary (518bd51) printed for one 1 MiB send src -> dst
+    ("RI(4)", "[50.0 GiB/s]", "[500.0 ns]", 0, 2, 20531),  # two hops either way round
+    ("RI(4)", "[50.0 GiB/s]", "[500.0 ns]", 0, 3, 20031),  # the short way: one hop
+    ("FC(4)", "[50.0 GiB/s]", "[500.0 ns]", 0, 2, 20031),
+    # two dimensions: only the first one where the NPUs differ counts (MultiDimTopology::send)
+    ("SW(4)_RI(2)", "[50.0 GiB/s, 25.0 GiB/s]", "[500.0 ns, 100.0 ns]", 0, 5, 20531),
+    ("SW(4)_RI(2)", "[50.0 GiB/s, 25.0 GiB/s]", "[500.0 ns, 100.0 ns]", 0, 4, 39162),
+])
+def test_a_send_takes_astra_sims_time(tmp_path, shape, bandwidth, latency, src, dst, want):
+    _one_send(tmp_path, shape, bandwidth, latency, src, dst, 1 << 20, want)
+
+
+def test_a_large_send_takes_astra_sims_time_to_the_ns(tmp_path):
+    """402,653,184 B over 50 GiB/s is 7,500,000 ns exactly: the bandwidth must be the link's, not the
+    graph annotation's 6 significant digits (429.497 Gbit/s gave 7,501,995)."""
+    _one_send(tmp_path, "SW(8)_SW(4)", "[900.0 GiB/s, 50.0 GiB/s]", "[100.0 ns, 1000.0 ns]", 0, 16, 402653184,
+              7502000)
+
+
+def _one_send(tmp_path, shape, bandwidth, latency, src, dst, size, want):
+    p = prepare(blueprints.graph("std.fabrics.stack", shape=shape, bandwidth=bandwidth, latency=latency))
+    n = int(p.npu_nodes.size)
+    per_rank = [[comp(1, 1)] for _ in range(n)]
+    per_rank[src] = [send(1, src, dst, size)]
+    per_rank[dst] = [recv(1, src, dst, size)]
+    r = run(p, tmp_path, per_rank)
+    assert [x["finish_ns"] for x in r["npus"]] == [want if i in (src, dst) else 1000 for i in range(n)]
 
 
 def test_roofline_compute_and_memory_bound(ring4, tmp_path):

@@ -12,8 +12,9 @@ line / configuration `max-oversubscription`, the document's graph annotation
 from __future__ import annotations
 
 import numpy as np
-from scipy.sparse import csr_matrix
 
+from ...graph.tiers import box_tiers
+from ...units import format_bandwidth
 from ..model import Finding, LintContext
 from .registry import rule
 
@@ -28,23 +29,6 @@ def allowed_ratio(ctx: LintContext) -> tuple[float, str]:
     if isinstance(stated, (int, float)) and not isinstance(stated, bool):
         return float(stated), "the document's max_oversubscription"
     return DEFAULT_OVERSUBSCRIPTION, "the default maximum"
-
-
-def box_tiers(n_boxes: int, a: np.ndarray, b: np.ndarray, hosts: np.ndarray) -> np.ndarray:
-    """Hop distance of every box from the nearest host box over box-to-box cables (-1 unreachable),
-    by a multi-source breadth-first search done as sparse matrix-vector products."""
-    adj = csr_matrix((np.ones(a.size, dtype=np.int8), (a, b)), shape=(n_boxes, n_boxes))
-    adj = (adj + adj.T).tocsr()
-    tier = np.full(n_boxes, -1, dtype=np.int64)
-    frontier = hosts.copy()
-    tier[frontier] = 0
-    level = 0
-    while frontier.any():
-        level += 1
-        reached = (adj @ frontier.astype(np.int8)) > 0
-        frontier = reached & (tier < 0)
-        tier[frontier] = level
-    return tier
 
 
 @rule("IG009", "oversubscription", "warning",
@@ -83,8 +67,8 @@ def oversubscription(ctx: LintContext):
         yield Finding(
             "IG009",
             f"tier {t} ({t} cable hop(s) from the hosts): {bad.size} of {in_tier.size} switches are "
-            f"oversubscribed up to {ratio[worst]:.2f}:1 ('{name}': {down[worst]:g} Gb/s down vs "
-            f"{up[worst]:g} Gb/s up), above {origin} {limit:g}:1",
+            f"oversubscribed up to {ratio[worst]:.2f}:1 ('{name}': {format_bandwidth(down[worst])} down vs "
+            f"{format_bandwidth(up[worst])} up, per direction), above {origin} {limit:g}:1",
             ctx.locate.node(node),
             (name,),
             "add uplinks or faster uplinks, or state the intended ratio with --max-oversubscription "

@@ -17,16 +17,19 @@ import numpy as np
 from ... import units
 from ...graph.fqg import FQG, LinkInfo
 from ..model import Finding, LintContext
+from ...units import format_bandwidth
 from .registry import rule
 
 
 def _num(x: float | None, unit: str) -> str:
-    return "?" if x is None or x != x else f"{x:g} {unit}"
+    if x is None or x != x:
+        return "?"
+    return format_bandwidth(x) if unit == "Gbit/s" else f"{x:g} {unit}"
 
 
 def describe_link(link: LinkInfo) -> str:
-    """"'eth' (400 Gb/s, 500 ns)" — the link's qualified name and physical attributes."""
-    return f"'{link.qualified_name}' ({_num(link.bandwidth_gbps, 'Gb/s')}, {_num(link.latency_ns, 'ns')})"
+    """"'eth' (400 Gbit/s, 500 ns)" — the link's qualified name and physical attributes."""
+    return f"'{link.qualified_name}' ({_num(link.bandwidth_gbps, 'Gbit/s')}, {_num(link.latency_ns, 'ns')})"
 
 
 def _pair(g: FQG, e: int) -> tuple[str, str]:
@@ -105,8 +108,8 @@ def cable_speed_mismatch(ctx: LintContext):
         s, d = _pair(g, e)
         yield Finding(
             "IG006",
-            f"{len(edges)} cable(s) join ends of different speeds ({lo:g} vs {hi:g} Gb/s), "
-            f"e.g. '{s}' ({a[e]:g} Gb/s) — '{d}' ({b[e]:g} Gb/s)",
+            f"{len(edges)} cable(s) join ends of different speeds ({format_bandwidth(lo)} vs {format_bandwidth(hi)}), "
+            f"e.g. '{s}' ({format_bandwidth(a[e])}) — '{d}' ({format_bandwidth(b[e])})",
             ctx.locate.edge(e),
             (s, d),
             "cable ports of the same speed, or correct the `speed_gbps` annotation / the ports' internal link",

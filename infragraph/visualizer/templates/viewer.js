@@ -197,8 +197,8 @@
     return [links, bw, peers];
   }
   function gbps(x) {
-    for (const [u, s] of [["Pb/s", 1e6], ["Tb/s", 1e3]]) if (x >= s) return +(x / s).toPrecision(3) + " " + u;
-    return +x.toPrecision(3) + " Gb/s";
+    for (const [u, s] of [["Pbit/s", 1e6], ["Tbit/s", 1e3]]) if (x >= s) return +(x / s).toPrecision(3) + " " + u;
+    return +x.toPrecision(3) + " Gbit/s";
   }
   function show(i) {
     sel = i; draw();

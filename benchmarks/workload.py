@@ -1,0 +1,142 @@
+"""Workload replay speed (issue 20, "Speed"): the toolchain vs ASTRA-sim's analytical binary on the same ETs.
+
+    ASTRA_UNAWARE=/path/AstraSim_Analytical_Congestion_Unaware python benchmarks/workload.py [--scale 1,8,64]
+    python benchmarks/workload.py --fair-16k       # one step of a 16,384-GPU GPT-3-like job, --model fair
+
+Case `gpt3-1k`: a GPT-3-like step on 1,024 NPUs (TP 8, PP 8, DP 16; 16 layers of GPT-3's width,
+hidden 12,288, 96 heads, sequence 2,048; 8 micro-batches of `b` sequences per pipeline, 1F1B,
+sequence parallelism, ZeRO 1), written once by `infragraph workload`, then replayed
+- by `infragraph simulate <fabric> --workload ... --model astra` (a new process: start-up, fabric
+  build, ET reading and replay all included), and
+- by `AstraSim_Analytical_Congestion_Unaware` on the same ETs and comm-group file, with the network
+  file of the same fabric: ASTRA-sim's `Switch(8)` inside a server, `Switch(128)` across servers
+  (std.fabrics.stack "SW(8)_SW(128)": 900 GB/s and 50 GB/s per NPU and direction, 2^30 B GB as
+  ASTRA-sim reads them), system: 4 chunks, ring, LIFO, endpoint delay 10 ns, local-mem-bw 1600.
+Both report every NPU's finish time; the table says whether they agree. `--scale` multiplies the
+micro-batch `b` (every message and compute node grows with it): the time must stay flat in
+message size.
+
+Case `fair-16k`: 16,384 GPUs (TP 8, PP 16, DP 128; GPT-3 175B's shape, 2 micro-batches per
+pipeline) on std.fabrics.stack "SW(8)_SW(2048)", `--model fair`. Target <= 60 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+FINISHED = re.compile(r"sys\[(\d+)\] finished, (\d+) cycles")
+STEP = re.compile(r"step time: [^(]*\(([\d,]+) ns\)")
+
+
+def spec(npus_dp: int, pp: int, layers: int, micro: int, micro_batches: int) -> str:
+    """A GPT-3-like `infragraph workload` spec (YAML)."""
+    return (f"model: {{layers: {layers}, hidden: 12288, heads: 96, seq: 2048, vocab: 51200}}\n"
+            f"batch: {{global_batch: {micro * micro_batches * npus_dp}, micro_batch: {micro}}}\n"
+            f"parallel: {{tp: 8, pp: {pp}, dp: {npus_dp}, sequence_parallel: true, zero: 1}}\n"
+            "gpu: {peak_tflops: 989, efficiency: 0.5, hbm_gb_per_s: 3350}\n")
+
+
+def write_inputs(folder: Path, servers: int) -> dict[str, str]:
+    """ASTRA-sim's network / system / remote-memory files for SW(8)_SW(servers)."""
+    net = folder / "network.yml"
+    net.write_text(f"topology: [ Switch, Switch ]\nnpus_count: [ 8, {servers} ]\n"
+                   "bandwidth: [ 900.0, 50.0 ]\nlatency: [ 100.0, 1000.0 ]\n", encoding="utf-8")
+    system = {"scheduling-policy": "LIFO", "endpoint-delay": 10, "active-chunks-per-dimension": 1,
+              "preferred-dataset-splits": 4, "collective-optimization": "localBWAware", "local-mem-bw": 1600,
+              "boost-mode": 0, "roofline-enabled": 0, "peak-perf": 900,
+              **{f"{c}-implementation": ["ring", "ring"]
+                 for c in ("all-reduce", "all-gather", "reduce-scatter", "all-to-all")}}
+    sysf = folder / "system.json"
+    sysf.write_text(json.dumps(system), encoding="utf-8")
+    mem = folder / "memory.json"
+    mem.write_text('{"memory-type": "NO_MEMORY_EXPANSION"}', encoding="utf-8")
+    return {"network": str(net), "system": str(sysf), "memory": str(mem)}
+
+
+def fabric_args(servers: int) -> list[str]:
+    return ["std.fabrics.stack", "-D", f'shape="SW(8)_SW({servers})"', "-D", "bandwidth=[900 GiB/s, 50 GiB/s]",
+            "-D", "latency=[100 ns, 1000 ns]"]
+
+
+def timed(cmd: list[str], cwd: str, limit_s: float) -> tuple[float, str]:
+    t0 = time.perf_counter()
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd, timeout=limit_s)
+    except subprocess.TimeoutExpired:
+        return float("inf"), ""
+    if out.returncode != 0:
+        raise SystemExit(f"{cmd[0]} failed ({out.returncode}): {(out.stderr or out.stdout)[-2000:]}")
+    return time.perf_counter() - t0, out.stdout
+
+
+def gpt3_1k(scale: int, binary: str | None, limit_s: float) -> dict:
+    with tempfile.TemporaryDirectory(prefix="wlbench-") as tmp:
+        folder = Path(tmp)
+        (folder / "spec.yaml").write_text(spec(16, 8, 16, scale, 8), encoding="utf-8")
+        t0 = time.perf_counter()
+        subprocess.run(["infragraph", "workload", "spec.yaml", "-o", "et/step"], cwd=tmp, check=True,
+                       capture_output=True)
+        write_s = time.perf_counter() - t0
+        nodes = sum(1 for _ in folder.glob("et/step.*.et"))
+        ours_s, out = timed(["infragraph", "simulate", *fabric_args(128), "--workload", "et/step",
+                             "--comm-group", "et/step.json", "--model", "astra", "--chunks", "4",
+                             "--algorithm", "ring", "--scheduling", "lifo", "--json", "ours.json", "-q"], tmp, limit_s)
+        ours = json.loads((folder / "ours.json").read_text()) if ours_s < float("inf") else None
+        row = {"case": f"gpt3-1k b={scale}", "ranks": nodes, "write_s": round(write_s, 2), "ours_s": round(ours_s, 2),
+               "ours_step_ns": ours and ours["step_time_ns"]}
+        if binary:
+            cfg = write_inputs(folder, 128)
+            ref_s, out = timed([binary, "--workload-configuration=et/step", "--comm-group-configuration=et/step.json",
+                                f"--system-configuration={cfg['system']}", f"--network-configuration={cfg['network']}",
+                                f"--remote-memory-configuration={cfg['memory']}"], tmp, limit_s)
+            found = {int(m.group(1)): int(m.group(2)) for m in FINISHED.finditer(out)}
+            row["astra_s"] = round(ref_s, 2) if ref_s < float("inf") else f"> {limit_s:.0f}"
+            row["astra_step_ns"] = max(found.values()) if found else None
+            if ours and found:
+                row["same_finish"] = sum(int(n["finish_ns"]) == found.get(n["rank"]) for n in ours["npus"])
+            if ref_s < float("inf"):
+                row["speedup"] = round(ref_s / ours_s, 1)
+        return row
+
+
+def fair_16k(limit_s: float) -> dict:
+    with tempfile.TemporaryDirectory(prefix="wlbench-") as tmp:
+        folder = Path(tmp)
+        (folder / "spec.yaml").write_text(spec(128, 16, 96, 1, 2), encoding="utf-8")
+        t0 = time.perf_counter()
+        subprocess.run(["infragraph", "workload", "spec.yaml", "-o", "et/step"], cwd=tmp, check=True,
+                       capture_output=True)
+        write_s = time.perf_counter() - t0
+        s, out = timed(["infragraph", "simulate", *fabric_args(2048), "--workload", "et/step",
+                        "--comm-group", "et/step.json", "--model", "fair", "--json", "ours.json", "-q"], tmp, limit_s)
+        step = json.loads((folder / "ours.json").read_text())["step_time_ns"] if s < float("inf") else None
+        return {"case": "fair-16k", "write_s": round(write_s, 2),
+                "ours_s": round(s, 2) if s < float("inf") else f"> {limit_s:.0f}", "ours_step_ns": step}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--scale", default="1,8,64", help="micro-batch sizes b (comma-separated)")
+    ap.add_argument("--fair-16k", action="store_true", help="run the 16,384-GPU fair-model case instead")
+    ap.add_argument("--limit", type=float, default=1800.0, help="seconds before a run is cut off")
+    args = ap.parse_args(argv)
+    if args.fair_16k:
+        print(json.dumps(fair_16k(args.limit)))
+        return 0
+    binary = os.environ.get("ASTRA_UNAWARE")
+    for b in (int(x) for x in args.scale.split(",")):
+        print(json.dumps(gpt3_1k(b, binary, args.limit)), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,43 @@
+"""-q is the same on every command that reads or writes (issue 21 item 4): lint, fmt and decompile
+accept it, and translate -q prints no notes (they are in the bundle's README)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from infragraph.cli import main
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def test_lint_quiet_prints_nothing_when_clean_and_findings_otherwise(capsys, tmp_path):
+    assert main(["lint", "std.fabrics.clos", "-q"]) == 0
+    assert capsys.readouterr() == ("", "")
+    assert main(["lint", "std.fabrics.clos", "-D", "oversubscription=[3]", "--max-oversubscription", "1", "-q"]) == 0
+    assert "IG009" in capsys.readouterr().out
+
+
+def test_fmt_quiet_lists_no_files_but_keeps_the_exit_code(capsys, tmp_path):
+    src = tmp_path / "a.igl"
+    src.write_text((EXAMPLES / "ring8.igl").read_text().replace("    ", "  ", 1))
+    assert main(["fmt", "--check", "-q", str(src)]) == 1
+    assert capsys.readouterr().err == ""
+    assert main(["fmt", "--check", str(src)]) == 1
+    assert "would reformat" in capsys.readouterr().err
+
+
+def test_decompile_quiet_has_no_warnings(capsys, tmp_path):
+    doc = tmp_path / "f.yaml"
+    assert main(["compile", str(EXAMPLES / "ring8.igl"), "--emit", "document", "-o", str(doc), "-q"]) == 0
+    capsys.readouterr()
+    assert main(["decompile", str(doc), "-q"]) == 0
+    assert capsys.readouterr().err == ""
+
+
+def test_translate_quiet_prints_no_notes(capsys, tmp_path):
+    argv = ["translate", "std.fabrics.clos", "--to", "astra-analytical", "--approximate", "--no-workload"]
+    assert main(argv + ["-o", str(tmp_path / "a")]) == 0
+    assert "note: " in capsys.readouterr().err
+    assert main(argv + ["-o", str(tmp_path / "b"), "-q"]) == 0
+    assert capsys.readouterr().err == ""
+    assert "APPROXIMATION" in (tmp_path / "b" / "README.md").read_text()
