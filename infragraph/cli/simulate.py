@@ -43,9 +43,9 @@ def register(sub) -> None:
                         "schedule, docs/collectives.md); comma-separated for one per "
                         "dimension; a list naming 'synthesized' (ring,direct,synthesized) compares them side by side "
                         "against the lower bound instead. Default: nccl on GPU servers, else ring (all-to-all: direct; astra models: ring)")
-    p.add_argument("--synth-chunks", type=int, default=2, metavar="K",
+    p.add_argument("--synth-chunks", default="auto", metavar="K",
                    help="with 'synthesized' in --algorithm (a side-by-side comparison): chunks per rank of the "
-                        "synthesized schedule (default 2)")
+                        "synthesized schedule, or auto (default: as synthesize --chunks auto)")
     p.add_argument("--dims", help="logical dimensions, dimension 0 fastest, e.g. 8,4 or RI(8)_SW(4) (default: the "
                                   "graph's 'dims' annotation when it covers the group, else flat; --dims N forces flat)")
     p.add_argument("--group", action="append", default=[], metavar="RANKS",
