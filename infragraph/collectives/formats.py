@@ -6,10 +6,9 @@ MSCCL++ JSON execution plans; a .json file may be either JSON kind.
 from __future__ import annotations
 
 import json
-import re
 
 from ..errors import Diagnostic, InfraGraphError, Location
-from .schedule import Schedule, ScheduleError, load_schedule
+from .schedule import Schedule, ScheduleError, read_schedule
 
 FORMATS = ("schedule", "msccl", "mscclpp")
 
@@ -17,23 +16,23 @@ FORMATS = ("schedule", "msccl", "mscclpp")
 def detect(text: str) -> str:
     """'msccl' for XML, 'mscclpp' for a JSON object with a list of `gpus` (an MSCCL++ execution
     plan), else 'schedule' (our JSON; its reader says what is wrong with anything else)."""
-    head = text.lstrip()[:1]
-    if head == "<":
+    if text.lstrip()[:1] == "<":
         return "msccl"
-    if head == "{":
-        try:
-            doc = json.loads(text)
-        except json.JSONDecodeError:
-            return "schedule"
-        if isinstance(doc, dict) and isinstance(doc.get("gpus"), list) and "steps" not in doc:
-            return "mscclpp"
-    return "schedule"
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError:
+        return "schedule"
+    return "mscclpp" if _is_mscclpp(doc) else "schedule"
+
+
+def _is_mscclpp(doc: object) -> bool:
+    return isinstance(doc, dict) and isinstance(doc.get("gpus"), list) and "steps" not in doc
 
 
 def load_any(path: str) -> Schedule:
     """The schedule in `path` (our JSON, MSCCL XML or an MSCCL++ plan), not yet validated.
-    Errors are InfraGraphErrors located at the file (file:line for XML, the document path for
-    JSON)."""
+    Errors are InfraGraphErrors located at the file (file:line for XML and JSON syntax, the
+    document path for JSON content). JSON is parsed once."""
     try:
         with open(path, encoding="utf-8") as fh:
             text = fh.read()
@@ -41,26 +40,20 @@ def load_any(path: str) -> Schedule:
         raise InfraGraphError(Diagnostic(f"cannot read the schedule: {exc.strerror}", Location(path))) from None
     except UnicodeDecodeError as exc:
         raise InfraGraphError(Diagnostic(f"not a text file (byte {exc.start} is not UTF-8)", Location(path))) from None
-    kind = detect(text)
-    if kind == "msccl":
+    if text.lstrip()[:1] == "<":
         from .msccl import read_msccl, to_schedule
 
         return to_schedule(read_msccl(text, path))
-    if kind == "mscclpp":
-        from .mscclpp import read_mscclpp
-
-        return read_mscclpp(text, path)
     try:
-        return load_schedule(path)
+        doc = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InfraGraphError(Diagnostic(f"not JSON: {exc.msg}", Location(path, exc.lineno, exc.colno))) from None
+    del text
+    if _is_mscclpp(doc):
+        from .mscclpp import read_mscclpp_doc
+
+        return read_mscclpp_doc(doc, path)
+    try:
+        return read_schedule(doc, path)
     except ScheduleError as exc:
-        raise located(exc, path) from None
-
-
-def located(exc: ScheduleError, path: str) -> InfraGraphError:
-    """A ScheduleError of the file `path` ("path:line:col: message" or "path: /doc/path: message")
-    as an InfraGraphError located at the file (and line and column when the message has them)."""
-    text = str(exc)
-    match = re.match(re.escape(path) + r":(\d+):(\d+): (.*)", text, re.S)
-    if match:
-        return InfraGraphError(Diagnostic(match[3], Location(path, int(match[1]), int(match[2]))))
-    return InfraGraphError(Diagnostic(text.removeprefix(f"{path}: "), Location(path)))
+        raise InfraGraphError(Diagnostic(str(exc).removeprefix(f"{path}: "), Location(path))) from None

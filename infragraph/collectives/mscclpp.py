@@ -112,6 +112,11 @@ def read_mscclpp(text: str, file: str) -> Schedule:
         doc = json.loads(text)
     except json.JSONDecodeError as exc:
         raise InfraGraphError(Diagnostic(f"not JSON: {exc.msg}", Location(file, exc.lineno, exc.colno))) from None
+    return read_mscclpp_doc(doc, file)
+
+
+def read_mscclpp_doc(doc: Any, file: str) -> Schedule:
+    """`read_mscclpp` of the decoded JSON document."""
     P = _Plan(doc, file)
     coll = P.get(doc, "collective", "", str)
     if coll not in COLLECTIVES:

@@ -14,7 +14,9 @@ The rules for what may run when are ASTRA-sim's workload layer and hardware-reso
   (ASTRA-sim's per-NPU memory expansion).
 - A send finishes when its message arrives; the receive finishes then, or at once when it is
   posted after the arrival (ASTRA-sim's analytical network). Messages pair by (src, dst, tag,
-  size) in order. A message's time is the collective engine's point-to-point time on the fabric.
+  size) in order. A message's time: under the astra models ASTRA-sim's send (no endpoint delay; the
+  congestion-unaware one on the first dimension where the NPUs differ, `astra_send_ns`); under the
+  other models the collective engine's point-to-point time on the fabric.
 - A collective starts when the last member of its group issues it and finishes on each member
   after that member's time in the collective engine (every model, algorithm and dimension option
   of `infragraph simulate`), run for the group alone.

@@ -31,7 +31,7 @@ DATA = ROOT / "tests" / "data"
 CORPUS = DATA / "workload_corpus.jsonl.gz"
 KNOWN = DATA / "workload_corpus_known_differences.json"
 DRAWN = ("name", "seed", "version", "backend", "dims", "npus", "chunks", "endpoint_delay", "local_mem_bw",
-         "algorithm", "roofline", "peak_perf", "workload", "text", "tp", "layers")
+         "algorithm", "roofline", "peak_perf", "workload", "text", "tp", "layers", "memory")
 
 
 @lru_cache(maxsize=1)
@@ -60,6 +60,7 @@ def test_the_corpus_is_large_and_still_what_the_generator_draws():
     assert {c["version"] for c in cs} == {GENERATOR_VERSION}
     assert {c["workload"] for c in cs} == {"dag", "text"} and {c["backend"] for c in cs} == {"unaware", "aware"}
     assert {c["roofline"] for c in cs} == {True, False}
+    assert any(c.get("memory") for c in cs) and any(not c.get("memory") for c in cs)
     for c in cs:
         again = draw(c["seed"])
         assert {k: again.get(k) for k in DRAWN} == {k: c.get(k) for k in DRAWN}, c["name"]
