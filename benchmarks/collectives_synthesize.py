@@ -77,7 +77,7 @@ def speed(sizes: list[int]) -> None:
             t1 = time.process_time()
             validate(s.schedule())
             t2 = time.process_time()
-            print(f"{n} NPUs, {kind} {value}: all-reduce, 1 chunk/rank, {s.src.size:,} transfers: synthesis "
+            print(f"{s.ranks} NPUs, {kind} {value}: all-reduce, 1 chunk/rank, {s.src.size:,} transfers: synthesis "
                   f"{t1 - t0:.1f} s CPU, proof {t2 - t1:.1f} s; {s.efficiency * 100:.1f} % of the bound", flush=True)
 
 
@@ -96,7 +96,7 @@ def gather(n: int) -> None:
     ag = all_gather(links, 1, SIZE / n, record=False)
     t2 = time.process_time()
     bound = lower_bound(links, "all-gather", SIZE)
-    print(f"{n} NPUs, torus [{side},{side}]: all-gather of {SIZE:.0f} B, {ag.transfers:,} transfers: links "
+    print(f"{links.npus} NPUs, torus [{side},{side}]: all-gather of {SIZE:.0f} B, {ag.transfers:,} transfers: links "
           f"{t1 - t0:.1f} s, matching {t2 - t1:.1f} s CPU; {bound.time_ns / ag.time_ns * 100:.1f} % of the bound")
 
 

@@ -10,16 +10,23 @@ import json
 from functools import lru_cache
 from typing import Any
 
-from jsonschema import Draft202012Validator
+from typing import TYPE_CHECKING
 
 from .errors import MAX_SHOWN, Diagnostic, InfraGraphError, Location, first_errors
 from .paths import schema_path
+
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
 
 MAX_REPORTED = MAX_SHOWN
 
 
 @lru_cache(maxsize=None)
 def validator(name: str) -> Draft202012Validator:
+    # Imported here: jsonschema's import builds its format checkers' grammars (about 1.2 s of CPU),
+    # which a command that validates nothing (simulate from the compile cache) should not pay.
+    from jsonschema import Draft202012Validator
+
     with open(schema_path(name), encoding="utf-8") as fh:
         schema = json.load(fh)
     Draft202012Validator.check_schema(schema)

@@ -76,6 +76,7 @@ assert rules and all(len(r["help"]["text"]) > 40 for r in rules), [r["id"] for r
 PY
 echo "smoke: ok  lint --format sarif (rule help from the shipped docs)"
 run "simulate" "engine" "$BIN/infragraph" simulate std.fabrics.ring --collective all-reduce --size 1MiB
+run "synthesize" "synthesized all-reduce" "$BIN/infragraph" synthesize std.fabrics.ring --collective all-reduce --model none -o synth.json
 run "translate" "astra-analytical" "$BIN/infragraph" translate std.fabrics.ring --to astra-analytical -o bundle --size 1MiB
 [ -x bundle/run.sh ] || fail "translate wrote no executable bundle/run.sh"
 run "sweep --dry-run" "220 points" "$BIN/infragraph" sweep collective_scaling.yaml --dry-run -o scaling

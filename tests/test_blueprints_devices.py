@@ -29,7 +29,7 @@ def test_switch_has_an_asic_and_k_ports_of_the_given_speed():
     g = bc.build("std.devices.switch", ports=12, port_speed="800 Gbps")
     assert bc.type_counts(g) == {"switch": 1, "port": 12}
     assert edge_types(g) == {"switch--port": 12}
-    assert set(g.node_annotation("speed").values()) == {"800 Gbps"}
+    assert set(g.node_annotation("speed").values()) == {"800 Gbit/s"}  # units.format_quantity
     assert set(g.edge_bandwidth_gbps().tolist()) == {800.0}
     assert "a switch needs at least 2 ports, got 1" in bc.rejection("std.devices.switch", ports=1)
 

@@ -43,9 +43,9 @@ def register(sub) -> None:
                         "schedule, docs/collectives.md); comma-separated for one per "
                         "dimension; a list naming 'synthesized' (ring,direct,synthesized) compares them side by side "
                         "against the lower bound instead. Default: nccl on GPU servers, else ring (all-to-all: direct; astra models: ring)")
-    p.add_argument("--synth-chunks", type=int, default=2, metavar="K",
+    p.add_argument("--synth-chunks", default="auto", metavar="K",
                    help="with 'synthesized' in --algorithm (a side-by-side comparison): chunks per rank of the "
-                        "synthesized schedule (default 2)")
+                        "synthesized schedule, or auto (default: as synthesize --chunks auto)")
     p.add_argument("--dims", help="logical dimensions, dimension 0 fastest, e.g. 8,4 or RI(8)_SW(4) (default: the "
                                   "graph's 'dims' annotation when it covers the group, else flat; --dims N forces flat)")
     p.add_argument("--group", action="append", default=[], metavar="RANKS",
@@ -137,26 +137,11 @@ def parse_sizes(text: str) -> list[int]:
     return sizes
 
 
-MAX_GROUP_RANKS = 10_000_000  # more ranks than any fabric here has NPUs: a typo, refused before a list is built
-
-
 def parse_group(text: str, option: str = "--group") -> tuple[int, ...]:
-    """Ranks like 0-7 or 0,2,4,6 (for --group, or another option naming NPU ranks)."""
-    ranks: list[int] = []
-    try:
-        for part in text.split(","):
-            lo, dash, hi = part.strip().partition("-")
-            first, last = (int(lo), int(hi)) if dash else (int(lo), int(lo))
-            if first < 0 or last < first:
-                raise ValueError(part)
-            if len(ranks) + last - first + 1 > MAX_GROUP_RANKS:
-                raise option_error(option, f"bad {option} '{text}': {len(ranks) + last - first + 1:,} ranks, more "
-                                           f"than {MAX_GROUP_RANKS:,}; it names NPU ranks of the fabric")
-            ranks.extend(range(first, last + 1))
-    except ValueError:
-        raise option_error(option, f"bad {option} '{text}'; expected ranks like 0-7 or 0,2,4,6 "
-                                   "(non-negative, each range LOW-HIGH with LOW <= HIGH)") from None
-    return tuple(ranks)
+    """Ranks like 0-7 or 0,2,4,6 (for --group, or another option naming NPU ranks): simulate.spellings."""
+    from ..simulate.spellings import parse_ranks
+
+    return parse_ranks(text, option)
 
 
 _DIMS = re.compile(r"\s*\d+(\s*[x×,_]\s*\d+)*\s*|([A-Za-z]+\(\d+\)_?)+")

@@ -30,15 +30,15 @@ def run_compare(args, sizes: list[int], opts_of, spec) -> int:
     from ..collectives.bound import lower_bound
     from ..collectives.links import logical_links
     from ..collectives.run import simulate_schedule
-    from ..collectives.synthesize import synthesize
+    from ..collectives.synthesize import synthesize, synthesize_best
     from ..graph.failures import with_failures
     from ..output import check_output, open_output
     from ..simulate import prepare, simulate
 
-    from .common import at_least
+    from .synthesize import chunks_option
 
     names = [a.strip() for a in args.algorithm.split(",")]
-    at_least(args.synth_chunks, "--synth-chunks", 1)
+    chunks = chunks_option(args.synth_chunks, "--synth-chunks")
     if len(sizes) != 1:
         raise option_error("--size", "a comparison (--algorithm ...,synthesized) runs one size; give a single --size")
     if args.collective not in SYNTHESIZABLE:
@@ -63,7 +63,8 @@ def run_compare(args, sizes: list[int], opts_of, spec) -> int:
         for name in names:
             try:
                 if name == SYNTHESIZED:
-                    s = synthesize(p.g, args.collective, args.synth_chunks, size, links=links)
+                    s = (synthesize_best(p.g, args.collective, size, links=links) if chunks is None else
+                         synthesize(p.g, args.collective, chunks, size, links=links))
                     # Both dependency modes; the faster is the one a user would keep (synthesize --dependencies auto).
                     tried = [simulate_schedule(p, s.schedule(mode), size, replace(base, collective=args.collective),
                                                check=mode == "rank-steps") for mode in ("rank-steps", "chunks")]

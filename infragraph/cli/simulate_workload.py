@@ -80,7 +80,7 @@ def run_workload(args, sim_options) -> int:
                          remote_mem_latency_ns=int(latency), keep_timeline=bool(args.trace or args.breakdown))
     trace_ranks = None
     if args.trace_ranks is not None:
-        from .simulate import parse_group
+        from ..simulate.spellings import parse_ranks as parse_group
 
         if not args.trace:
             raise option_error("--trace-ranks", "--trace-ranks selects the NPUs of --trace; give --trace OUT too")

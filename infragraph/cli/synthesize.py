@@ -29,8 +29,8 @@ def register(sub) -> None:
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_source_arguments(p)
     p.add_argument("--collective", required=True, choices=COLLECTIVES, help="the collective to synthesize")
-    p.add_argument("--chunks", default="2",
-                   help="chunks per rank (default 2; more: closer to the bound, more transfers), or auto: the fastest "
+    p.add_argument("--chunks", default="auto",
+                   help="chunks per rank (more: closer to the bound, more transfers), or auto (default): the fastest "
                         "in the synthesizer's model of 1, 2, 4, 8 chunks (all-reduce: in 1 or 2 pieces) within "
                         "4 million transfers")
     p.add_argument("--pieces", type=int, default=1,
@@ -61,15 +61,15 @@ def _size(text: str) -> float:
     return float(value)
 
 
-def _chunks(text: str) -> int | None:
+def chunks_option(text: str, option: str = "--chunks") -> int | None:
     """--chunks: a whole number >= 1, or auto (None)."""
     if text.strip() == "auto":
         return None
     try:
         value = int(text)
     except ValueError:
-        raise option_error("--chunks", f"bad --chunks '{text}'; expected a whole number ≥ 1 or auto") from None
-    return at_least(value, "--chunks", 1)
+        raise option_error(option, f"bad {option} '{text}'; expected a whole number ≥ 1 or auto") from None
+    return at_least(value, option, 1)
 
 
 def run(args) -> int:
@@ -78,7 +78,7 @@ def run(args) -> int:
     from ..graph.failures import with_failures
     from ..output import check_output, open_output
 
-    chunks = _chunks(args.chunks)
+    chunks = chunks_option(args.chunks)
     pieces = at_least(args.pieces, "--pieces", 1)
     size = _size(args.size)
     at_least(args.match_seed, "--match-seed", 0)

@@ -8,7 +8,9 @@ around (chunk, destination) pairs, with two choices TACOS leaves to chance made 
 
 - every logical link (links.py) is a server; when it and every physical link of its path are free
   and its source holds a chunk its destination neither holds nor is receiving, it sends one. Which
-  one: of two random picks among those, the one fewer ranks hold or are receiving (rarest of two:
+  one: of two random picks among those (each a scan back from a random place in the source's
+  arrival order, after 64 steps the first such chunk of its bitset from a random word), the one
+  fewer ranks hold or are receiving (rarest of two:
   keeps neighbours' holdings different, so links rarely starve; pure newest-first, what a ring
   does, starves the fast links of a Ring-FC-Switch system and reaches only 55-75 % of the bound);
 - when a path frees, the links sharing a physical link with it are offered it neediest

@@ -619,7 +619,7 @@ def _symmetry(s: dict[str, Any]) -> dict[str, Any]:
     """Which path the engine took: `symmetric` (members_simulated representatives stood for all
     members) or `full`, with the reason a full run could not be folded."""
     folded = s["simulated"] < s["members"]
-    reason = None if folded else (s["reason"] if s["tried"] else "turned off (--no-symmetry)")
+    reason = None if folded else (s["reason"] if s["tried"] else "turned off with --no-symmetry")
     return {"path": "symmetric" if folded else "full", "members_simulated": int(s["simulated"]),
             "members": int(s["members"]), "reason": reason}
 

@@ -94,7 +94,12 @@ def _dims(value: Any, name: str) -> tuple[int, ...] | None:
     raise _bad(name, f"{name} must be sizes like '8,4' or a list of ints, got {value!r}")
 
 
-def _group(text: str, name: str) -> tuple[int, ...]:
+MAX_GROUP_RANKS = 10_000_000  # more ranks than any fabric here has NPUs: a typo, refused before a list is built
+
+
+def parse_ranks(text: str, name: str = "--group") -> tuple[int, ...]:
+    """Ranks like '0-7' or '0,2,4,6' (a --group, --trace-ranks, or SimulationOptions(group=...)); a bad
+    one is an error located at `name`."""
     ranks: list[int] = []
     for part in text.split(","):
         lo, dash, hi = part.strip().partition("-")
@@ -103,7 +108,11 @@ def _group(text: str, name: str) -> tuple[int, ...]:
         except ValueError:
             first, last = 0, -1
         if first < 0 or last < first:
-            raise _bad(name, f"bad {name} '{text}'; expected ranks like '0-7' or '0,2,4,6'")
+            raise _bad(name, f"bad {name} '{text}'; expected ranks like 0-7 or 0,2,4,6 "
+                             "(non-negative, each range LOW-HIGH with LOW <= HIGH)")
+        if len(ranks) + last - first + 1 > MAX_GROUP_RANKS:
+            raise _bad(name, f"bad {name} '{text}': {len(ranks) + last - first + 1:,} ranks, more "
+                             f"than {MAX_GROUP_RANKS:,}; it names NPU ranks of the fabric")
         ranks.extend(range(first, last + 1))
     return tuple(ranks)
 
@@ -114,7 +123,7 @@ def _groups(value: Any, name: str) -> tuple[tuple[int, ...], ...] | None:
         return None
     if isinstance(value, str):
         value = [value]
-    return tuple(_group(g, name) if isinstance(g, str) else tuple(g) for g in value)
+    return tuple(parse_ranks(g, name) if isinstance(g, str) else tuple(g) for g in value)
 
 
 def _pxn(value: Any, name: str) -> bool | None:

@@ -55,6 +55,24 @@ SCHEDULING_KEYS = (("chunk order in a dimension's queue", "intra-dimension-sched
                    ("order of dimensions per chunk", "inter-dimension-scheduling"))
 
 
+QUEUE_DEFAULTS = {"intra-dimension-scheduling": "FIFO", "inter-dimension-scheduling": "baseline"}
+
+
+def engine_scheduling(values: dict[str, Any]) -> tuple[str, list[str]]:
+    """The chunk order our engine runs a bundle's configuration in (its run.sh and every README's
+    simulate command), and a note when it is not the bundle's scheduling-policy. Our engine models ASTRA-sim's other queue orders (intra-/inter-dimension-scheduling) only in
+    ASTRA-sim's arrival chunk order (`simulate --scheduling arrival`). That is what ASTRA-sim runs
+    for one collective under either policy: `Sys::get_priority` numbers whole collectives, so all
+    chunks of this bundle's one collective share a priority and queue in arrival order."""
+    policy = values["scheduling-policy"].lower()
+    changed = [f"{key}={values[key]}" for key, default in QUEUE_DEFAULTS.items() if values[key] != default]
+    if not changed:
+        return policy, []
+    return "arrival", [f"{', '.join(changed)}: run.sh runs the engine with --scheduling arrival (ASTRA-sim's chunk "
+                       f"order for one collective under scheduling-policy {values['scheduling-policy']}), the only "
+                       f"order in which it models these queues"]
+
+
 def _scheduling(model: str, given: str | None) -> str:
     return given or ("arrival" if model.startswith("astra") else "fifo")
 
@@ -149,7 +167,7 @@ def against_simulate(g: FQG, dims: list[Dimension], dims_shape: str, dims_from: 
     dims_flag = f" --dims {','.join(str(x.size) for x in dims)}" if dims else ""
     command = (f"infragraph simulate FILE{dims_flag} --algorithm {','.join(engine_algos)} "
                f"--chunks {system['preferred-dataset-splits']} --active-chunks {system['active-chunks-per-dimension']} "
-               f"--scheduling {system['scheduling-policy'].lower()} --endpoint-delay {system['endpoint-delay']}ns "
+               f"--scheduling {engine_scheduling(system)[0]} --endpoint-delay {system['endpoint-delay']}ns "
                f"--local-mem-bw {system['local-mem-bw']:g} --optimization {system['collective-optimization']} "
                + "".join(f"--{key} {system[key]} " for _, key in SCHEDULING_KEYS) +
                f"--model {engine_model} --collective {workload.collective} --size {workload.size_bytes}B")

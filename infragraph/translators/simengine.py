@@ -28,7 +28,7 @@ from ..simulate import prepare
 from .astra_system import COLLECTIVE_KEY, ENGINE_ALGORITHM, SYSTEM_SETTINGS, system_config
 from .base import Bundle, Options, Translator, refuse, render
 from .chakra_et import Workload
-from .comparison import ENGINE_ASTRA, against_simulate
+from .comparison import ENGINE_ASTRA, against_simulate, engine_scheduling
 from .logical_dims import Chosen, bundle_dims
 from .readme import readme
 from .structure import fabric
@@ -49,24 +49,6 @@ class EnginePlan:
     notes: list[str]
     workload: Workload
     scheduling: str  # run.sh's --scheduling (engine_scheduling)
-
-
-QUEUE_DEFAULTS = {"intra-dimension-scheduling": "FIFO", "inter-dimension-scheduling": "baseline"}
-
-
-def engine_scheduling(values: dict[str, Any]) -> tuple[str, list[str]]:
-    """The chunk order run.sh asks for, and a note when it is not the bundle's scheduling-policy.
-    Our engine models ASTRA-sim's other queue orders (intra-/inter-dimension-scheduling) only in
-    ASTRA-sim's arrival chunk order (`simulate --scheduling arrival`). That is what ASTRA-sim runs
-    for one collective under either policy: `Sys::get_priority` numbers whole collectives, so all
-    chunks of this bundle's one collective share a priority and queue in arrival order."""
-    policy = values["scheduling-policy"].lower()
-    changed = [f"{key}={values[key]}" for key, default in QUEUE_DEFAULTS.items() if values[key] != default]
-    if not changed:
-        return policy, []
-    return "arrival", [f"{', '.join(changed)}: run.sh runs the engine with --scheduling arrival (ASTRA-sim's chunk "
-                       f"order for one collective under scheduling-policy {values['scheduling-policy']}), the only "
-                       f"order in which it models these queues"]
 
 
 class SimEngine(Translator):

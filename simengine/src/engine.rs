@@ -132,6 +132,9 @@ struct Sim<'t> {
     sends: Vec<Send>,
     /// Staggered steps (`StepSpec::staggered`) in progress, by member-phase.
     stagger: HashMap<u32, Stagger, FxBuild>,
+    /// The step after a staggered one, while some of its sends wait for a release: the index of
+    /// the next one, by member-phase.
+    unsent: HashMap<u32, u32, FxBuild>,
     /// Sprayed messages in flight: (parts not yet delivered, bytes of the whole message), and
     /// the free slots.
     split: Vec<(u32, f64)>,
@@ -152,6 +155,10 @@ struct Stagger {
     start: Option<f64>,
     /// (arrival, when the arrival's event was scheduled: see `Sim::scheduled_at`).
     arrivals: Vec<(f64, f64)>,
+    /// Releases from the next step's messages that arrived before this step released it: each
+    /// processed `endpoint delay` after its arrival (see `Sim::release_on_arrival`).
+    early: Vec<f64>,
+    /// When each of the next step's sends may go (ascending; more entries than sends is fine).
     release: Vec<f64>,
 }
 
@@ -248,6 +255,7 @@ pub fn simulate_watched(
         net: Network::new(cfg.model, cfg.astra, topo, npu_nodes, !cfg.no_shortcuts && !cfg.astra),
         sends: Vec::new(),
         stagger: HashMap::default(),
+        unsent: HashMap::default(),
         split: Vec::new(),
         split_free: Vec::new(),
         out: SimOutput::new(topo.num_links(), npu_nodes.len()),
@@ -465,8 +473,8 @@ impl<'t> Sim<'t> {
                         return Ok(()); // the caller reruns event by event
                     }
                 }
-                Ev::Send { mps, lane, step, idx } => {
-                    self.send_released(now, mps, lane as usize, step as usize, idx as usize)?;
+                Ev::Send { mps, lane, step } => {
+                    self.send_released(now, mps, lane as usize, step as usize)?;
                     if self.net.conflict {
                         return Ok(());
                     }
@@ -656,12 +664,26 @@ impl<'t> Sim<'t> {
             Some(st) if !st.release.is_empty() => self.stagger.remove(&mps).map(|st| st.release),
             _ => None,
         };
-        for (i, snd) in sends.iter().enumerate() {
-            match release.as_ref().and_then(|r| r.get(i).copied()) {
-                Some(at) if at > now => {
-                    self.q.push(at, Ev::Send { mps, lane: lane as u8, step: s as u32, idx: i as u32 })
+        match release {
+            // One send per release, in order; releases beyond the sends release nothing.
+            Some(release) => {
+                let mut next = 0;
+                for at in release {
+                    if at > now {
+                        self.q.push(at, Ev::Send { mps, lane: lane as u8, step: s as u32 });
+                    } else if next < sends.len() {
+                        self.send_one(now, j, chunk, p, member, &sends[next])?;
+                        next += 1;
+                    }
                 }
-                _ => self.send_one(now, j, chunk, p, member, snd)?,
+                if next < sends.len() {
+                    self.unsent.insert(mps, next as u32);
+                }
+            }
+            None => {
+                for snd in sends.iter() {
+                    self.send_one(now, j, chunk, p, member, snd)?;
+                }
             }
         }
         self.sends = sends;
@@ -732,14 +754,23 @@ impl<'t> Sim<'t> {
         Ok(())
     }
 
-    /// A send of step `s` whose release a staggered step put off until `now`.
-    fn send_released(&mut self, now: f64, mps: u32, lane: usize, s: usize, idx: usize) -> SimResult<()> {
+    /// A release of step `s` (after a staggered step): its next unsent message goes now, if any.
+    fn send_released(&mut self, now: f64, mps: u32, lane: usize, s: usize) -> SimResult<()> {
+        let Some(&next) = self.unsent.get(&mps) else {
+            return Ok(());
+        };
+        let idx = next as usize;
         let (j, chunk, p, member) = self.decode(mps);
         let pos = self.jobs[j].plan.position(chunk, p, member);
         let mut sends = std::mem::take(&mut self.sends);
         let turn = self.jobs[j].plan.turn(chunk, p);
         self.jobs[j].plan.phase(chunk, p).algo.step(pos, lane, s, turn, &mut sends);
         let snd = sends[idx];
+        if idx + 1 < sends.len() {
+            self.unsent.insert(mps, next + 1);
+        } else {
+            self.unsent.remove(&mps);
+        }
         self.sends = sends;
         self.send_one(now, j, chunk, p, member, &snd)
     }
@@ -763,10 +794,39 @@ impl<'t> Sim<'t> {
             .iter()
             .find(|&&(d, at)| d > last_arrival || (d == last_arrival && at > last_scheduled))
             .map_or(start + delay, |x| x.0);
-        let done: Vec<f64> = done.into_iter().map(|x| x.0).collect();
-        st.release = done.iter().map(|&d| d.max(first)).collect();
+        let first = st.early.iter().copied().filter(|&g| g > last_arrival).fold(first, f64::min);
+        let mut release: Vec<f64> = done.iter().map(|x| x.0).chain(st.early.iter().copied()).map(|d| d.max(first)).collect();
+        release.sort_by(f64::total_cmp);
+        st.release = release;
         st.arrivals.clear();
+        st.early.clear();
         self.q.push(first, Ev::Step { mps, lane: lane as u8, step: s as u32 + 1 });
+    }
+
+    /// A message of the step after a staggered one releases one more of the receiver's sends of
+    /// that step once processed, `endpoint delay` after it arrives: ASTRA-sim's direct all-reduce
+    /// counts every processed message, reduced or not, as a free packet (AllToAll.cc `run`:
+    /// `General` events), so when reductions are slow the second round's own arrivals release
+    /// its sends. Arriving before the receiver's staggered step released anything, the release
+    /// joins that step's list.
+    fn release_on_arrival(&mut self, now: f64, m: &Msg) {
+        if !self.cfg.astra || (m.tag & 0xFF_FFFF) == 0 {
+            return;
+        }
+        let s = (m.tag & 0xFF_FFFF) - 1;
+        let (j, chunk, p, _) = self.decode(m.dst_mps);
+        if !self.jobs[j].plan.phase(chunk, p).algo.staggered_step(s as usize) {
+            return;
+        }
+        let at = now + self.spec.endpoint_delay_ns;
+        let lane = (m.tag >> 24) as u8;
+        if self.unsent.contains_key(&m.dst_mps) {
+            self.q.push(at, Ev::Send { mps: m.dst_mps, lane, step: s + 1 });
+        } else if let Some(st) = self.stagger.get_mut(&m.dst_mps) {
+            if st.release.is_empty() {
+                st.early.push(at);
+            }
+        }
     }
 
     /// When ASTRA-sim scheduled the arrival event of a message that arrives at `now`: the
@@ -817,6 +877,8 @@ impl<'t> Sim<'t> {
         if self.staggered_tag(m.dst_mps, m.tag) {
             let at = self.scheduled_at(&m, now);
             self.stagger.entry(m.dst_mps).or_default().arrivals.push((now, at));
+        } else {
+            self.release_on_arrival(now, &m);
         }
         let st = &mut self.states[m.dst_mps as usize];
         let count = match st.pending.iter_mut().find(|e| e.0 == m.tag) {

@@ -9,8 +9,9 @@ use std::collections::VecDeque;
 pub enum Ev {
     /// A member's lane reaches step `step` of a phase (member-phase state `mps`).
     Step { mps: u32, lane: u8, step: u32 },
-    /// Message `idx` of a step whose sends a staggered step released one by one.
-    Send { mps: u32, lane: u8, step: u32, idx: u32 },
+    /// A release of a step whose sends a staggered step releases one by one: its next unsent
+    /// message goes.
+    Send { mps: u32, lane: u8, step: u32 },
     /// A message reaches its destination NPU.
     Deliver { msg: u32 },
     /// Congestion-aware model: a message reaches the link at route-arena position `pos`, with

@@ -148,6 +148,32 @@ impl State<'_> {
         bits[r * words + c / 64] >> (c % 64) & 1 == 1
     }
 
+    /// A chunk u holds and v neither holds nor is receiving (one exists: want > 0): a scan back from
+    /// a random place in u's arrival order; after SCAN steps without one (late, when v lacks few of
+    /// u's chunks), the first such chunk in u's bitset from a random word on, so a pick costs at
+    /// most SCAN + chunks/64 steps.
+    fn pick(&mut self, u: usize, v: usize) -> u32 {
+        const SCAN: usize = 64;
+        let w = self.words;
+        let order = &self.order[u];
+        let mut i = self.rng.below(order.len());
+        for _ in 0..SCAN.min(order.len()) {
+            if !Self::has(&self.got, w, v, order[i] as usize) {
+                return order[i];
+            }
+            i = if i == 0 { order.len() - 1 } else { i - 1 };
+        }
+        let start = self.rng.below(w);
+        for k in 0..w {
+            let word = (start + k) % w;
+            let bits = self.held[u * w + word] & !self.got[v * w + word];
+            if bits != 0 {
+                return (word * 64 + bits.trailing_zeros() as usize) as u32;
+            }
+        }
+        unreachable!("pick: want > 0 but no chunk to give")
+    }
+
     /// Start a transfer on link l at `now` if it can; returns the chunk sent.
     fn try_link(&mut self, l: usize, now: f64) -> Option<u32> {
         if self.busy[l] || self.want[l] == 0 {
@@ -159,14 +185,9 @@ impl State<'_> {
         }
         let (u, v) = (links.src[l] as usize, links.dst[l] as usize);
         let w = self.words;
-        let order = &self.order[u];
         let mut best: Option<u32> = None;
         for _ in 0..2 {
-            let mut i = self.rng.below(order.len());
-            while Self::has(&self.got, w, v, order[i] as usize) {
-                i = if i == 0 { order.len() - 1 } else { i - 1 };
-            }
-            let c = order[i];
+            let c = self.pick(u, v);
             if best.map_or(true, |b| self.count[c as usize] < self.count[b as usize]) {
                 best = Some(c);
             }

@@ -98,6 +98,7 @@ def test_simulate_compares_algorithms_side_by_side(capsys, tmp_path):
     (["--size", "1MiB..4MiB"], "--size", "runs one size"),
     (["--collective", "all-to-all"], "--algorithm", "'synthesized' makes"),
     (["--synth-chunks", "0"], "--synth-chunks", "expected a whole number ≥ 1"),
+    (["--synth-chunks", "x"], "--synth-chunks", "expected a whole number ≥ 1 or auto"),
 ])
 def test_comparison_options_are_located(capsys, argv, where, message):
     code, _, err = run(capsys, "simulate", *MESH, "--algorithm", "ring,synthesized", *argv)

@@ -156,6 +156,19 @@ def test_stratified_subset_matches_the_real_binaries_to_the_ns():
     check(cases)
 
 
+# Real-binary runs that show a rule on their own (always run, whatever the subset draws):
+# offlineGreedyFlex cutting a collective into fewer chunks than `splits` (g23-00202: 3 of 4,
+# g23-01949: 14 of 18); the aware direct all-reduce whose slow reductions let second-round
+# arrivals release second-round sends (g23-03228: one chunk on a Ring of 9, g23-01455).
+RULE_CASES = ("g23-00202", "g23-01949", "g23-03228", "g23-01455")
+
+
+@pytest.mark.parametrize("name", RULE_CASES)
+def test_each_rule_on_its_real_binary_run(name):
+    case = next(c for c in load_corpus() if c["name"] == name)
+    assert run_case(case) == (name, case["finish_ns"])
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(os.environ.get("INFRAGRAPH_SLOW") != "1",
                     reason="the whole corpus (slow): INFRAGRAPH_SLOW=1 pytest -m slow tests/simulate/test_astra_corpus.py")

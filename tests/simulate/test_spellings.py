@@ -40,7 +40,7 @@ def test_python_and_command_line_agree():
     ({"size": 0}, "size: error: size must be a finite number of bytes > 0"),
     ({"local_mem_bw": "5 ns"}, "local_mem_bw: error: bad local_mem_bw '5 ns': local_mem_bw must be a bandwidth"),
     ({"endpoint_delay": "-1ns"}, "endpoint_delay: error: endpoint_delay must be a finite time >= 0 such as '10ns' (a number is ns), got '-1ns'"),
-    ({"group": ["3-1"]}, "group: error: bad group '3-1'; expected ranks like '0-7'"),
+    ({"group": ["3-1"]}, "group: error: bad group '3-1'; expected ranks like 0-7 or 0,2,4,6"),
     ({"pxn": "maybe"}, "pxn: error: pxn must be auto, on or off, got 'maybe'"),
 ])
 def test_bad_spellings_name_the_keyword(kwargs, message):

@@ -24,7 +24,7 @@ def _both(p, opts: SimulationOptions) -> tuple[dict, dict]:
     full = simulate(p, SimulationOptions(**{**opts.__dict__, "symmetry": False}))
     assert {k: v for k, v in folded.items() if k not in EFFORT} == {k: v for k, v in full.items() if k not in EFFORT}
     assert full["symmetry"] == {"path": "full", "members_simulated": full["symmetry"]["members_simulated"],
-                                "members": full["symmetry"]["members"], "reason": "turned off (--no-symmetry)"}
+                                "members": full["symmetry"]["members"], "reason": "turned off with --no-symmetry"}
     schemas.validate("simulation-result", folded)
     return folded, full
 
@@ -109,6 +109,6 @@ def test_cli_states_the_path(tmp_path, capsys):
     assert main(args + ["--json", str(tmp_path / "a.json")]) == 0
     assert "symmetric: 4 of 16 members simulated" in capsys.readouterr().out
     assert main(args + ["--no-symmetry", "--json", str(tmp_path / "b.json")]) == 0
-    assert "full run (turned off (--no-symmetry))" in capsys.readouterr().out
+    assert "full run (turned off with --no-symmetry)" in capsys.readouterr().out
     a, b = (json.loads((tmp_path / f).read_text()) for f in ("a.json", "b.json"))
     assert a["collective_time_ns"] == b["collective_time_ns"] and a["ranks"] == b["ranks"]

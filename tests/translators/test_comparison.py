@@ -61,26 +61,40 @@ def test_a_graph_without_dims_says_simulate_runs_it_flat():
     assert any("runs such a graph flat unless given `--dims 4,2`" in n for n in b.notes)
 
 
+def _readme_and_run_sh_times(src, out, tmp_path) -> list[float]:
+    """The collective time of the bundle README's simulate command (on the translated file) and of
+    its run.sh's command line (on the bundle's graph.json)."""
+    section = _section((out / "README.md").read_text())
+    readme_args = shlex.split(section.split("```sh\n")[1].split("\n```")[0])[2:]
+    run_line = next(ln for ln in (out / "run.sh").read_text().splitlines() if ln.startswith("exec "))
+    run_args = shlex.split(run_line.split('"$here/graph.json"')[1].replace('"$@"', ""))
+    assert readme_args[0] == "FILE"
+    times = []
+    for graph, args in ((str(src), readme_args[1:]), (str(out / "graph.json"), run_args)):
+        assert main(["simulate", graph, *args, "--json", str(tmp_path / "r.json"), "-q"]) == 0
+        times.append(json.loads((tmp_path / "r.json").read_text())["collective_time_ns"])
+    return times
+
+
 def test_the_readme_command_runs_what_the_engine_bundles_run_sh_runs(tmp_path):
     src = tmp_path / "torus.json"
     assert main(["compile", "std.fabrics.torus", "-D", "sizes=[4,2]", "-o", str(src), "-q"]) == 0
     out = tmp_path / "bundle"
     assert main(["translate", str(src), "--to", "simengine", "-o", str(out), "-q"]) == 0
-    section = _section((out / "README.md").read_text())
-    readme_args = shlex.split(section.split("```sh\n")[1].split("\n```")[0])[2:]
-    run_line = next(ln for ln in (out / "run.sh").read_text().splitlines() if ln.startswith("exec "))
-    run_args = shlex.split(run_line.split('"$here/graph.json"')[1].replace('"$@"', ""))
-    times = []
-    for graph, args in ((str(src), readme_args[1:]), (str(out / "graph.json"), run_args)):
-        assert main(["simulate", graph, *args, "--json", str(tmp_path / "r.json"), "-q"]) == 0
-        times.append(json.loads((tmp_path / "r.json").read_text())["collective_time_ns"])
-    assert readme_args[0] == "FILE" and times[0] == times[1] > 0
-    # a queue order off simulate's default: marked in the analytical README; the engine bundle, whose
-    # LIFO chunk order our engine cannot combine with it, refuses it instead of a run.sh that fails
+    times = _readme_and_run_sh_times(src, out, tmp_path)
+    assert times[0] == times[1] > 0
+    # a queue order off simulate's default: marked in the analytical README
     b = T.get("astra-analytical").translate(expand(stack("RI(4)_SW(2)")),
                                             T.Options(settings={"intra-dimension-scheduling": "SCF"}))
     section = _section(b.files["README.md"])
     assert _row(section, "chunk order in a dimension's queue")[1:] == ["SCF", "FIFO", "**differs**"]
     assert "--intra-dimension-scheduling SCF" in section
-    assert main(["translate", str(src), "--to", "simengine", "-o", str(tmp_path / "scf"), "-q", "--set",
-                 "intra-dimension-scheduling=SCF"]) == 1
+    # the engine bundle runs it in ASTRA-sim's arrival chunk order (the only order our engine models
+    # these queues in), and its README's command says the same: both run, to the same time
+    scf = tmp_path / "scf"
+    assert main(["translate", str(src), "--to", "simengine", "-o", str(scf), "-q", "--set",
+                 "intra-dimension-scheduling=SCF"]) == 0
+    run_sh = (scf / "run.sh").read_text()
+    assert "--scheduling arrival" in run_sh and "--intra-dimension-scheduling SCF" in run_sh
+    scf_times = _readme_and_run_sh_times(src, scf, tmp_path)
+    assert scf_times[0] == scf_times[1] > 0
