@@ -140,11 +140,16 @@ class FQG:
     def node_type_name(self, node: int) -> str:
         return self.type_names[int(self.node_type[node])]
 
+    def type_mask(self, type_name: str) -> np.ndarray:
+        """Boolean node mask of the nodes whose `type` is exactly `type_name` (all False when no
+        node has that type)."""
+        if type_name not in self.type_names:
+            return np.zeros(self.num_nodes, dtype=bool)
+        return self.node_type == self.type_names.index(type_name)
+
     def nodes_of_type(self, type_name: str) -> np.ndarray:
         """Ids (int32, ascending) of every node whose `type` is exactly `type_name`."""
-        if type_name not in self.type_names:
-            return np.zeros(0, dtype=np.int32)
-        return np.flatnonzero(self.node_type == self.type_names.index(type_name)).astype(np.int32)
+        return np.flatnonzero(self.type_mask(type_name)).astype(np.int32)
 
     def node_annotation(self, attribute: str) -> dict[int, Value]:
         return self.node_attrs.get(attribute, {})

@@ -61,17 +61,11 @@ class Tiers:
     def num_boxes(self) -> int:
         return int(sum(i.count for i in self.g.instances))
 
-    def _of_type(self, name: str) -> np.ndarray:
-        g = self.g
-        if name not in g.type_names:
-            return np.zeros(g.num_nodes, dtype=bool)
-        return g.node_type == g.type_names.index(name)
-
     @cached_property
     def is_switch_box(self) -> np.ndarray:
         out = np.zeros(self.num_boxes, dtype=bool)
-        out[self.box[self._of_type("switch")]] = True
-        out[self.box[self._of_type("xpu")]] = False
+        out[self.box[self.g.type_mask("switch")]] = True
+        out[self.box[self.g.type_mask("xpu")]] = False
         return out
 
     @cached_property
@@ -125,13 +119,13 @@ def tier_table(g: FQG) -> dict:
     up = np.bincount(lower[step], weights=bwz[step], minlength=t.num_boxes)
     down = np.bincount(upper[step], weights=bwz[step], minlength=t.num_boxes)
     ends = np.bincount(np.concatenate([a, b]), minlength=t.num_boxes)
-    is_port = t._of_type("port")
+    is_port = g.type_mask("port")
     ports = np.bincount(t.box[is_port], minlength=t.num_boxes)
     cabled = np.zeros(g.num_nodes, dtype=bool)
     cabled[g.edge_src[cables]] = True
     cabled[g.edge_dst[cables]] = True
     ports_used = np.bincount(t.box[is_port & cabled], minlength=t.num_boxes)
-    switches = np.bincount(t.box[t._of_type("switch")], minlength=t.num_boxes)
+    switches = np.bincount(t.box[g.type_mask("switch")], minlength=t.num_boxes)
     inst = t.instance_of_box()
     tiers = []
     for k in sorted(set(tier.tolist())):

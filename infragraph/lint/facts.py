@@ -73,10 +73,7 @@ class GraphFacts:
 
     def of_type(self, type_name: str) -> np.ndarray:
         """Boolean node mask for a node type ('port', 'xpu', …); all False for an absent type."""
-        g = self.g
-        if type_name not in g.type_names:
-            return np.zeros(g.num_nodes, dtype=bool)
-        return g.node_type == g.type_names.index(type_name)
+        return self.g.type_mask(type_name)
 
     @cached_property
     def box(self) -> np.ndarray:
