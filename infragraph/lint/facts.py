@@ -14,7 +14,7 @@ from functools import cached_property
 import numpy as np
 
 from ..graph.fqg import FQG
-from ..graph.tiers import node_boxes
+from ..graph.tiers import Tiers
 
 
 class GraphFacts:
@@ -76,13 +76,18 @@ class GraphFacts:
         return self.g.type_mask(type_name)
 
     @cached_property
+    def tiers(self) -> Tiers:
+        """The boxes, their tiers and the cables between them, as `info` reports them."""
+        return Tiers(self.g)
+
+    @property
     def box(self) -> np.ndarray:
         """Per node, the number of its top-level instance copy (0 .. num_boxes-1)."""
-        return node_boxes(self.g)
+        return self.tiers.box
 
-    @cached_property
+    @property
     def num_boxes(self) -> int:
-        return int(sum(i.count for i in self.g.instances))
+        return self.tiers.num_boxes
 
     def box_name(self, box: int) -> str:
         """'host.3' for a box number."""

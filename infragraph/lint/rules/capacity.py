@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...graph.tiers import box_tiers
 from ...units import format_bandwidth
 from ..model import Finding, LintContext
 from .registry import rule
@@ -38,13 +37,8 @@ def oversubscription(ctx: LintContext):
     switches = np.flatnonzero(f.of_type("switch"))
     if switches.size == 0 or f.num_boxes < 2:
         return
-    is_switch_box = np.zeros(f.num_boxes, dtype=bool)
-    is_switch_box[f.box[switches]] = True
-    is_switch_box[f.box[f.of_type("xpu")]] = False
-    a, b = f.box[g.edge_src], f.box[g.edge_dst]
-    crossing = a != b
-    a, b, bw = a[crossing], b[crossing], np.nan_to_num(f.bandwidth[crossing])
-    tier = box_tiers(f.num_boxes, a, b, ~is_switch_box)
+    is_switch_box, cables, tier = f.tiers.is_switch_box, f.tiers.cables, f.tiers.tier
+    a, b, bw = f.box[g.edge_src[cables]], f.box[g.edge_dst[cables]], np.nan_to_num(f.bandwidth[cables])
     ta, tb = tier[a], tier[b]
     lower, upper = np.where(ta < tb, a, b), np.where(ta < tb, b, a)
     step = (ta != tb) & (ta >= 0) & (tb >= 0)
