@@ -5,16 +5,19 @@ module decides *how long* it takes once issued, and keeps what the report needs 
 answers (one record per collective and per message, and the bytes every link tier carried).
 
 - A collective: `CollectiveTimer.collective_finish` gets every member's issue time and returns
-  every member's absolute finish time. Today the group starts when its last member issues it and
-  finishes on each member after that member's time in the collective engine (every model,
-  algorithm and dimension option of `infragraph simulate`), run for the group alone.
+  every member's absolute finish time. Each member starts its part at its own issue, as ASTRA-sim
+  does (Workload::issue_comm -> Sys::generate_collective starts the member's streams at once;
+  a message that reaches a member before it issued waits in the analytical network's callback
+  tracker until the member posts the receive, CommonNetworkApi::sim_recv). The collective engine
+  (every model, algorithm and dimension option of `infragraph simulate`) runs the group alone
+  with each member's start offset from the first issue (`SimulationOptions.member_start_ns`).
 - A message: `CollectiveTimer.message_arrival` gets the send's issue time and returns its arrival.
   Under the astra models it is ASTRA-sim's send (no endpoint delay; the congestion-unaware one on
   the first dimension where the NPUs differ, `astra_send_ns`); under the other models the
   collective engine's point-to-point time on the fabric.
 
-Engine runs are cached by (type, group, size, root): a training step repeats a few shapes many
-times. Collectives and messages that run at the same time do not share links here: each is timed
+Engine runs are cached by (type, group, size, root, start offsets): a training step repeats a
+few shapes many times, and symmetric members issue together (offsets all 0). Collectives and messages that run at the same time do not share links here: each is timed
 alone on the fabric (docs/workloads.md, "What the replay ignores").
 """
 
@@ -43,16 +46,18 @@ class CollectiveTimer:
     def collective_finish(self, collective: str, members: tuple[int, ...], size: int, root: int,
                           issue_ns: Sequence[float], group: int = 0, name: str = "") -> list[float]:
         """Every member's absolute finish time (ns), in `members` order, for a collective each member
-        issued at `issue_ns` (same order); records the collective (`group`, `name` label it)."""
-        start = max(issue_ns)
-        r = self._engine(collective, members, size, root)
+        issued at `issue_ns` (same order) and starts at that time; records the collective (`group`,
+        `name` label it; it starts at the first issue)."""
+        start = min(issue_ns)
+        offsets = tuple(t - start for t in issue_ns)
+        r = self._engine(collective, members, size, root, offsets if any(offsets) else ())
         offset = {x["rank"]: x["finish_ns"] for x in r["ranks"]}
         finish = [start + offset[m] for m in members]
         end = start + max(offset.values())
         self.collectives.append({
             "group": group, "ranks": len(members), "collective": collective, "size_bytes": size,
             "name": name, "start_ns": start, "end_ns": end, "time_ns": end - start,
-            "first_issue_ns": min(issue_ns), "bus_bandwidth_gb_per_s": r["bus_bandwidth_gb_per_s"]})
+            "last_issue_ns": max(issue_ns), "bus_bandwidth_gb_per_s": r["bus_bandwidth_gb_per_s"]})
         return finish
 
     def message_arrival(self, src: int, dst: int, size: int, t: float, tag: int = 0) -> float:
@@ -71,11 +76,14 @@ class CollectiveTimer:
         """Per link tier, the bytes every timed collective and message carried, and the mean load."""
         return link_load(self.p, self.tier_bytes, step_ns)
 
-    def _engine(self, collective: str, members: tuple[int, ...], size: int, root: int = 0) -> dict[str, Any]:
-        key = (collective, members, size, root)
+    def _engine(self, collective: str, members: tuple[int, ...], size: int, root: int = 0,
+                starts: tuple[float, ...] = ()) -> dict[str, Any]:
+        """The engine's run of the collective on `members` alone, each member starting at its entry
+        of `starts` (ns; empty: together), cached."""
+        key = (collective, members, size, root, starts)
         if key not in self.engine_cache:
             sim = replace(self.sim, collective=collective, size_bytes=float(size), groups=(members,), root=root,
-                          top_links=0, trace=False)
+                          top_links=0, trace=False, member_start_ns=(starts,) if starts else ())
             if len(members) < self.num_npus:
                 # ASTRA-sim's CommunicatorGroup: a group smaller than the whole system runs on one
                 # logical ring over its members, with the configured algorithm when there is one
