@@ -14,7 +14,9 @@ answers (one record per collective and per message, and the bytes every link tie
   collective engine's point-to-point time on the fabric.
 
 Engine runs are cached by (type, group, size, root): a training step repeats a few shapes many
-times. Collectives and messages that run at the same time do not share links here: each is timed
+times. On an intact std.fabrics.stack (`symmetric_dims`) groups that are images of each other
+under the fabric's symmetries share one run (`canonical_group`): a 1,024-NPU step's 192 TP and DP
+groups and 2,048 pipeline pairs need a handful of runs instead of thousands. Collectives and messages that run at the same time do not share links here: each is timed
 alone on the fabric (docs/workloads.md, "What the replay ignores").
 """
 
@@ -39,10 +41,11 @@ class CollectiveTimer:
         self.collectives: list[dict[str, Any]] = []
         self.messages: list[dict[str, Any]] = []
         self._stack_dims = stack_dims(p, num_npus)
+        self._symmetric = symmetric_dims(p, self._stack_dims)
 
     def collective_finish(self, collective: str, members: tuple[int, ...], size: int, root: int,
                           issue_ns: Sequence[float], group: int = 0, name: str = "") -> list[float]:
-        """Every member's absolute finish time (ns), in `members` order, for a collective each member
+        """`root` is a member index (SimulationOptions.root). Every member's absolute finish time (ns), in `members` order, for a collective each member
         issued at `issue_ns` (same order); records the collective (`group`, `name` label it)."""
         start = max(issue_ns)
         r = self._engine(collective, members, size, root)
@@ -72,10 +75,14 @@ class CollectiveTimer:
         return link_load(self.p, self.tier_bytes, step_ns)
 
     def _engine(self, collective: str, members: tuple[int, ...], size: int, root: int = 0) -> dict[str, Any]:
-        key = (collective, members, size, root)
+        """The engine's result for the group (its `ranks` as `members`, in order), from the cache or
+        one run on the group's canonical image; adds its bytes to the tiers."""
+        canon = canonical_group(self._symmetric, members) if self._symmetric else None
+        run_members = canon or members
+        key = (collective, run_members, size, root)
         if key not in self.engine_cache:
-            sim = replace(self.sim, collective=collective, size_bytes=float(size), groups=(members,), root=root,
-                          top_links=0, trace=False)
+            sim = replace(self.sim, collective=collective, size_bytes=float(size), groups=(run_members,),
+                          root=root, top_links=0, trace=False)
             if len(members) < self.num_npus:
                 # ASTRA-sim's CommunicatorGroup: a group smaller than the whole system runs on one
                 # logical ring over its members, with the configured algorithm when there is one
@@ -86,6 +93,9 @@ class CollectiveTimer:
         r = self.engine_cache[key]
         for tier in r["tiers"]:
             self.tier_bytes[tier["tier"]] += tier["bytes"]
+        if canon and canon != members:
+            real = dict(zip(canon, members))
+            r = {**r, "ranks": [{**x, "rank": real[x["rank"]]} for x in r["ranks"]]}
         return r
 
     def _message_ns(self, src: int, dst: int, size: int, engine_ns: float) -> float:
@@ -122,6 +132,53 @@ def stack_dims(p: PreparedGraph, npus: int) -> list[tuple[str, int, float, float
     gbps = dim_bandwidths(p, counts)
     # Gbit/s back to ASTRA-sim's GB/s (2^30 B), rounded to undo the float round trip
     return [(k, c, round(b * 1e9 / 8 / 2**30, 9), t) for k, c, b, t in zip(kinds, counts, gbps, lats)]
+
+
+def symmetric_dims(p: PreparedGraph, dims: list[tuple[str, int, float, float]] | None) -> list[tuple[str, int]] | None:
+    """The (kind, NPUs) of every dimension when the graph is an intact std.fabrics.stack, whose
+    symmetries `canonical_group` uses; else None. Intact: the stated dimensions are Ring,
+    FullyConnected or Switch (no line, `wrap: false`), and the graph has exactly the stack's edges
+    (NPU ports, switch ports, one cable set per dimension: stack.igl's counts) with no link
+    degraded by a failure (graph.failures renames those link classes `<link>~x<factor>...`), so
+    no failed or degraded link breaks the symmetry."""
+    if dims is None or any(k not in ("Ring", "FullyConnected", "Switch") for k, *_ in dims):
+        return None
+    if "LI(" in str(p.g.graph_annotations.get("dims", "")) or any("~" in x.name for x in p.g.links):
+        return None
+    n = math.prod(c for _, c, *_ in dims)
+    ports = {"Ring": lambda k: 1 if k == 2 else 2, "FullyConnected": lambda k: k - 1, "Switch": lambda k: 1}
+    cables = {"Ring": lambda k: n // 2 if k == 2 else n, "FullyConnected": lambda k: n * (k - 1) // 2,
+              "Switch": lambda k: n}
+    sw = [c for k, c, *_ in dims if k == "Switch"]
+    edges = (n * sum(ports[k](c) for k, c, *_ in dims) + sum(n // c for c in sw) * max(sw, default=0)
+             + sum(cables[k](c) for k, c, *_ in dims))
+    return [(k, c) for k, c, *_ in dims] if p.g.num_edges == edges else None
+
+
+def canonical_group(dims: list[tuple[str, int]], members: tuple[int, ...]) -> tuple[int, ...] | None:
+    """The group's image under the stack's symmetries, the same for every group that is such an
+    image, or None when the group is not handled. Handled: members that differ in one dimension
+    only (a TP group inside a server, a DP group along a rail, a pipeline pair). Every route
+    between them then stays in that dimension and is the only shortest one (one switch, one direct
+    link, or the shorter way round an odd ring), so no ECMP choice can tell two images apart.
+    The image: the other coordinates set to 0 and the varying one relabelled, first member first:
+    any permutation of a switch's or full mesh's coordinates, a rotation of a ring's, maps the
+    stack onto itself, dimension by dimension."""
+    stride, varying = 1, []
+    for d, (kind, n) in enumerate(dims):
+        coords = [(m // stride) % n for m in members]
+        if len(set(coords)) > 1:
+            varying.append((kind, n, stride, coords))
+        stride *= n
+    if len(varying) != 1:
+        return None
+    kind, n, stride, coords = varying[0]
+    if kind == "Ring":
+        if n > 2 and n % 2 == 0:
+            return None  # two ways round are equally short for members half the ring apart
+        return tuple(((c - coords[0]) % n) * stride for c in coords)
+    label: dict[int, int] = {}
+    return tuple(label.setdefault(c, len(label)) * stride for c in coords)
 
 
 def astra_send_ns(dims: list[tuple[str, int, float, float]], src: int, dst: int, size: int) -> int:
