@@ -192,7 +192,7 @@ class Replay:
                         "remote memory is modelled; give --remote-mem-bw (GB/s) [--remote-mem-latency ns]")
         return self.opts.remote_mem_latency_ns + int(n.tensor_size / bw)
 
-    # -- collectives: a group starts when its last member issues --
+    # -- collectives: once the last member issued, the timer gets every member's issue time --
     def _join_collective(self, t: float, npu: _Npu, n: Node) -> None:
         key = (n.group, self.issued_on[(n.group, npu.rank)])
         self.issued_on[(n.group, npu.rank)] += 1
