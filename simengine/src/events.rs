@@ -12,6 +12,9 @@ pub enum Ev {
     /// A release of a step whose sends a staggered step releases one by one: its next unsent
     /// message goes.
     Send { mps: u32, lane: u8, step: u32 },
+    /// A member starts its part of the collective (`CollectiveSpec::starts`): the member-phase
+    /// state of its chunk 0, phase 0.
+    Start { mps: u32 },
     /// A message reaches its destination NPU.
     Deliver { msg: u32 },
     /// Congestion-aware model: a message reaches the link at route-arena position `pos`, with
