@@ -356,5 +356,6 @@ fn _simengine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     m.add_function(wrap_pyfunction!(custom_reduction_micros, m)?)?;
     crate::synth_python::register(m)?;
+    crate::workload_python::register(m)?;
     Ok(())
 }
