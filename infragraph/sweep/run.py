@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import etcache
 from .columns import RowError, check_row, is_output
 from .executors import check_options, executor_for
 from .points import Point, expand
@@ -69,8 +70,11 @@ def sweep(spec: str | Path, output: str | Path, scheduler: Any = None, workers: 
         try:
             if executor is not None:
                 store.open()  # an unwritable output fails before any point runs
+                cache = str(store.workloads.resolve()) if s.workload is not None else ""
+                if cache:
+                    etcache.clean(store.workloads)
                 with bar:
-                    retried = _run(executor, s.source, todo, store, rows, bar, executor.workers)
+                    retried = _run(executor, s.source, todo, store, rows, bar, executor.workers, cache)
         finally:
             if executor is not None:
                 executor.close()
@@ -106,13 +110,14 @@ def reusable(points: list[Point], previous: list[dict[str, Any]]) -> dict[int, d
 
 
 def _run(executor, source, todo: list[Point], store: ResultStore, rows: dict[int, dict[str, Any]],
-         bar: SweepProgress, workers: int) -> int:
+         bar: SweepProgress, workers: int, cache: str = "") -> int:
     """Run `todo` into `rows` (by point index); returns how many point runs were lost with a dead
     worker and retried."""
     attempts = {p.index: 0 for p in todo}
     while todo:
         batches = batch_by_graph(todo, workers)
-        futures = {executor.submit(run_task, _task(source, b), f"sweep-{b[0].key}-{len(b)}"): b for b in batches}
+        futures = {executor.submit(run_task, _task(source, b, cache), f"sweep-{b[0].key}-{len(b)}"): b
+                   for b in batches}
         todo = []
         for future in executor.as_completed(futures):
             batch = futures[future]
@@ -156,8 +161,10 @@ def batch_by_graph(points: list[Point], workers: int) -> list[list[Point]]:
     return out
 
 
-def _task(source, batch: list[Point]) -> Task:
-    return Task(source.path, source.include, batch[0].defines, batch[0].graph_key, tuple(p.options for p in batch))
+def _task(source, batch: list[Point], cache: str = "") -> Task:
+    jobs = tuple(p.workload for p in batch if p.workload is not None)
+    return Task(source.path, source.include, batch[0].defines, batch[0].graph_key, tuple(p.options for p in batch),
+                jobs, cache)
 
 
 def _row(p: Point, outputs: dict[str, Any]) -> dict[str, Any]:

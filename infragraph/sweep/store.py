@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from ..errors import Diagnostic, InfraGraphError, Location, error
-from .columns import FIRST, METRICS, STATUS, TIER_PREFIX, RowError, check_row
+from .columns import FIRST, METRICS, PREFIXES, STATUS, WORKLOAD_METRICS, RowError, check_row
 from .lock import OutputLock
 
 SUFFIXES = (".parquet", ".csv")
@@ -36,6 +36,7 @@ class ResultStore:
         self.csv = stem.with_name(stem.name + ".csv")
         self.journal = stem.with_name(stem.name + ".partial.jsonl")
         self.lock = OutputLock(stem.with_name(stem.name + ".lock"))
+        self.workloads = stem.with_name(stem.name + ".workloads")  # a workload sweep's ET sets (etcache.py)
         self._fh = None
         self._journal_end: int | None = None  # bytes of whole lines in the journal (a cut-short tail after)
 
@@ -146,10 +147,11 @@ def _columns(rows: Iterable[dict[str, Any]]) -> list[str]:
     for r in rows:
         seen.update(dict.fromkeys(r))
     names = [n for n in seen if n not in FIRST + STATUS]
-    tiers = sorted(n for n in names if n.startswith(TIER_PREFIX))
-    rest = [n for n in names if not n.startswith(TIER_PREFIX)]
-    inputs = [n for n in rest if n not in METRICS]
-    metrics = [n for n in METRICS if n in rest]
+    tiers = sorted(n for n in names if n.startswith(PREFIXES))
+    rest = [n for n in names if not n.startswith(PREFIXES)]
+    kind = WORKLOAD_METRICS if "step_time_ns" in rest else METRICS  # a workload sweep's table, or a collective's
+    inputs = [n for n in rest if n not in kind]
+    metrics = [n for n in kind if n in rest]
     return [*FIRST, *inputs, *STATUS, *metrics, *tiers]
 
 
