@@ -26,7 +26,7 @@ from ..errors import Diagnostic, InfraGraphError, Location, SourceMap, did_you_m
 from ..schemas import schema_errors
 from ..units import UnitError, parse_size_bytes
 from . import expr
-from .columns import reserved
+from .columns import METRICS, WORKLOAD_METRICS, reserved
 from .options import OPTIONS
 from .workloads import KEYS as WORKLOAD_KEYS, NOT_FOR_WORKLOADS, WorkloadBase, check_required, read_base
 
@@ -62,6 +62,7 @@ class Spec:
     roles: dict[str, str]  # variable name -> OPTION, PARAM, WORKLOAD or VARIABLE
     source_map: SourceMap = field(repr=False, default=None)  # type: ignore[assignment]
     workload: WorkloadBase | None = None  # the `workload` section: each point replays a training step
+    report: list[tuple[str, expr.Expr]] = field(default_factory=list)  # result columns, from inputs + metrics
 
     def fail(self, path: str, message: str, hint: str | None = None, offset: int | None = None,
              text: str | None = None) -> InfraGraphError:
@@ -145,15 +146,43 @@ def _check(data: dict, file: str, source_map: SourceMap) -> Spec:
         e = _parse_expr(source_map, where, text, known)
         reads.update(e.names)
         where_list.append((where, e))
+    for text in (data.get("report") or {}).values():  # a value only a report column reads is read
+        try:
+            reads.update(expr.parse(text).names)
+        except expr.ExprError:
+            pass  # reported where it is written, by _report
     roles = _roles(known, axes, source, reads, fail, workload is not None)
     if workload is not None:
         check_required(workload, [n for n, r in roles.items() if r == WORKLOAD], fail)
+    report = _report(data.get("report") or {}, roles, workload is not None, source_map, fail)
     spec = Spec(file, data.get("name") or Path(file).stem, source, axes, factors, derive, where_list, roles,
-                source_map, workload)
+                source_map, workload, report)
     if spec.num_points() > MAX_POINTS:
         raise fail("axes", f"the axes make {spec.num_points():,} points; the limit is {MAX_POINTS:,}",
                    "zip axes that vary together, or split the study")
     return spec
+
+
+def _report(section: dict[str, str], roles: dict[str, str], workload: bool, source_map: SourceMap,
+            fail) -> list[tuple[str, expr.Expr]]:
+    """The `report` columns: expressions over a finished point's row (its inputs and metrics) and
+    the report columns before them, evaluated by the driver (run.py) as each point's result arrives."""
+    from .options import ALWAYS
+
+    options = [n for n in ALWAYS if not (workload and n in NOT_FOR_WORKLOADS)]
+    options += [n for n, role in roles.items() if role == OPTION]
+    metrics = [m for m in (WORKLOAD_METRICS if workload else METRICS) if m not in ("worker", "compiled")]
+    known = ["source", *(OPTIONS[n][1] for n in options), *(WORKLOAD_KEYS if workload else ()),
+             *(n for n, role in roles.items() if role != OPTION), *metrics]
+    known = list(dict.fromkeys(known))
+    out = []
+    for name, text in section.items():
+        where = f"report.{name}"
+        if name in known or reserved(name) or name in OPTIONS or name in OPTION_COLUMNS:
+            raise fail(where, f"'{name}' is already a column of the results table; name this column otherwise")
+        out.append((name, _parse_expr(source_map, where, text, known)))
+        known.append(name)
+    return out
 
 
 def _parse_expr(source_map: SourceMap, where: str, text: str, known: list[str]) -> expr.Expr:
@@ -321,8 +350,8 @@ def _roles(names: list[str], axes: dict, source: Source, reads: set[str], fail,
         else:
             names_known = [*OPTIONS, *source.params, *(WORKLOAD_KEYS if workload else ())]
             raise fail(where, f"'{name}' is not a simulation option, not a parameter of '{source.label}', "
-                              f"{'not a workload key, ' if workload else ''}and no derived value or condition "
-                              "reads it",
+                              f"{'not a workload key, ' if workload else ''}and no derived value, condition or "
+                              "report column reads it",
                        did_you_mean(name, names_known)
                        or f"simulation options: {', '.join(OPTIONS)}; {_param_list(source)}")
     return roles

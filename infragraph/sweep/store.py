@@ -128,31 +128,33 @@ class ResultStore:
         if self.journal.exists() and self.journal.stat().st_size == 0:
             self.journal.unlink()
 
-    def write(self, rows: list[dict[str, Any]]) -> None:
-        """Write both tables from `rows` (in order) and drop the journal."""
+    def write(self, rows: list[dict[str, Any]], report: list[str] | None = None) -> None:
+        """Write both tables from `rows` (in order) and drop the journal; `report` names the spec's
+        report columns (placed after the metrics)."""
         import pyarrow as pa
         import pyarrow.csv as pacsv
         import pyarrow.parquet as pq
 
         self.close()
-        table = pa.table({name: _column([r.get(name) for r in rows]) for name in _columns(rows)})
+        table = pa.table({name: _column([r.get(name) for r in rows]) for name in _columns(rows, report or [])})
         _atomic(self.parquet, lambda tmp: pq.write_table(table, tmp))
         _atomic(self.csv, lambda tmp: pacsv.write_csv(table, tmp))
         self.journal.unlink(missing_ok=True)
 
 
-def _columns(rows: Iterable[dict[str, Any]]) -> list[str]:
-    """FIRST, the inputs in the order they appear, STATUS, then metrics, per-tier columns last."""
+def _columns(rows: Iterable[dict[str, Any]], report: list[str]) -> list[str]:
+    """FIRST, the inputs in the order they appear, STATUS, then metrics, the report columns, per-tier
+    columns last."""
     seen: dict[str, None] = {}
     for r in rows:
         seen.update(dict.fromkeys(r))
-    names = [n for n in seen if n not in FIRST + STATUS]
+    names = [n for n in seen if n not in (*FIRST, *STATUS, *report)]
     tiers = sorted(n for n in names if n.startswith(PREFIXES))
     rest = [n for n in names if not n.startswith(PREFIXES)]
     kind = WORKLOAD_METRICS if "step_time_ns" in rest else METRICS  # a workload sweep's table, or a collective's
     inputs = [n for n in rest if n not in kind]
     metrics = [n for n in kind if n in rest]
-    return [*FIRST, *inputs, *STATUS, *metrics, *tiers]
+    return [*FIRST, *inputs, *STATUS, *metrics, *report, *tiers]
 
 
 def _column(values: list[Any]):
