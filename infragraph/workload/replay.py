@@ -14,31 +14,24 @@ The rules for what may run when are ASTRA-sim's workload layer and hardware-reso
   (ASTRA-sim's per-NPU memory expansion).
 - A send finishes when its message arrives; the receive finishes then, or at once when it is
   posted after the arrival (ASTRA-sim's analytical network). Messages pair by (src, dst, tag,
-  size) in order. A message's time: under the astra models ASTRA-sim's send (no endpoint delay; the
-  congestion-unaware one on the first dimension where the NPUs differ, `astra_send_ns`); under the
-  other models the collective engine's point-to-point time on the fabric.
-- A collective starts when the last member of its group issues it and finishes on each member
-  after that member's time in the collective engine (every model, algorithm and dimension option
-  of `infragraph simulate`), run for the group alone.
-
-What this ignores (docs/workloads.md, "What the replay ignores"): ASTRA-sim starts a collective's
-messages on each member as soon as that member issues it, so an early member's first sends may
-overlap the wait for a late one; here a group waits for its last member. Collectives and messages
-that run at the same time do not share links here: each is timed alone on the fabric. A
-collective's engine run is cached by (type, group, size).
+  size) in order.
+- A collective is issued on each member on its own; once every member has issued it, the timer
+  (timing.py, `CollectiveTimer`: the single place collective and message times are decided) gets
+  every member's issue time and answers every member's finish time. A message's arrival comes
+  from the same timer.
 """
 
 from __future__ import annotations
 
 import heapq
-import math
 from collections import defaultdict
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Callable
 
 from ..errors import error
-from ..simulate.run import PreparedGraph, SimulationOptions, simulate
+from ..simulate.run import PreparedGraph, SimulationOptions
 from .chakra import located
+from .timing import CollectiveTimer
 from .trace import Node, Workload
 
 
@@ -111,16 +104,12 @@ class Replay:
         self.npus = [_Npu(r, nodes) for r, nodes in enumerate(w.nodes)]
         self.events: list[tuple[float, int, Callable, tuple]] = []
         self.seq = 0
-        self.engine_cache: dict[tuple, dict[str, Any]] = {}
+        self.timer = CollectiveTimer(p, w.num_npus, opts.sim)
         self.arrived: dict[tuple[int, int], list[tuple[int, Node, float]]] = defaultdict(list)
         self.issued_on: dict[tuple[int, int], int] = defaultdict(int)
-        self.collectives: list[dict[str, Any]] = []
-        self.messages: list[dict[str, Any]] = []
         self.p2p: dict[tuple, dict[int, dict[str, Any]]] = defaultdict(dict)
         self.sent: dict[tuple, int] = defaultdict(int)
         self.posted: dict[tuple, int] = defaultdict(int)
-        self.tier_bytes: dict[str, float] = defaultdict(float)
-        self._stack_dims = stack_dims(p, n_fabric)
 
     # -- the event queue: same-time events run in the order they were scheduled, as ASTRA-sim's --
     def at(self, t: float, fn: Callable, *args: Any) -> None:
@@ -212,58 +201,20 @@ class Replay:
         if len(self.arrived[key]) < len(members):
             return
         joined = self.arrived.pop(key)
-        start = max(x[2] for x in joined)
-        r = self._engine(n.collective, members, n.comm_size)
-        offset = {x["rank"]: x["finish_ns"] for x in r["ranks"]}
+        issue = {rank: t_issue for rank, _, t_issue in joined}
+        finish = self.timer.collective_finish(n.collective, members, n.comm_size, 0, [issue[m] for m in members],
+                                              group=n.group, name=n.name)
+        at = dict(zip(members, finish))
         for rank, node, _ in joined:
-            self.at(start + offset[rank], self.finish, self.npus[rank], node)
-        end = start + max(offset.values())
-        self.collectives.append({
-            "group": n.group, "ranks": len(members), "collective": n.collective, "size_bytes": n.comm_size,
-            "name": n.name, "start_ns": start, "end_ns": end, "time_ns": end - start,
-            "first_issue_ns": min(x[2] for x in joined),
-            "bus_bandwidth_gb_per_s": r["bus_bandwidth_gb_per_s"]})
-
-    def _engine(self, collective: str, members: tuple[int, ...], size: int, root: int = 0) -> dict[str, Any]:
-        key = (collective, members, size, root)
-        if key not in self.engine_cache:
-            sim = replace(self.opts.sim, collective=collective, size_bytes=float(size), groups=(members,), root=root,
-                          top_links=0, trace=False)
-            if len(members) < self.w.num_npus:
-                # ASTRA-sim's CommunicatorGroup: a group smaller than the whole system runs on one
-                # logical ring over its members, with the configured algorithm when there is one
-                # dimension, else Ring.
-                sim = replace(sim, dims=(len(members),),
-                              algorithm=sim.algorithm if len(sim.algorithm) == 1 else ("ring",))
-            self.engine_cache[key] = simulate(self.p, sim)
-        r = self.engine_cache[key]
-        for tier in r["tiers"]:
-            self.tier_bytes[tier["tier"]] += tier["bytes"]
-        return r
+            self.at(at[rank], self.finish, self.npus[rank], node)
 
     # -- point-to-point: ASTRA-sim's analytical send/recv matching --
     def _send(self, t: float, npu: _Npu, n: Node) -> None:
         key = (n.tag, n.src, n.dst, n.comm_size)
         chunk = self.sent[key]
         self.sent[key] += 1
-        r = self._engine("point-to-point", (n.src, n.dst), n.comm_size)
-        arrival = t + self._message_ns(n.src, n.dst, n.comm_size, max(x["finish_ns"] for x in r["ranks"]))
-        self.messages.append({"src": n.src, "dst": n.dst, "tag": n.tag, "size_bytes": n.comm_size,
-                              "start_ns": t, "end_ns": arrival})
+        arrival = self.timer.message_arrival(n.src, n.dst, n.comm_size, t, n.tag)
         self.at(arrival, self._arrive, key, chunk, npu, n)
-
-    def _message_ns(self, src: int, dst: int, size: int, engine_ns: float) -> float:
-        """A send's time. ASTRA-sim's analytical sends (Workload -> Sys::front_end_sim_send ->
-        sim_send) carry no endpoint delay, unlike its collectives' messages, which the engine's
-        point-to-point run includes at both ends; and its congestion-unaware network times a send
-        on the first dimension where source and destination differ alone (MultiDimTopology::send:
-        hops x latency + size / bandwidth, cut to whole ns). The astra models follow both rules;
-        the others keep the engine's time."""
-        if self.opts.sim.model == "astra" and self._stack_dims is not None:
-            return astra_send_ns(self._stack_dims, src, dst, size)
-        if self.opts.sim.model in ("astra", "astra-aware"):
-            return engine_ns - 2 * self.opts.sim.endpoint_delay_ns
-        return engine_ns
 
     def _arrive(self, t: float, key: tuple, chunk: int, npu: _Npu, n: Node) -> None:
         entry = self.p2p[key].setdefault(chunk, {})
@@ -302,13 +253,13 @@ class Replay:
 
         step = max((npu.finish_ns or 0.0) for npu in self.npus)
         per_npu = [breakdown(npu.rank, npu.finish_ns or 0.0, npu.nodes, npu.spans) for npu in self.npus]
-        tiers = link_load(self.p, self.tier_bytes, step)
+        tiers = self.timer.tiers(step)
         out: dict[str, Any] = {
             "workload": self.w.source, "graph": self.p.g.name, "model": self.opts.sim.model,
             "num_npus": self.w.num_npus, "step_time_ns": step,
             "roofline": self.opts.roofline, "npus": per_npu,
-            "collectives": sorted(self.collectives, key=lambda c: (c["start_ns"], c["group"])),
-            "messages": self.messages, "tiers": tiers, "engine_runs": len(self.engine_cache),
+            "collectives": sorted(self.timer.collectives, key=lambda c: (c["start_ns"], c["group"])),
+            "messages": self.timer.messages, "tiers": tiers, "engine_runs": self.timer.engine_runs,
         }
         with_step_idle(out)
         if self.opts.keep_timeline:
@@ -316,58 +267,6 @@ class Replay:
                                 for nid, s in sorted(npu.spans.items(), key=lambda kv: kv[1][0])]
                                for npu in self.npus]
         return out
-
-
-def stack_dims(p: PreparedGraph, npus: int) -> list[tuple[str, int, float, float]] | None:
-    """The ASTRA-sim dimensions a graph states (std.fabrics.stack's `astra.topology`, `npus_count`,
-    `latency_ns` annotations): (kind, NPUs, GB/s with GB = 2^30 B as ASTRA-sim reads them, ns) per
-    dimension, dimension 0 first; None when the graph states none or they do not cover `npus`. The
-    bandwidth is the dimension's link as built (simulate.dim_bandwidths), not the annotation, which
-    keeps 6 significant digits only (429.497 Gbit/s for 50 GiB/s: 5 ns off on a 400 MB message)."""
-    from ..simulate.run import dim_bandwidths
-
-    a = p.g.graph_annotations
-    try:
-        kinds = [k.strip() for k in str(a["astra.topology"]).split(",")]
-        counts = [int(x) for x in str(a["npus_count"]).split(",")]
-        lats = [float(x) for x in str(a["latency_ns"]).split(",")]
-    except (KeyError, ValueError):
-        return None
-    if not len(kinds) == len(counts) == len(lats) or math.prod(counts) != npus:
-        return None
-    gbps = dim_bandwidths(p, counts)
-    # Gbit/s back to ASTRA-sim's GB/s (2^30 B), rounded to undo the float round trip
-    return [(k, c, round(b * 1e9 / 8 / 2**30, 9), t) for k, c, b, t in zip(kinds, counts, gbps, lats)]
-
-
-def astra_send_ns(dims: list[tuple[str, int, float, float]], src: int, dst: int, size: int) -> int:
-    """ASTRA-sim's congestion-unaware send time (MultiDimTopology::send at 518bd51): on the first
-    dimension where the two NPUs' coordinates differ, hops x latency + size / bandwidth, cut to whole
-    ns; hops: Ring the shorter way round, FullyConnected 1, Switch 2."""
-    a, b = src, dst
-    for kind, n, gb_per_s, latency in dims:
-        x, y = a % n, b % n
-        if x != y:
-            hops = min((y - x) % n, (x - y) % n) if kind == "Ring" else 1 if kind == "FullyConnected" else 2
-            return int(hops * latency + size / (gb_per_s * (1 << 30) / 1e9))
-        a, b = a // n, b // n
-    raise ValueError(f"a send from NPU {src} to itself")
-
-
-def link_load(p: PreparedGraph, tier_bytes: dict[str, float], step_ns: float) -> list[dict[str, Any]]:
-    """Per link tier: bytes carried over the step and the mean load per directed link in Gbit/s
-    (bytes x 8 / step / directed links of the tier)."""
-    from ..simulate.load import link_tiers
-
-    if p.tiers is None:
-        p.tiers = link_tiers(p.g)
-    out = []
-    for t, name in enumerate(p.tiers.names):
-        links = 2 * int((p.tiers.edge_tier == t).sum())
-        b = tier_bytes.get(name, 0.0)
-        out.append({"tier": name, "directed_links": links, "bytes": b,
-                    "mean_gbit_per_s_per_link": b * 8 / step_ns / links if step_ns > 0 and links else 0.0})
-    return out
 
 
 def replay(p: PreparedGraph, w: Workload, opts: ReplayOptions = ReplayOptions()) -> dict[str, Any]:

@@ -15,6 +15,7 @@ use crate::events::{Ev, EventQueue};
 use crate::fxhash::FxBuild;
 use crate::monitor::{Monitor, Progress, Ticker, Unwatched, CHECK_EVERY};
 use crate::network::{Model, Msg, Network, WHOLE};
+use crate::pair_gate::PairGate;
 use crate::plan::{plan, CollectiveSpec, JobPlan, Scheduling};
 use crate::results::{FlowRecord, SimOutput};
 use crate::routing::{DorSpec, Metric, Policy, Router};
@@ -146,7 +147,13 @@ struct Sim<'t> {
     /// The representatives, when the run is folded (`symmetry`), and what the result reports.
     symmetry: Option<Fold>,
     symmetry_report: Report,
+    /// A schedule with per-chunk dependencies under the fair model: one message at a time per
+    /// (sender, receiver) pair, in step order (`pair_gate`); a waiting message is (job, chunk,
+    /// phase, member, send).
+    gate: Option<PairGate<Gated>>,
 }
+
+type Gated = (usize, usize, usize, usize, Send);
 
 /// A staggered step's arrivals, then the release times of the next step's sends.
 #[derive(Default)]
@@ -263,6 +270,7 @@ pub fn simulate_watched(
         steps_total,
         symmetry: None,
         symmetry_report: Report::default(),
+        gate: (spec.chunk_order.is_some() && cfg.model == Model::Fair && !cfg.astra).then(PairGate::default),
     };
     if cfg.symmetry {
         sim.fold()?;
@@ -433,6 +441,7 @@ impl<'t> Sim<'t> {
             split_free: Vec::new(),
             out: SimOutput::new(self.topo.num_links(), self.npu_nodes.len()),
             steps_done: 0,
+            gate: self.gate.as_ref().map(|_| PairGate::default()),
             ..self
         }
     }
@@ -479,7 +488,12 @@ impl<'t> Sim<'t> {
                         return Ok(());
                     }
                 }
-                Ev::Deliver { msg } => self.deliver(now, msg),
+                Ev::Deliver { msg } => {
+                    self.deliver(now, msg)?;
+                    if self.net.conflict {
+                        return Ok(());
+                    }
+                }
                 Ev::Hop { msg, pos, left } => self.net.hop(now, msg, pos, left, &self.router, &mut self.q),
                 Ev::FairRecompute => self.net.fair_recompute(now, &mut self.q),
                 Ev::FairWake { gen } => self.net.fair_wake(now, gen, &mut self.q),
@@ -682,7 +696,7 @@ impl<'t> Sim<'t> {
             }
             None => {
                 for snd in sends.iter() {
-                    self.send_one(now, j, chunk, p, member, snd)?;
+                    self.send_in_turn(now, j, chunk, p, member, snd)?;
                 }
             }
         }
@@ -711,6 +725,37 @@ impl<'t> Sim<'t> {
             st.delay[lane] = delay;
         }
         Ok(())
+    }
+
+    /// Sends one message now, or when its (sender, receiver) pair's turn comes (`gate`).
+    fn send_in_turn(&mut self, now: f64, j: usize, chunk: usize, p: usize, member: usize, snd: &Send) -> SimResult<()> {
+        if let (Some(gate), Some(order)) = (self.gate.as_mut(), self.spec.chunk_order.as_deref()) {
+            let pos = self.jobs[j].plan.position(chunk, p, member);
+            let go = gate.send(order, chunk as u32, j as u32, pos as u32, snd.to as u32, (j, chunk, p, member, *snd));
+            return match go {
+                Some(_) => self.send_one(now, j, chunk, p, member, snd),
+                None => Ok(()),
+            };
+        }
+        self.send_one(now, j, chunk, p, member, snd)
+    }
+
+    /// A gated message arrived: its pair's next message goes, if it waits already.
+    fn next_in_turn(&mut self, now: f64, m: &Msg) -> SimResult<()> {
+        if self.gate.is_none() {
+            return Ok(());
+        }
+        let (j, chunk, p, dst_member) = self.decode(m.dst_mps);
+        let plan = &self.jobs[j].plan;
+        let src_member = plan.ranks.iter().position(|&r| r == m.src_rank).expect("a message from outside its group");
+        let (a, b) = (plan.position(chunk, p, src_member) as u32, plan.position(chunk, p, dst_member) as u32);
+        let (Some(gate), Some(order)) = (self.gate.as_mut(), self.spec.chunk_order.as_deref()) else {
+            return Ok(());
+        };
+        match gate.done(order, chunk as u32, a, b) {
+            Some((j, chunk, p, member, snd)) => self.send_one(now, j, chunk, p, member, &snd),
+            None => Ok(()),
+        }
     }
 
     /// Sends one message of a step of member `member` in phase `p` of `chunk`.
@@ -849,18 +894,19 @@ impl<'t> Sim<'t> {
         self.jobs[j].plan.phase(chunk, p).algo.staggered_step((tag & 0xFF_FFFF) as usize)
     }
 
-    fn deliver(&mut self, now: f64, id: u32) {
+    fn deliver(&mut self, now: f64, id: u32) -> SimResult<()> {
         let mut m = self.net.take(id);
         if m.parent != WHOLE {
             // A part of a sprayed message: the message arrives with its last part.
             let entry = &mut self.split[m.parent as usize];
             entry.0 -= 1;
             if entry.0 > 0 {
-                return;
+                return Ok(());
             }
             m.bytes = entry.1;
             self.split_free.push(m.parent);
         }
+        self.next_in_turn(now, &m)?;
         self.out.record_delivery(&m, now);
         if self.cfg.trace {
             let links = self.router.links(m.route);
@@ -905,6 +951,7 @@ impl<'t> Sim<'t> {
                 self.q.push(at, Ev::Step { mps: m.dst_mps, lane: lane as u8, step: s + 1 });
             }
         }
+        Ok(())
     }
 
     /// ASTRA-sim's order (`Sys::proceed_to_next_vnet_baseline`): the chunk leaves its queue and

@@ -19,6 +19,7 @@ mod fxhash;
 pub mod hubs;
 pub mod monitor;
 pub mod network;
+pub mod pair_gate;
 pub mod plan;
 pub mod results;
 pub mod routing;

@@ -7,6 +7,7 @@
 use std::sync::Arc;
 
 use crate::algorithms::{Algo, Op, PhaseAlgo};
+use crate::pair_gate::PairOrder;
 use crate::schedule_program::Program;
 use crate::dim_scheduling::{Greedy, InterScheduling, IntraScheduling};
 use crate::error::{invalid, SimError, SimResult};
@@ -36,6 +37,9 @@ pub struct CollectiveSpec {
     /// A schedule with per-chunk dependencies: process group g runs chunk g's transfers (the
     /// groups are copies of one group); empty: none.
     pub chunk_programs: Vec<Arc<Program>>,
+    /// With `chunk_programs`: each (sender, receiver) pair's messages in step order, which the
+    /// fair model sends one at a time (`pair_gate`); None: no such order.
+    pub chunk_order: Option<Arc<PairOrder>>,
     /// Root member index within the group (broadcast, reduce, point-to-point source).
     pub root: usize,
     /// `preferred-dataset-splits`.
@@ -356,6 +360,7 @@ mod tests {
             algorithms: vec![Algo::Ring],
             programs: vec![],
             chunk_programs: vec![],
+            chunk_order: None,
             root: 0,
             chunks: 4,
             active_chunks_per_dim: 1,

@@ -13,6 +13,7 @@ use crate::engine::{simulate_watched as run, SimConfig};
 use crate::error::SimError;
 use crate::monitor::{Monitor, Progress};
 use crate::network::Model;
+use crate::pair_gate::PairOrder;
 use crate::plan::{CollectiveSpec, Optimization, Scheduling};
 use crate::results::bandwidths;
 use crate::routing::{Metric, Policy};
@@ -185,6 +186,7 @@ fn simulate<'py>(
         }
         let mut groups = groups.clone();
         let mut chunk_programs = Vec::new();
+        let mut chunk_order = None;
         let mut programs = Vec::new();
         for entry in &schedules {
             let mut list = Vec::new();
@@ -213,6 +215,7 @@ fn simulate<'py>(
                     let red: Vec<bool> = idx.iter().map(|&i| reduce[i]).collect();
                     chunk_programs.push(Arc::new(Program::new(op, *n, *per, *steps, &pick(step), &pick(src), &pick(dst), &red)?));
                 }
+                chunk_order = Some(Arc::new(PairOrder::new(step, src, dst, chunk)));
                 groups = vec![groups[0].clone(); chunks];
             }
             programs.push(list);
@@ -225,6 +228,7 @@ fn simulate<'py>(
             algorithms,
             programs,
             chunk_programs,
+            chunk_order,
             root,
             chunks,
             active_chunks_per_dim: active_chunks,
