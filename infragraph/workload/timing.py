@@ -5,18 +5,23 @@ module decides *how long* it takes once issued, and keeps what the report needs 
 answers (one record per collective and per message, and the bytes every link tier carried).
 
 - A collective: `CollectiveTimer.collective_finish` gets every member's issue time and returns
-  every member's absolute finish time. Today the group starts when its last member issues it and
-  finishes on each member after that member's time in the collective engine (every model,
-  algorithm and dimension option of `infragraph simulate`), run for the group alone.
+  every member's absolute finish time. Each member starts its part at its own issue, as ASTRA-sim
+  does (Workload::issue_comm -> Sys::generate_collective starts the member's streams at once;
+  a message that reaches a member before it issued waits in the analytical network's callback
+  tracker until the member posts the receive, CommonNetworkApi::sim_recv). The collective engine
+  (every model, algorithm and dimension option of `infragraph simulate`) runs the group alone
+  with each member's start offset from the first issue (`SimulationOptions.member_start_ns`).
 - A message: `CollectiveTimer.message_arrival` gets the send's issue time and returns its arrival.
   Under the astra models it is ASTRA-sim's send (no endpoint delay; the congestion-unaware one on
   the first dimension where the NPUs differ, `astra_send_ns`); under the other models the
   collective engine's point-to-point time on the fabric.
 
-Engine runs are cached by (type, group, size, root): a training step repeats a few shapes many
-times. On an intact std.fabrics.stack (`symmetric_dims`) groups that are images of each other
-under the fabric's symmetries share one run (`canonical_group`): a 1,024-NPU step's 192 TP and DP
-groups and 2,048 pipeline pairs need a handful of runs instead of thousands. Collectives and messages that run at the same time do not share links here: each is timed
+Engine runs are cached by (type, group, size, root, start offsets): a training step repeats a
+few shapes many times, and symmetric members issue together (offsets all 0). On an intact
+std.fabrics.stack (`symmetric_dims`) groups that are images of each other under the fabric's
+symmetries share one run (`canonical_group`, each member's start going with its image): a
+1,024-NPU step's 192 TP and DP groups and 2,048 pipeline pairs need a handful of runs instead of
+thousands. Collectives and messages that run at the same time do not share links here: each is timed
 alone on the fabric (docs/workloads.md, "What the replay ignores").
 """
 
@@ -45,17 +50,19 @@ class CollectiveTimer:
 
     def collective_finish(self, collective: str, members: tuple[int, ...], size: int, root: int,
                           issue_ns: Sequence[float], group: int = 0, name: str = "") -> list[float]:
-        """`root` is a member index (SimulationOptions.root). Every member's absolute finish time (ns), in `members` order, for a collective each member
-        issued at `issue_ns` (same order); records the collective (`group`, `name` label it)."""
-        start = max(issue_ns)
-        r = self._engine(collective, members, size, root)
+        """`root` is a member index (SimulationOptions.root). Every member's absolute finish time (ns),
+        in `members` order, for a collective each member issued at `issue_ns` (same order) and starts
+        at that time; records the collective (`group`, `name` label it; it starts at the first issue)."""
+        start = min(issue_ns)
+        offsets = tuple(t - start for t in issue_ns)
+        r = self._engine(collective, members, size, root, offsets if any(offsets) else ())
         offset = {x["rank"]: x["finish_ns"] for x in r["ranks"]}
         finish = [start + offset[m] for m in members]
         end = start + max(offset.values())
         self.collectives.append({
             "group": group, "ranks": len(members), "collective": collective, "size_bytes": size,
             "name": name, "start_ns": start, "end_ns": end, "time_ns": end - start,
-            "first_issue_ns": min(issue_ns), "bus_bandwidth_gb_per_s": r["bus_bandwidth_gb_per_s"]})
+            "last_issue_ns": max(issue_ns), "bus_bandwidth_gb_per_s": r["bus_bandwidth_gb_per_s"]})
         return finish
 
     def message_arrival(self, src: int, dst: int, size: int, t: float, tag: int = 0) -> float:
@@ -74,15 +81,17 @@ class CollectiveTimer:
         """Per link tier, the bytes every timed collective and message carried, and the mean load."""
         return link_load(self.p, self.tier_bytes, step_ns)
 
-    def _engine(self, collective: str, members: tuple[int, ...], size: int, root: int = 0) -> dict[str, Any]:
-        """The engine's result for the group (its `ranks` as `members`, in order), from the cache or
-        one run on the group's canonical image; adds its bytes to the tiers."""
+    def _engine(self, collective: str, members: tuple[int, ...], size: int, root: int = 0,
+                starts: tuple[float, ...] = ()) -> dict[str, Any]:
+        """The engine's result for the group (its `ranks` as `members`, in order), each member starting
+        at its entry of `starts` (ns; empty: together), from the cache or one run on the group's
+        canonical image (member i's start goes with image member i); adds its bytes to the tiers."""
         canon = canonical_group(self._symmetric, members) if self._symmetric else None
         run_members = canon or members
-        key = (collective, run_members, size, root)
+        key = (collective, run_members, size, root, starts)
         if key not in self.engine_cache:
             sim = replace(self.sim, collective=collective, size_bytes=float(size), groups=(run_members,),
-                          root=root, top_links=0, trace=False)
+                          root=root, top_links=0, trace=False, member_start_ns=(starts,) if starts else ())
             if len(members) < self.num_npus:
                 # ASTRA-sim's CommunicatorGroup: a group smaller than the whole system runs on one
                 # logical ring over its members, with the configured algorithm when there is one

@@ -117,6 +117,8 @@ struct Job {
     fold: usize,
     chunks_left: Vec<u32>,
     finish_ns: Vec<f64>,
+    /// When each member starts its part (`CollectiveSpec::starts`; zeros when not given).
+    start_ns: Vec<f64>,
 }
 
 struct Sim<'t> {
@@ -199,6 +201,7 @@ pub fn simulate_watched(
     if spec.groups.is_empty() {
         return Err(SimError::InvalidInput("no process group given".into()));
     }
+    check_starts(spec)?;
     let e = spec.endpoint_delay_ns;
     if !(e >= 0.0 && e.is_finite()) {
         return Err(SimError::InvalidInput(format!("endpoint delay must be >= 0 ns, got {e}")));
@@ -239,6 +242,7 @@ pub fn simulate_watched(
             fold: members,
             chunks_left: vec![p.chunks as u32; members],
             finish_ns: vec![0.0; members],
+            start_ns: spec.starts.get(gi).cloned().unwrap_or_else(|| vec![0.0; members]),
             plan: p,
             base,
             queue_base,
@@ -272,6 +276,9 @@ pub fn simulate_watched(
         symmetry_report: Report::default(),
         gate: (spec.chunk_order.is_some() && cfg.model == Model::Fair && !cfg.astra).then(PairGate::default),
     };
+    if sim.gate.is_some() {
+        sim.net.report_drained();
+    }
     if cfg.symmetry {
         sim.fold()?;
     }
@@ -289,6 +296,35 @@ pub fn simulate_watched(
     sim.finish(wall.elapsed().as_secs_f64())
 }
 
+
+/// Member starts, if given: one list per process group, one entry per member, each finite and >= 0.
+fn check_starts(spec: &CollectiveSpec) -> SimResult<()> {
+    if spec.starts.is_empty() {
+        return Ok(());
+    }
+    if spec.starts.len() != spec.groups.len() {
+        return Err(SimError::InvalidInput(format!(
+            "member starts given for {} process groups, but there are {}; give one list per group, or none",
+            spec.starts.len(),
+            spec.groups.len()
+        )));
+    }
+    for (g, (starts, group)) in spec.starts.iter().zip(&spec.groups).enumerate() {
+        if starts.len() != group.len() {
+            return Err(SimError::InvalidInput(format!(
+                "process group {g} has {} members but {} member starts; give one start (ns) per member",
+                group.len(),
+                starts.len()
+            )));
+        }
+        if let Some((m, t)) = starts.iter().enumerate().find(|(_, t)| !(**t >= 0.0 && t.is_finite())) {
+            return Err(SimError::InvalidInput(format!(
+                "member {m} of process group {g} starts at {t} ns; expected a finite time >= 0 ns"
+            )));
+        }
+    }
+    Ok(())
+}
 
 /// The router the configuration asks for, with no route made yet.
 fn new_router<'t>(topo: &'t Topology, npu_nodes: &[u32], cfg: &SimConfig) -> SimResult<Router<'t>> {
@@ -345,6 +381,11 @@ impl<'t> Sim<'t> {
     fn fold(&mut self) -> SimResult<()> {
         let job = &self.jobs[0];
         let members = job.plan.ranks.len();
+        if self.jobs.iter().any(|j| j.start_ns.iter().any(|&t| t != 0.0)) {
+            let why = "members start at different times".to_string();
+            self.symmetry_report = Report { tried: true, simulated: members, members, reason: Some(why) };
+            return Ok(());
+        }
         let found =
             symmetry::find(&job.plan, self.jobs.len(), self.spec.scheduling, &job.member_nodes, &mut self.router, self.topo, self.cfg);
         self.symmetry_report = Report { tried: true, simulated: members, members, reason: None };
@@ -430,6 +471,9 @@ impl<'t> Sim<'t> {
         }
         let mut net = Network::new(self.cfg.model, self.cfg.astra, self.topo, self.npu_nodes, !self.cfg.no_shortcuts);
         net.collapse = false;
+        if self.gate.is_some() {
+            net.report_drained();
+        }
         Sim {
             states: vec![MemberPhase::default(); self.states.len()],
             queues: (0..self.queues.len()).map(|_| DimQueue::default()).collect(),
@@ -449,10 +493,12 @@ impl<'t> Sim<'t> {
     fn run(&mut self, monitor: &mut dyn Monitor, interval: Duration) -> SimResult<()> {
         let mut ticker = Ticker::new(interval);
         for j in 0..self.jobs.len() {
-            let (members, chunks) = (self.jobs[j].fold, self.jobs[j].plan.chunks);
-            for m in 0..members {
-                for c in 0..chunks {
-                    self.enter_phase(j, m, c, 0, 0.0);
+            for m in 0..self.jobs[j].fold {
+                let at = self.jobs[j].start_ns[m];
+                if at == 0.0 {
+                    self.start_member(j, m, 0.0);
+                } else {
+                    self.q.push(at, Ev::Start { mps: self.mps(j, 0, 0, m) as u32 });
                 }
             }
         }
@@ -488,10 +534,23 @@ impl<'t> Sim<'t> {
                         return Ok(());
                     }
                 }
+                Ev::Start { mps } => {
+                    let (j, _, _, member) = self.decode(mps);
+                    self.start_member(j, member, now);
+                }
                 Ev::Deliver { msg } => {
                     self.deliver(now, msg)?;
                     if self.net.conflict {
                         return Ok(());
+                    }
+                }
+                Ev::Drained { msg } => {
+                    let m = *self.net.msg(msg);
+                    if m.parent == WHOLE {
+                        self.next_in_turn(now, &m)?;
+                        if self.net.conflict {
+                            return Ok(());
+                        }
                     }
                 }
                 Ev::Hop { msg, pos, left } => self.net.hop(now, msg, pos, left, &self.router, &mut self.q),
@@ -527,6 +586,16 @@ impl<'t> Sim<'t> {
     fn mps(&self, j: usize, chunk: usize, phase: usize, member: usize) -> usize {
         let job = &self.jobs[j];
         job.base + (chunk * job.plan.phases.len() + phase) * job.plan.ranks.len() + member
+    }
+
+    /// A member starts its part: every chunk enters its first phase, chunk 0 first. Messages that
+    /// reached it earlier wait in its member-phase states (`MemberPhase::pending`), as ASTRA-sim's
+    /// analytical network keeps a message whose receive is not posted yet and hands it over the
+    /// moment the receive is posted (CommonNetworkApi::sim_recv).
+    fn start_member(&mut self, j: usize, member: usize, now: f64) {
+        for c in 0..self.jobs[j].plan.chunks {
+            self.enter_phase(j, member, c, 0, now);
+        }
     }
 
     /// A member's chunk becomes ready for phase `p` at `now`.
@@ -740,7 +809,8 @@ impl<'t> Sim<'t> {
         self.send_one(now, j, chunk, p, member, snd)
     }
 
-    /// A gated message arrived: its pair's next message goes, if it waits already.
+    /// A gated message's last byte has left (`Ev::Drained`; a sprayed one: it arrived whole): its
+    /// pair's next message goes, if it waits already.
     fn next_in_turn(&mut self, now: f64, m: &Msg) -> SimResult<()> {
         if self.gate.is_none() {
             return Ok(());
@@ -905,8 +975,9 @@ impl<'t> Sim<'t> {
             }
             m.bytes = entry.1;
             self.split_free.push(m.parent);
+            // A sprayed message's parts drain apart: its pair's next message goes once all arrived.
+            self.next_in_turn(now, &m)?;
         }
-        self.next_in_turn(now, &m)?;
         self.out.record_delivery(&m, now);
         if self.cfg.trace {
             let links = self.router.links(m.route);
