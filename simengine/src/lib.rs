@@ -27,6 +27,8 @@ pub mod symmetry;
 pub mod schedule_program;
 pub mod synth;
 mod synth_python;
+pub mod workload_replay;
+mod workload_python;
 pub mod topology;
 
 pub mod python;

@@ -343,5 +343,6 @@ fn _simengine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("SimEngineError", m.py().get_type::<SimEngineError>())?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     crate::synth_python::register(m)?;
+    crate::workload_python::register(m)?;
     Ok(())
 }
