@@ -276,6 +276,9 @@ pub fn simulate_watched(
         symmetry_report: Report::default(),
         gate: (spec.chunk_order.is_some() && cfg.model == Model::Fair && !cfg.astra).then(PairGate::default),
     };
+    if sim.gate.is_some() {
+        sim.net.report_drained();
+    }
     if cfg.symmetry {
         sim.fold()?;
     }
@@ -468,6 +471,9 @@ impl<'t> Sim<'t> {
         }
         let mut net = Network::new(self.cfg.model, self.cfg.astra, self.topo, self.npu_nodes, !self.cfg.no_shortcuts);
         net.collapse = false;
+        if self.gate.is_some() {
+            net.report_drained();
+        }
         Sim {
             states: vec![MemberPhase::default(); self.states.len()],
             queues: (0..self.queues.len()).map(|_| DimQueue::default()).collect(),
@@ -536,6 +542,15 @@ impl<'t> Sim<'t> {
                     self.deliver(now, msg)?;
                     if self.net.conflict {
                         return Ok(());
+                    }
+                }
+                Ev::Drained { msg } => {
+                    let m = *self.net.msg(msg);
+                    if m.parent == WHOLE {
+                        self.next_in_turn(now, &m)?;
+                        if self.net.conflict {
+                            return Ok(());
+                        }
                     }
                 }
                 Ev::Hop { msg, pos, left } => self.net.hop(now, msg, pos, left, &self.router, &mut self.q),
@@ -794,7 +809,8 @@ impl<'t> Sim<'t> {
         self.send_one(now, j, chunk, p, member, snd)
     }
 
-    /// A gated message arrived: its pair's next message goes, if it waits already.
+    /// A gated message's last byte has left (`Ev::Drained`; a sprayed one: it arrived whole): its
+    /// pair's next message goes, if it waits already.
     fn next_in_turn(&mut self, now: f64, m: &Msg) -> SimResult<()> {
         if self.gate.is_none() {
             return Ok(());
@@ -959,8 +975,9 @@ impl<'t> Sim<'t> {
             }
             m.bytes = entry.1;
             self.split_free.push(m.parent);
+            // A sprayed message's parts drain apart: its pair's next message goes once all arrived.
+            self.next_in_turn(now, &m)?;
         }
-        self.next_in_turn(now, &m)?;
         self.out.record_delivery(&m, now);
         if self.cfg.trace {
             let links = self.router.links(m.route);
