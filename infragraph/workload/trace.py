@@ -294,9 +294,15 @@ def read_et_set(prefix: str, num_npus: int, comm_groups: str | os.PathLike | Non
     return w
 
 
-def read_text(path: str | os.PathLike, num_npus: int, passes: int = 1) -> Workload:
+def read_text(path: str | os.PathLike, num_npus: int, passes: int = 1, update_times: bool = False) -> Workload:
     """An ASTRA-sim text workload (MICRO / DATA / MODEL / HYBRID_*), converted by Chakra's converter
-    into one ET per NPU in a temporary folder, then read as an ET set (every collective on all NPUs)."""
+    into one ET per NPU in a temporary folder, then read as an ET set (every collective on all NPUs).
+
+    `update_times`: also wait the layer's weight-gradient update time (the line's last field, in
+    ns) after its collective, as ASTRA-sim's own text-workload layer did before Chakra (Layer.cc at
+    the ASPLOS 2023 tutorial's commit: the collective's end plus `weight_grad_update_time`; that is
+    the tutorial's 45,681 ns = 45,680 + 1). Chakra's converter, and so ASTRA-sim 518bd51, drops it.
+    Checked against that binary for one-layer MICRO workloads of one pass only, so only those take it."""
     where = str(path)
     try:
         lines = Path(path).read_text(encoding="utf-8").splitlines()
@@ -326,4 +332,31 @@ def read_text(path: str | os.PathLike, num_npus: int, passes: int = 1) -> Worklo
             raise located(where, f"Chakra's text converter refused the workload: {exc}", 1, 1) from None
         w = read_et_set(out, num_npus)
     w.source = where
+    if update_times:
+        _add_update_time(w, lines, passes)
     return w
+
+
+def _add_update_time(w: Workload, lines: list[str], passes: int) -> None:
+    """Append, on every NPU, a wait of the MICRO layer's update time after its collective (see
+    `read_text`); a host-side wait (is_cpu_op), as the old workload layer's timer took no resource."""
+    where = w.source
+    kind = lines[0].split()[0] if lines[0].split() else ""
+    body = [(i, ln) for i, ln in enumerate(lines[2:], 3) if ln.strip()]
+    if kind != "MICRO" or len(body) != 1 or passes != 1:
+        raise located(where, f"--text-update-times takes a one-layer MICRO workload of one pass (checked against "
+                      f"ASTRA-sim's old text-workload layer only there); this is {kind or 'no'} parallelism with "
+                      f"{len(body)} layer(s) and {passes} pass(es)", 1, 1)
+    line, text = body[0]
+    field_ = text.split()[11]
+    if not field_.isdigit():
+        column = text.index(field_, len(" ".join(text.split()[:11]))) + 1
+        raise located(where, f"update time '{field_}' is not a whole number of ns", line, column)
+    ns = int(field_)
+    if ns == 0:
+        return
+    for nodes in w.nodes:
+        (coll,) = [n for n in nodes.values() if n.kind == "collective"]
+        new_id = max(nodes) + 1
+        nodes[new_id] = Node(id=new_id, name=f"{coll.name}_update", kind="compute", deps=(coll.id,), duration_ns=ns,
+                             is_cpu_op=True)

@@ -15,6 +15,7 @@ use crate::events::{Ev, EventQueue};
 use crate::fxhash::FxBuild;
 use crate::monitor::{Monitor, Progress, Ticker, Unwatched, CHECK_EVERY};
 use crate::network::{Model, Msg, Network, WHOLE};
+use crate::pair_gate::PairGate;
 use crate::plan::{plan, CollectiveSpec, JobPlan, Scheduling};
 use crate::results::{FlowRecord, SimOutput};
 use crate::routing::{DorSpec, Metric, Policy, Router};
@@ -116,6 +117,8 @@ struct Job {
     fold: usize,
     chunks_left: Vec<u32>,
     finish_ns: Vec<f64>,
+    /// When each member starts its part (`CollectiveSpec::starts`; zeros when not given).
+    start_ns: Vec<f64>,
 }
 
 struct Sim<'t> {
@@ -146,7 +149,13 @@ struct Sim<'t> {
     /// The representatives, when the run is folded (`symmetry`), and what the result reports.
     symmetry: Option<Fold>,
     symmetry_report: Report,
+    /// A schedule with per-chunk dependencies under the fair model: one message at a time per
+    /// (sender, receiver) pair, in step order (`pair_gate`); a waiting message is (job, chunk,
+    /// phase, member, send).
+    gate: Option<PairGate<Gated>>,
 }
+
+type Gated = (usize, usize, usize, usize, Send);
 
 /// A staggered step's arrivals, then the release times of the next step's sends.
 #[derive(Default)]
@@ -192,6 +201,7 @@ pub fn simulate_watched(
     if spec.groups.is_empty() {
         return Err(SimError::InvalidInput("no process group given".into()));
     }
+    check_starts(spec)?;
     let e = spec.endpoint_delay_ns;
     if !(e >= 0.0 && e.is_finite()) {
         return Err(SimError::InvalidInput(format!("endpoint delay must be >= 0 ns, got {e}")));
@@ -232,6 +242,7 @@ pub fn simulate_watched(
             fold: members,
             chunks_left: vec![p.chunks as u32; members],
             finish_ns: vec![0.0; members],
+            start_ns: spec.starts.get(gi).cloned().unwrap_or_else(|| vec![0.0; members]),
             plan: p,
             base,
             queue_base,
@@ -263,7 +274,11 @@ pub fn simulate_watched(
         steps_total,
         symmetry: None,
         symmetry_report: Report::default(),
+        gate: (spec.chunk_order.is_some() && cfg.model == Model::Fair && !cfg.astra).then(PairGate::default),
     };
+    if sim.gate.is_some() {
+        sim.net.report_drained();
+    }
     if cfg.symmetry {
         sim.fold()?;
     }
@@ -281,6 +296,35 @@ pub fn simulate_watched(
     sim.finish(wall.elapsed().as_secs_f64())
 }
 
+
+/// Member starts, if given: one list per process group, one entry per member, each finite and >= 0.
+fn check_starts(spec: &CollectiveSpec) -> SimResult<()> {
+    if spec.starts.is_empty() {
+        return Ok(());
+    }
+    if spec.starts.len() != spec.groups.len() {
+        return Err(SimError::InvalidInput(format!(
+            "member starts given for {} process groups, but there are {}; give one list per group, or none",
+            spec.starts.len(),
+            spec.groups.len()
+        )));
+    }
+    for (g, (starts, group)) in spec.starts.iter().zip(&spec.groups).enumerate() {
+        if starts.len() != group.len() {
+            return Err(SimError::InvalidInput(format!(
+                "process group {g} has {} members but {} member starts; give one start (ns) per member",
+                group.len(),
+                starts.len()
+            )));
+        }
+        if let Some((m, t)) = starts.iter().enumerate().find(|(_, t)| !(**t >= 0.0 && t.is_finite())) {
+            return Err(SimError::InvalidInput(format!(
+                "member {m} of process group {g} starts at {t} ns; expected a finite time >= 0 ns"
+            )));
+        }
+    }
+    Ok(())
+}
 
 /// The router the configuration asks for, with no route made yet.
 fn new_router<'t>(topo: &'t Topology, npu_nodes: &[u32], cfg: &SimConfig) -> SimResult<Router<'t>> {
@@ -337,6 +381,11 @@ impl<'t> Sim<'t> {
     fn fold(&mut self) -> SimResult<()> {
         let job = &self.jobs[0];
         let members = job.plan.ranks.len();
+        if self.jobs.iter().any(|j| j.start_ns.iter().any(|&t| t != 0.0)) {
+            let why = "members start at different times".to_string();
+            self.symmetry_report = Report { tried: true, simulated: members, members, reason: Some(why) };
+            return Ok(());
+        }
         let found =
             symmetry::find(&job.plan, self.jobs.len(), self.spec.scheduling, &job.member_nodes, &mut self.router, self.topo, self.cfg);
         self.symmetry_report = Report { tried: true, simulated: members, members, reason: None };
@@ -422,6 +471,9 @@ impl<'t> Sim<'t> {
         }
         let mut net = Network::new(self.cfg.model, self.cfg.astra, self.topo, self.npu_nodes, !self.cfg.no_shortcuts);
         net.collapse = false;
+        if self.gate.is_some() {
+            net.report_drained();
+        }
         Sim {
             states: vec![MemberPhase::default(); self.states.len()],
             queues: (0..self.queues.len()).map(|_| DimQueue::default()).collect(),
@@ -433,6 +485,7 @@ impl<'t> Sim<'t> {
             split_free: Vec::new(),
             out: SimOutput::new(self.topo.num_links(), self.npu_nodes.len()),
             steps_done: 0,
+            gate: self.gate.as_ref().map(|_| PairGate::default()),
             ..self
         }
     }
@@ -440,10 +493,12 @@ impl<'t> Sim<'t> {
     fn run(&mut self, monitor: &mut dyn Monitor, interval: Duration) -> SimResult<()> {
         let mut ticker = Ticker::new(interval);
         for j in 0..self.jobs.len() {
-            let (members, chunks) = (self.jobs[j].fold, self.jobs[j].plan.chunks);
-            for m in 0..members {
-                for c in 0..chunks {
-                    self.enter_phase(j, m, c, 0, 0.0);
+            for m in 0..self.jobs[j].fold {
+                let at = self.jobs[j].start_ns[m];
+                if at == 0.0 {
+                    self.start_member(j, m, 0.0);
+                } else {
+                    self.q.push(at, Ev::Start { mps: self.mps(j, 0, 0, m) as u32 });
                 }
             }
         }
@@ -479,7 +534,25 @@ impl<'t> Sim<'t> {
                         return Ok(());
                     }
                 }
-                Ev::Deliver { msg } => self.deliver(now, msg),
+                Ev::Start { mps } => {
+                    let (j, _, _, member) = self.decode(mps);
+                    self.start_member(j, member, now);
+                }
+                Ev::Deliver { msg } => {
+                    self.deliver(now, msg)?;
+                    if self.net.conflict {
+                        return Ok(());
+                    }
+                }
+                Ev::Drained { msg } => {
+                    let m = *self.net.msg(msg);
+                    if m.parent == WHOLE {
+                        self.next_in_turn(now, &m)?;
+                        if self.net.conflict {
+                            return Ok(());
+                        }
+                    }
+                }
                 Ev::Hop { msg, pos, left } => self.net.hop(now, msg, pos, left, &self.router, &mut self.q),
                 Ev::FairRecompute => self.net.fair_recompute(now, &mut self.q),
                 Ev::FairWake { gen } => self.net.fair_wake(now, gen, &mut self.q),
@@ -513,6 +586,16 @@ impl<'t> Sim<'t> {
     fn mps(&self, j: usize, chunk: usize, phase: usize, member: usize) -> usize {
         let job = &self.jobs[j];
         job.base + (chunk * job.plan.phases.len() + phase) * job.plan.ranks.len() + member
+    }
+
+    /// A member starts its part: every chunk enters its first phase, chunk 0 first. Messages that
+    /// reached it earlier wait in its member-phase states (`MemberPhase::pending`), as ASTRA-sim's
+    /// analytical network keeps a message whose receive is not posted yet and hands it over the
+    /// moment the receive is posted (CommonNetworkApi::sim_recv).
+    fn start_member(&mut self, j: usize, member: usize, now: f64) {
+        for c in 0..self.jobs[j].plan.chunks {
+            self.enter_phase(j, member, c, 0, now);
+        }
     }
 
     /// A member's chunk becomes ready for phase `p` at `now`.
@@ -682,7 +765,7 @@ impl<'t> Sim<'t> {
             }
             None => {
                 for snd in sends.iter() {
-                    self.send_one(now, j, chunk, p, member, snd)?;
+                    self.send_in_turn(now, j, chunk, p, member, snd)?;
                 }
             }
         }
@@ -711,6 +794,38 @@ impl<'t> Sim<'t> {
             st.delay[lane] = delay;
         }
         Ok(())
+    }
+
+    /// Sends one message now, or when its (sender, receiver) pair's turn comes (`gate`).
+    fn send_in_turn(&mut self, now: f64, j: usize, chunk: usize, p: usize, member: usize, snd: &Send) -> SimResult<()> {
+        if let (Some(gate), Some(order)) = (self.gate.as_mut(), self.spec.chunk_order.as_deref()) {
+            let pos = self.jobs[j].plan.position(chunk, p, member);
+            let go = gate.send(order, chunk as u32, j as u32, pos as u32, snd.to as u32, (j, chunk, p, member, *snd));
+            return match go {
+                Some(_) => self.send_one(now, j, chunk, p, member, snd),
+                None => Ok(()),
+            };
+        }
+        self.send_one(now, j, chunk, p, member, snd)
+    }
+
+    /// A gated message's last byte has left (`Ev::Drained`; a sprayed one: it arrived whole): its
+    /// pair's next message goes, if it waits already.
+    fn next_in_turn(&mut self, now: f64, m: &Msg) -> SimResult<()> {
+        if self.gate.is_none() {
+            return Ok(());
+        }
+        let (j, chunk, p, dst_member) = self.decode(m.dst_mps);
+        let plan = &self.jobs[j].plan;
+        let src_member = plan.ranks.iter().position(|&r| r == m.src_rank).expect("a message from outside its group");
+        let (a, b) = (plan.position(chunk, p, src_member) as u32, plan.position(chunk, p, dst_member) as u32);
+        let (Some(gate), Some(order)) = (self.gate.as_mut(), self.spec.chunk_order.as_deref()) else {
+            return Ok(());
+        };
+        match gate.done(order, chunk as u32, a, b) {
+            Some((j, chunk, p, member, snd)) => self.send_one(now, j, chunk, p, member, &snd),
+            None => Ok(()),
+        }
     }
 
     /// Sends one message of a step of member `member` in phase `p` of `chunk`.
@@ -849,17 +964,19 @@ impl<'t> Sim<'t> {
         self.jobs[j].plan.phase(chunk, p).algo.staggered_step((tag & 0xFF_FFFF) as usize)
     }
 
-    fn deliver(&mut self, now: f64, id: u32) {
+    fn deliver(&mut self, now: f64, id: u32) -> SimResult<()> {
         let mut m = self.net.take(id);
         if m.parent != WHOLE {
             // A part of a sprayed message: the message arrives with its last part.
             let entry = &mut self.split[m.parent as usize];
             entry.0 -= 1;
             if entry.0 > 0 {
-                return;
+                return Ok(());
             }
             m.bytes = entry.1;
             self.split_free.push(m.parent);
+            // A sprayed message's parts drain apart: its pair's next message goes once all arrived.
+            self.next_in_turn(now, &m)?;
         }
         self.out.record_delivery(&m, now);
         if self.cfg.trace {
@@ -905,6 +1022,7 @@ impl<'t> Sim<'t> {
                 self.q.push(at, Ev::Step { mps: m.dst_mps, lane: lane as u8, step: s + 1 });
             }
         }
+        Ok(())
     }
 
     /// ASTRA-sim's order (`Sys::proceed_to_next_vnet_baseline`): the chunk leaves its queue and

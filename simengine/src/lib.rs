@@ -19,6 +19,7 @@ mod fxhash;
 pub mod hubs;
 pub mod monitor;
 pub mod network;
+pub mod pair_gate;
 pub mod plan;
 pub mod results;
 pub mod routing;
@@ -26,6 +27,8 @@ pub mod symmetry;
 pub mod schedule_program;
 pub mod synth;
 mod synth_python;
+pub mod workload_replay;
+mod workload_python;
 pub mod topology;
 
 pub mod python;

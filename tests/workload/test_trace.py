@@ -139,3 +139,30 @@ def test_bad_text_workloads(tmp_path, text, message):
     p.write_text(text)
     with pytest.raises(InfraGraphError, match=message):
         read_text(p, 4)
+
+
+def test_update_times_wait_the_micro_layers_update_time_after_its_collective(tmp_path):
+    p = tmp_path / "micro.txt"
+    p.write_text("MICRO\n1\nallreduce -1 1 NONE 0 1 NONE 0 1 ALLREDUCE 1048576 25\n")
+    w = read_text(p, 4, update_times=True)
+    nodes = sorted(w.nodes[3].values(), key=lambda n: n.id)
+    assert [(n.kind, n.deps, n.duration_ns, n.is_cpu_op) for n in nodes] == [
+        ("collective", (), 1, False), ("compute", (nodes[0].id,), 25, True)]
+    p.write_text("MICRO\n1\nallreduce -1 1 NONE 0 1 NONE 0 1 ALLREDUCE 1048576 0\n")
+    assert [n.kind for n in read_text(p, 4, update_times=True).nodes[0].values()] == ["collective"]
+
+
+@pytest.mark.parametrize("text,passes,message", [
+    ("DATA\n1\nl0 -1 5 NONE 0 5 NONE 0 5 ALLREDUCE 1024 1\n", 1,
+     r":1:1: error: --text-update-times takes a one-layer MICRO workload of one pass .* DATA parallelism with 1 layer"),
+    ("MICRO\n2\na -1 1 NONE 0 1 NONE 0 1 ALLREDUCE 1024 1\nb -1 1 NONE 0 1 NONE 0 1 ALLREDUCE 1024 1\n", 1,
+     r":1:1: error: --text-update-times takes .* MICRO parallelism with 2 layer\(s\) and 1 pass"),
+    ("MICRO\n1\na -1 1 NONE 0 1 NONE 0 1 ALLREDUCE 1024 1\n", 2, r"with 1 layer\(s\) and 2 pass\(es\)"),
+    ("MICRO\n1\na -1 1 NONE 0 1 NONE 0 1 ALLREDUCE 1024 1.5\n", 1,
+     r":3:41: error: update time '1.5' is not a whole number of ns"),
+])
+def test_bad_update_times(tmp_path, text, passes, message):
+    p = tmp_path / "bad.txt"
+    p.write_text(text)
+    with pytest.raises(InfraGraphError, match=message):
+        read_text(p, 4, passes, update_times=True)
