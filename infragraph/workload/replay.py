@@ -1,5 +1,8 @@
 """Replay a workload (every NPU's Chakra DAG) on a fabric: the step time and where it went.
 
+The DAG goes to the engine as flat arrays (nodes in ascending id per NPU, dependencies in CSR);
+the engine's event loop (simengine/src/workload_replay.rs) applies the rules below and calls back
+here only for the time of a collective or a message, which the timer decides.
 The rules for what may run when are ASTRA-sim's workload layer and hardware-resource model
 (astra-sim/workload/Workload.cc and HardwareResource.cc at 518bd51), restated:
 - A node is ready when every data and control dependency has finished. Whenever anything on an
@@ -23,10 +26,10 @@ The rules for what may run when are ASTRA-sim's workload layer and hardware-reso
 
 from __future__ import annotations
 
-import heapq
-from collections import defaultdict
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
+
+import numpy as np
 
 from ..errors import error
 from ..simulate.run import PreparedGraph, SimulationOptions
@@ -57,43 +60,16 @@ class ReplayOptions:
             raise error(f"--remote-mem-latency {self.remote_mem_latency_ns!r}: expected whole ns >= 0")
 
 
-class _Npu:
-    """One NPU's replay state: ASTRA-sim's dependency resolver and hardware resources."""
-
-    def __init__(self, rank: int, nodes: dict[int, Node]) -> None:
-        self.rank = rank
-        self.nodes = nodes
-        self.waiting = {i: len(n.deps) for i, n in nodes.items()}
-        self.children: dict[int, list[int]] = defaultdict(list)
-        for n in nodes.values():
-            for d in n.deps:
-                self.children[d].append(n.id)
-        self.ready = {i for i, k in self.waiting.items() if k == 0}
-        self.ongoing: set[int] = set()
-        self.cpu = self.comp = self.comm = False
-        self.done = 0
-        self.finish_ns: float | None = None if nodes else 0
-        self.spans: dict[int, list[float]] = {}
-
-    def resource(self, n: Node) -> str | None:
-        if n.is_cpu_op:
-            return "cpu"
-        if n.kind == "compute":
-            return "comp"
-        return None if n.kind == "recv" else "comm"
-
-    def available(self, n: Node) -> bool:
-        res = self.resource(n)
-        return res is None or not getattr(self, res)
-
-    def hold(self, n: Node, value: bool) -> None:
-        res = self.resource(n)
-        if res is not None:
-            setattr(self, res, value)
+# What issuing a node does and the resource it holds (simengine/src/workload_replay.rs)
+OP_TIMED, OP_SKIP, OP_COLLECTIVE, OP_SEND, OP_RECV = range(5)
+RES_NONE, RES_CPU, RES_COMP, RES_COMM = range(4)
+STATE_WAITING, STATE_READY, STATE_ONGOING, STATE_DONE = range(4)
 
 
 class Replay:
-    """One replay of `w` on the prepared fabric `p` (see the module docstring for the rules)."""
+    """One replay of `w` on the prepared fabric `p` (see the module docstring for the rules): the
+    DAG as flat arrays, run by the engine's event loop (`workload_replay`), which asks `timer`
+    for every collective's and message's time."""
 
     def __init__(self, p: PreparedGraph, w: Workload, opts: ReplayOptions) -> None:
         n_fabric = int(p.npu_nodes.size)
@@ -101,82 +77,79 @@ class Replay:
             raise located(w.source, f"the workload has {w.num_npus} ranks but the fabric '{p.g.name}' has "
                         f"{n_fabric} NPUs; expected one trace per NPU")
         self.p, self.w, self.opts = p, w, opts
-        self.npus = [_Npu(r, nodes) for r, nodes in enumerate(w.nodes)]
-        self.events: list[tuple[float, int, Callable, tuple]] = []
-        self.seq = 0
         self.timer = CollectiveTimer(p, w.num_npus, opts.sim)
-        self.arrived: dict[tuple[int, int], list[tuple[int, Node, float]]] = defaultdict(list)
-        self.issued_on: dict[tuple[int, int], int] = defaultdict(int)
-        self.p2p: dict[tuple, dict[int, dict[str, Any]]] = defaultdict(dict)
-        self.sent: dict[tuple, int] = defaultdict(int)
-        self.posted: dict[tuple, int] = defaultdict(int)
 
-    # -- the event queue: same-time events run in the order they were scheduled, as ASTRA-sim's --
-    def at(self, t: float, fn: Callable, *args: Any) -> None:
-        heapq.heappush(self.events, (t, self.seq, fn, args))
-        self.seq += 1
+    def _arrays(self) -> dict[str, Any]:
+        """Every NPU's nodes in ascending id, one global index each; dependencies, groups and
+        message keys as indices."""
+        opts = self.opts
+        self.flat: list[Node] = []
+        self.npu_ptr = [0]
+        op, res, dur, dep_ptr, deps, channel = [], [], [], [0], [], []
+        group_index: dict[int, int] = {}
+        p2p: dict[tuple, int] = {}
+        for rank, nodes in enumerate(self.w.nodes):
+            base = len(self.flat)
+            order = sorted(nodes)
+            local = {nid: base + k for k, nid in enumerate(order)}
+            for nid in order:
+                n = nodes[nid]
+                self.flat.append(n)
+                kind, ch, d = n.kind, 0, 0.0
+                if kind == "compute":
+                    if opts.roofline and not n.is_cpu_op:
+                        o = OP_SKIP if n.tensor_size == 0 else OP_TIMED
+                        d = self._roofline_ns(n) if n.tensor_size else 0.0
+                    else:
+                        o, d = OP_TIMED, n.duration_ns
+                elif kind in ("mem-load", "mem-store"):
+                    o, d = OP_TIMED, self._memory_ns(n, rank)
+                elif kind == "collective":
+                    o = OP_COLLECTIVE
+                    ch = group_index.setdefault(n.group, len(group_index))
+                elif kind in ("send", "recv"):
+                    o = OP_SEND if kind == "send" else OP_RECV
+                    ch = p2p.setdefault((n.tag, n.src, n.dst, n.comm_size), len(p2p))
+                else:  # invalid / metadata: finished at once, what it frees waits for the next completion
+                    o = OP_SKIP
+                op.append(o)
+                res.append(RES_CPU if n.is_cpu_op else RES_COMP if kind == "compute" else
+                           RES_NONE if kind == "recv" else RES_COMM)
+                dur.append(d)
+                deps.extend(local[x] for x in n.deps)
+                dep_ptr.append(len(deps))
+                channel.append(ch)
+            self.npu_ptr.append(len(self.flat))
+        members: list[int] = []
+        group_ptr = [0]
+        for g in group_index:  # in index order (dicts keep insertion order)
+            members.extend(self.w.members(g))
+            group_ptr.append(len(members))
+        u32 = lambda x: np.asarray(x, dtype="<u4").tobytes()
+        return dict(npu_ptr=u32(self.npu_ptr), op=np.asarray(op, dtype=np.uint8).tobytes(),
+                    resource=np.asarray(res, dtype=np.uint8).tobytes(), duration=np.asarray(dur, dtype="<f8").tobytes(),
+                    dep_ptr=u32(dep_ptr), deps=u32(deps), channel=u32(channel), group_ptr=u32(group_ptr),
+                    members=u32(members), p2p_keys=len(p2p))
+
+    def _on_collective(self, node: int, issue_ns: list[float]) -> list[float]:
+        n = self.flat[node]
+        return self.timer.collective_finish(n.collective, self.w.members(n.group), n.comm_size, 0, issue_ns,
+                                            group=n.group, name=n.name)
+
+    def _on_send(self, node: int, t: float) -> float:
+        n = self.flat[node]
+        return self.timer.message_arrival(n.src, n.dst, n.comm_size, t, n.tag)
 
     def run(self) -> dict[str, Any]:
-        for npu in self.npus:
-            self.at(0, self.issue_ready, npu)
-        now = 0.0
-        while self.events:
-            now, _, fn, args = heapq.heappop(self.events)
-            fn(now, *args)
+        from .._simengine import workload_replay
+
+        finish, start, end, state = workload_replay(**self._arrays(), on_collective=self._on_collective,
+                                                    on_send=self._on_send)
+        self.finish = np.frombuffer(finish, dtype="<f8")
+        self.start, self.end = np.frombuffer(start, dtype="<f8"), np.frombuffer(end, dtype="<f8")
+        self.state = np.frombuffer(state, dtype=np.uint8)
         self._check_all_finished()
         return self._report()
-
-    # -- ASTRA-sim's Workload::issue_dep_free_nodes / issue / call --
-    def issue_ready(self, t: float, npu: _Npu) -> None:
-        for nid in sorted(npu.ready):
-            if nid in npu.ready and npu.available(npu.nodes[nid]):
-                self.issue(t, npu, npu.nodes[nid])
-        self._check_done(t, npu)
-
-    def issue(self, t: float, npu: _Npu, n: Node) -> None:
-        npu.ready.discard(n.id)
-        npu.ongoing.add(n.id)
-        npu.hold(n, True)
-        npu.spans[n.id] = [t, t]
-        if n.kind == "compute":
-            if self.opts.roofline and not n.is_cpu_op:
-                if n.tensor_size == 0:
-                    self.skip(t, npu, n)
-                    return
-                self.at(t + self._roofline_ns(n), self.finish, npu, n)
-            else:
-                self.at(t + n.duration_ns, self.finish, npu, n)
-        elif n.kind in ("mem-load", "mem-store"):
-            self.at(t + self._memory_ns(n, npu), self.finish, npu, n)
-        elif n.kind == "collective":
-            self._join_collective(t, npu, n)
-        elif n.kind == "send":
-            self._send(t, npu, n)
-        elif n.kind == "recv":
-            self._post_recv(t, npu, n)
-        else:  # invalid / metadata: finished at once, what it frees waits for the next completion
-            self.skip(t, npu, n)
-
-    def skip(self, t: float, npu: _Npu, n: Node) -> None:
-        self._release(t, npu, n)
-
-    def finish(self, t: float, npu: _Npu, n: Node) -> None:
-        self._release(t, npu, n)
-        self.issue_ready(t, npu)
-
-    def _release(self, t: float, npu: _Npu, n: Node) -> None:
-        npu.hold(n, False)
-        npu.ongoing.discard(n.id)
-        npu.spans[n.id][1] = t
-        npu.done += 1
-        for c in npu.children.get(n.id, ()):
-            npu.waiting[c] -= 1
-            if npu.waiting[c] == 0:
-                npu.ready.add(c)
-
-    def _check_done(self, t: float, npu: _Npu) -> None:
-        if npu.finish_ns is None and not npu.ready and not npu.ongoing and npu.done == len(npu.nodes):
-            npu.finish_ns = t
 
     # -- compute and memory --
     def _roofline_ns(self, n: Node) -> int:
@@ -185,74 +158,42 @@ class Replay:
         perf = min(bandwidth * (n.num_ops / n.tensor_size), peak)
         return int(n.num_ops / perf * 1e9)
 
-    def _memory_ns(self, n: Node, npu: _Npu) -> int:
+    def _memory_ns(self, n: Node, rank: int) -> int:
         bw = self.opts.remote_mem_bw_gb_per_s
         if bw is None:
-            raise located(f"{self.w.source}.{npu.rank}.et", f"node {n.id} '{n.name}' is a memory {n.kind[4:]} but no "
+            raise located(f"{self.w.source}.{rank}.et", f"node {n.id} '{n.name}' is a memory {n.kind[4:]} but no "
                         "remote memory is modelled; give --remote-mem-bw (GB/s) [--remote-mem-latency ns]")
         return self.opts.remote_mem_latency_ns + int(n.tensor_size / bw)
 
-    # -- collectives: a group starts when its last member issues --
-    def _join_collective(self, t: float, npu: _Npu, n: Node) -> None:
-        key = (n.group, self.issued_on[(n.group, npu.rank)])
-        self.issued_on[(n.group, npu.rank)] += 1
-        members = self.w.members(n.group)
-        self.arrived[key].append((npu.rank, n, t))
-        if len(self.arrived[key]) < len(members):
-            return
-        joined = self.arrived.pop(key)
-        issue = {rank: t_issue for rank, _, t_issue in joined}
-        finish = self.timer.collective_finish(n.collective, members, n.comm_size, 0, [issue[m] for m in members],
-                                              group=n.group, name=n.name)
-        at = dict(zip(members, finish))
-        for rank, node, _ in joined:
-            self.at(at[rank], self.finish, self.npus[rank], node)
-
-    # -- point-to-point: ASTRA-sim's analytical send/recv matching --
-    def _send(self, t: float, npu: _Npu, n: Node) -> None:
-        key = (n.tag, n.src, n.dst, n.comm_size)
-        chunk = self.sent[key]
-        self.sent[key] += 1
-        arrival = self.timer.message_arrival(n.src, n.dst, n.comm_size, t, n.tag)
-        self.at(arrival, self._arrive, key, chunk, npu, n)
-
-    def _arrive(self, t: float, key: tuple, chunk: int, npu: _Npu, n: Node) -> None:
-        entry = self.p2p[key].setdefault(chunk, {})
-        self.finish(t, npu, n)
-        if "recv" in entry:
-            del self.p2p[key][chunk]
-            self.finish(t, *entry["recv"])
-        else:
-            entry["arrived"] = True
-
-    def _post_recv(self, t: float, npu: _Npu, n: Node) -> None:
-        key = (n.tag, n.src, n.dst, n.comm_size)
-        chunk = self.posted[key]
-        self.posted[key] += 1
-        entry = self.p2p[key].setdefault(chunk, {})
-        if entry.get("arrived"):
-            del self.p2p[key][chunk]
-            self.at(t, self.finish, npu, n)
-        else:
-            entry["recv"] = (npu, n)
-
     # -- results --
     def _check_all_finished(self) -> None:
-        for npu in self.npus:
-            if npu.finish_ns is None:
-                never = sorted(set(npu.nodes) - set(npu.spans))
-                stuck = sorted(npu.ready) or never or sorted(npu.ongoing)
-                first = npu.nodes[stuck[0]] if stuck else None
-                what = f"node {first.id} '{first.name}' ({first.kind})" if first else "its last node"
-                raise located(f"{self.w.source}.{npu.rank}.et", f"rank {npu.rank} never finishes: {what} cannot start "
-                            f"({len(npu.nodes) - npu.done} of {len(npu.nodes)} nodes left); a node freed only "
-                            "by a skipped (invalid, metadata or zero-size roofline) node waits forever in ASTRA-sim")
+        for rank in np.flatnonzero(np.isnan(self.finish)).tolist():
+            lo, hi = self.npu_ptr[rank], self.npu_ptr[rank + 1]
+            state = self.state[lo:hi]
+            stuck = (np.flatnonzero(state == STATE_READY) if (state == STATE_READY).any() else
+                     np.flatnonzero(state <= STATE_READY) if (state <= STATE_READY).any() else
+                     np.flatnonzero(state == STATE_ONGOING))
+            first = self.flat[lo + int(stuck[0])] if stuck.size else None
+            what = f"node {first.id} '{first.name}' ({first.kind})" if first else "its last node"
+            left = int((state != STATE_DONE).sum())
+            raise located(f"{self.w.source}.{rank}.et", f"rank {rank} never finishes: {what} cannot start "
+                        f"({left} of {hi - lo} nodes left); a node freed only "
+                        "by a skipped (invalid, metadata or zero-size roofline) node waits forever in ASTRA-sim")
+
+    def _spans(self, rank: int) -> dict[int, list[float]]:
+        """Rank's issued nodes: Chakra id -> [start, end] (ns)."""
+        lo, hi = self.npu_ptr[rank], self.npu_ptr[rank + 1]
+        issued = np.flatnonzero(self.state[lo:hi] >= STATE_ONGOING) + lo
+        return {self.flat[i].id: [s, e] for i, s, e in zip(issued.tolist(), self.start[issued].tolist(),
+                                                             self.end[issued].tolist())}
 
     def _report(self) -> dict[str, Any]:
         from .report import breakdown, with_step_idle
 
-        step = max((npu.finish_ns or 0.0) for npu in self.npus)
-        per_npu = [breakdown(npu.rank, npu.finish_ns or 0.0, npu.nodes, npu.spans) for npu in self.npus]
+        finish = [0.0 if np.isnan(f) else float(f) for f in self.finish.tolist()]
+        step = max(finish, default=0.0)
+        spans = [self._spans(r) for r in range(self.w.num_npus)]
+        per_npu = [breakdown(r, finish[r], self.w.nodes[r], spans[r]) for r in range(self.w.num_npus)]
         tiers = self.timer.tiers(step)
         out: dict[str, Any] = {
             "workload": self.w.source, "graph": self.p.g.name, "model": self.opts.sim.model,
@@ -263,9 +204,9 @@ class Replay:
         }
         with_step_idle(out)
         if self.opts.keep_timeline:
-            out["timeline"] = [[(nid, npu.nodes[nid].kind, npu.nodes[nid].name, s[0], s[1])
-                                for nid, s in sorted(npu.spans.items(), key=lambda kv: kv[1][0])]
-                               for npu in self.npus]
+            out["timeline"] = [[(nid, nodes[nid].kind, nodes[nid].name, s[0], s[1])
+                                for nid, s in sorted(sp.items(), key=lambda kv: kv[1][0])]
+                               for nodes, sp in zip(self.w.nodes, spans)]
         return out
 
 

@@ -5,16 +5,23 @@ module decides *how long* it takes once issued, and keeps what the report needs 
 answers (one record per collective and per message, and the bytes every link tier carried).
 
 - A collective: `CollectiveTimer.collective_finish` gets every member's issue time and returns
-  every member's absolute finish time. Today the group starts when its last member issues it and
-  finishes on each member after that member's time in the collective engine (every model,
-  algorithm and dimension option of `infragraph simulate`), run for the group alone.
+  every member's absolute finish time. Each member starts its part at its own issue, as ASTRA-sim
+  does (Workload::issue_comm -> Sys::generate_collective starts the member's streams at once;
+  a message that reaches a member before it issued waits in the analytical network's callback
+  tracker until the member posts the receive, CommonNetworkApi::sim_recv). The collective engine
+  (every model, algorithm and dimension option of `infragraph simulate`) runs the group alone
+  with each member's start offset from the first issue (`SimulationOptions.member_start_ns`).
 - A message: `CollectiveTimer.message_arrival` gets the send's issue time and returns its arrival.
   Under the astra models it is ASTRA-sim's send (no endpoint delay; the congestion-unaware one on
   the first dimension where the NPUs differ, `astra_send_ns`); under the other models the
   collective engine's point-to-point time on the fabric.
 
-Engine runs are cached by (type, group, size, root): a training step repeats a few shapes many
-times. Collectives and messages that run at the same time do not share links here: each is timed
+Engine runs are cached by (type, group, size, root, start offsets): a training step repeats a
+few shapes many times, and symmetric members issue together (offsets all 0). On an intact
+std.fabrics.stack (`symmetric_dims`) groups that are images of each other under the fabric's
+symmetries share one run (`canonical_group`, each member's start going with its image): a
+1,024-NPU step's 192 TP and DP groups and 2,048 pipeline pairs need a handful of runs instead of
+thousands. Collectives and messages that run at the same time do not share links here: each is timed
 alone on the fabric (docs/workloads.md, "What the replay ignores").
 """
 
@@ -28,6 +35,14 @@ from typing import Any, Sequence
 from ..simulate.run import PreparedGraph, SimulationOptions, simulate
 
 
+# ASTRA-sim (518bd51) builds a sub-group's ring as a RingTopology of dimension Local
+# (CommunicatorGroup::get_collective_plan), and its Ring, AllToAll (direct) and HalvingDoubling
+# algorithms move such a ring's packets with MemBus's Fast transmission: a fixed 10 ns
+# (MemBus::send_from_NPU_to_MA / send_from_MA_to_NPU) where the whole system's rings take the
+# configured endpoint-delay.
+SUB_GROUP_ENDPOINT_DELAY_NS = 10.0
+
+
 class CollectiveTimer:
     """Times collectives and messages on the prepared fabric `p` for a workload of `num_npus` ranks,
     with the collective options `sim`; owns the engine cache, the records and the tier bytes."""
@@ -39,20 +54,23 @@ class CollectiveTimer:
         self.collectives: list[dict[str, Any]] = []
         self.messages: list[dict[str, Any]] = []
         self._stack_dims = stack_dims(p, num_npus)
+        self._symmetric = symmetric_dims(p, self._stack_dims)
 
     def collective_finish(self, collective: str, members: tuple[int, ...], size: int, root: int,
                           issue_ns: Sequence[float], group: int = 0, name: str = "") -> list[float]:
-        """Every member's absolute finish time (ns), in `members` order, for a collective each member
-        issued at `issue_ns` (same order); records the collective (`group`, `name` label it)."""
-        start = max(issue_ns)
-        r = self._engine(collective, members, size, root)
+        """`root` is a member index (SimulationOptions.root). Every member's absolute finish time (ns),
+        in `members` order, for a collective each member issued at `issue_ns` (same order) and starts
+        at that time; records the collective (`group`, `name` label it; it starts at the first issue)."""
+        start = min(issue_ns)
+        offsets = tuple(t - start for t in issue_ns)
+        r = self._engine(collective, members, size, root, offsets if any(offsets) else ())
         offset = {x["rank"]: x["finish_ns"] for x in r["ranks"]}
         finish = [start + offset[m] for m in members]
         end = start + max(offset.values())
         self.collectives.append({
             "group": group, "ranks": len(members), "collective": collective, "size_bytes": size,
             "name": name, "start_ns": start, "end_ns": end, "time_ns": end - start,
-            "first_issue_ns": min(issue_ns), "bus_bandwidth_gb_per_s": r["bus_bandwidth_gb_per_s"]})
+            "last_issue_ns": max(issue_ns), "bus_bandwidth_gb_per_s": r["bus_bandwidth_gb_per_s"]})
         return finish
 
     def message_arrival(self, src: int, dst: int, size: int, t: float, tag: int = 0) -> float:
@@ -71,21 +89,32 @@ class CollectiveTimer:
         """Per link tier, the bytes every timed collective and message carried, and the mean load."""
         return link_load(self.p, self.tier_bytes, step_ns)
 
-    def _engine(self, collective: str, members: tuple[int, ...], size: int, root: int = 0) -> dict[str, Any]:
-        key = (collective, members, size, root)
+    def _engine(self, collective: str, members: tuple[int, ...], size: int, root: int = 0,
+                starts: tuple[float, ...] = ()) -> dict[str, Any]:
+        """The engine's result for the group (its `ranks` as `members`, in order), each member starting
+        at its entry of `starts` (ns; empty: together), from the cache or one run on the group's
+        canonical image (member i's start goes with image member i); adds its bytes to the tiers."""
+        canon = canonical_group(self._symmetric, members) if self._symmetric else None
+        run_members = canon or members
+        key = (collective, run_members, size, root, starts)
         if key not in self.engine_cache:
-            sim = replace(self.sim, collective=collective, size_bytes=float(size), groups=(members,), root=root,
-                          top_links=0, trace=False)
+            sim = replace(self.sim, collective=collective, size_bytes=float(size), groups=(run_members,),
+                          root=root, top_links=0, trace=False, member_start_ns=(starts,) if starts else ())
             if len(members) < self.num_npus:
                 # ASTRA-sim's CommunicatorGroup: a group smaller than the whole system runs on one
                 # logical ring over its members, with the configured algorithm when there is one
                 # dimension, else Ring.
                 sim = replace(sim, dims=(len(members),),
                               algorithm=sim.algorithm if len(sim.algorithm) == 1 else ("ring",))
+                if collective != "point-to-point" and sim.model in ("astra", "astra-aware"):
+                    sim = replace(sim, endpoint_delay_ns=SUB_GROUP_ENDPOINT_DELAY_NS)
             self.engine_cache[key] = simulate(self.p, sim)
         r = self.engine_cache[key]
         for tier in r["tiers"]:
             self.tier_bytes[tier["tier"]] += tier["bytes"]
+        if canon and canon != members:
+            real = dict(zip(canon, members))
+            r = {**r, "ranks": [{**x, "rank": real[x["rank"]]} for x in r["ranks"]]}
         return r
 
     def _message_ns(self, src: int, dst: int, size: int, engine_ns: float) -> float:
@@ -122,6 +151,53 @@ def stack_dims(p: PreparedGraph, npus: int) -> list[tuple[str, int, float, float
     gbps = dim_bandwidths(p, counts)
     # Gbit/s back to ASTRA-sim's GB/s (2^30 B), rounded to undo the float round trip
     return [(k, c, round(b * 1e9 / 8 / 2**30, 9), t) for k, c, b, t in zip(kinds, counts, gbps, lats)]
+
+
+def symmetric_dims(p: PreparedGraph, dims: list[tuple[str, int, float, float]] | None) -> list[tuple[str, int]] | None:
+    """The (kind, NPUs) of every dimension when the graph is an intact std.fabrics.stack, whose
+    symmetries `canonical_group` uses; else None. Intact: the stated dimensions are Ring,
+    FullyConnected or Switch (no line, `wrap: false`), and the graph has exactly the stack's edges
+    (NPU ports, switch ports, one cable set per dimension: stack.igl's counts) with no link
+    degraded by a failure (graph.failures renames those link classes `<link>~x<factor>...`), so
+    no failed or degraded link breaks the symmetry."""
+    if dims is None or any(k not in ("Ring", "FullyConnected", "Switch") for k, *_ in dims):
+        return None
+    if "LI(" in str(p.g.graph_annotations.get("dims", "")) or any("~" in x.name for x in p.g.links):
+        return None
+    n = math.prod(c for _, c, *_ in dims)
+    ports = {"Ring": lambda k: 1 if k == 2 else 2, "FullyConnected": lambda k: k - 1, "Switch": lambda k: 1}
+    cables = {"Ring": lambda k: n // 2 if k == 2 else n, "FullyConnected": lambda k: n * (k - 1) // 2,
+              "Switch": lambda k: n}
+    sw = [c for k, c, *_ in dims if k == "Switch"]
+    edges = (n * sum(ports[k](c) for k, c, *_ in dims) + sum(n // c for c in sw) * max(sw, default=0)
+             + sum(cables[k](c) for k, c, *_ in dims))
+    return [(k, c) for k, c, *_ in dims] if p.g.num_edges == edges else None
+
+
+def canonical_group(dims: list[tuple[str, int]], members: tuple[int, ...]) -> tuple[int, ...] | None:
+    """The group's image under the stack's symmetries, the same for every group that is such an
+    image, or None when the group is not handled. Handled: members that differ in one dimension
+    only (a TP group inside a server, a DP group along a rail, a pipeline pair). Every route
+    between them then stays in that dimension and is the only shortest one (one switch, one direct
+    link, or the shorter way round an odd ring), so no ECMP choice can tell two images apart.
+    The image: the other coordinates set to 0 and the varying one relabelled, first member first:
+    any permutation of a switch's or full mesh's coordinates, a rotation of a ring's, maps the
+    stack onto itself, dimension by dimension."""
+    stride, varying = 1, []
+    for d, (kind, n) in enumerate(dims):
+        coords = [(m // stride) % n for m in members]
+        if len(set(coords)) > 1:
+            varying.append((kind, n, stride, coords))
+        stride *= n
+    if len(varying) != 1:
+        return None
+    kind, n, stride, coords = varying[0]
+    if kind == "Ring":
+        if n > 2 and n % 2 == 0:
+            return None  # two ways round are equally short for members half the ring apart
+        return tuple(((c - coords[0]) % n) * stride for c in coords)
+    label: dict[int, int] = {}
+    return tuple(label.setdefault(c, len(label)) * stride for c in coords)
 
 
 def astra_send_ns(dims: list[tuple[str, int, float, float]], src: int, dst: int, size: int) -> int:

@@ -10,6 +10,7 @@
 
 pub mod algorithms;
 pub mod astra_algorithms;
+pub mod custom_reductions;
 pub mod engine;
 pub mod dim_scheduling;
 pub mod error;
@@ -27,6 +28,8 @@ pub mod symmetry;
 pub mod schedule_program;
 pub mod synth;
 mod synth_python;
+pub mod workload_replay;
+mod workload_python;
 pub mod topology;
 
 pub mod python;

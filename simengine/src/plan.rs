@@ -57,6 +57,10 @@ pub struct CollectiveSpec {
     pub inter: InterScheduling,
     /// Bandwidth of each logical dimension (any unit; only ratios count): offlineGreedy's loads.
     pub dim_bandwidth: Vec<f64>,
+    /// Per process group, when each member starts its part (ns, >= 0; a workload's members issue
+    /// a collective at different times, and ASTRA-sim starts each member's part at its own issue).
+    /// Messages that reach a member before it starts wait for it. Empty: every member at 0.
+    pub starts: Vec<Vec<f64>>,
 }
 
 /// Order in which a member's dimension queue admits waiting chunks.
@@ -371,6 +375,7 @@ mod tests {
             intra: IntraScheduling::Fifo,
             inter: InterScheduling::Ascending,
             dim_bandwidth: vec![],
+            starts: vec![],
         }
     }
 

@@ -67,6 +67,7 @@ pub fn spec(op: Op, algo: Algo, n: u32, size: f64) -> CollectiveSpec {
         intra: IntraScheduling::Fifo,
         inter: InterScheduling::Ascending,
         dim_bandwidth: vec![],
+        starts: vec![],
     }
 }
 
