@@ -58,15 +58,17 @@ def engine_arrays(links: LogicalLinks, chunk_bytes: float) -> dict:
 
 
 def all_gather(links: LogicalLinks, chunks_per_rank: int, chunk_bytes: float, seed: int = 0,
-               record: bool = True) -> Timeline:
-    """Greedy all-gather: rank r starts with chunks r*K .. r*K+K-1, every rank ends with all n*K.
+               record: bool = True, owner: np.ndarray | None = None) -> Timeline:
+    """Greedy all-gather: rank r starts with chunks r*K .. r*K+K-1, every rank ends with all n*K;
+    `owner` (one rank per chunk, n*K of them) says instead where each chunk starts.
     `record` False keeps only the transfer count and the time (for very large fabrics)."""
     from .._simengine import synth_all_gather
 
     check_connected(links)
+    extra = {} if owner is None else {"owner": np.asarray(owner, dtype="<u4").tobytes()}
     try:
         raw = synth_all_gather(**engine_arrays(links, chunk_bytes), chunks_per_rank=chunks_per_rank, seed=seed,
-                               record=record)
+                               record=record, **extra)
     except ValueError as exc:
         raise error(f"cannot synthesize: {exc}") from None
     link = np.frombuffer(raw["link"], dtype="<u4").astype(np.int64)

@@ -17,6 +17,9 @@ pub enum Ev {
     Start { mps: u32 },
     /// A message reaches its destination NPU.
     Deliver { msg: u32 },
+    /// Fair-share model, when asked for (`FairShare::drained_events`): a message's last byte has
+    /// left its sender (it is delivered after its route's latency).
+    Drained { msg: u32 },
     /// Congestion-aware model: a message reaches the link at route-arena position `pos`, with
     /// `left` links to go after it (carried in the event so a hop needs no route lookup).
     Hop { msg: u32, pos: u32, left: u32 },
@@ -65,7 +68,7 @@ fn bucket(key: u64, last: u64) -> usize {
 /// Same-instant rank in ordered mode: message events by slot, then steps (stable: FIFO).
 fn rank(ev: &Ev) -> u64 {
     match ev {
-        Ev::Hop { msg, .. } | Ev::Deliver { msg } => *msg as u64,
+        Ev::Hop { msg, .. } | Ev::Deliver { msg } | Ev::Drained { msg } => *msg as u64,
         _ => u64::MAX,
     }
 }

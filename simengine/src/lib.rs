@@ -11,6 +11,7 @@
 pub mod algorithms;
 pub mod chakra_reader;
 pub mod astra_algorithms;
+pub mod custom_reductions;
 pub mod engine;
 pub mod dim_scheduling;
 pub mod error;

@@ -353,9 +353,23 @@ fn flush(cal: &mut Calendar, out: &mut Gathered, started: &mut Vec<(u32, u32)>, 
 /// Greedy all-gather: rank r starts with chunks r*k .. r*k+k-1, every rank ends with all n*k.
 /// Err when some rank can never receive some chunk (the links do not connect every rank).
 pub fn all_gather(links: &Links, k: usize, seed: u64, record: bool) -> Result<Gathered, String> {
+    let owner: Vec<u32> = (0..links.npus * k).map(|c| (c / k) as u32).collect();
+    all_gather_from(links, &owner, seed, record)
+}
+
+/// Greedy all-gather of `owner.len()` chunks, chunk c starting at rank `owner[c]` (an all-reduce
+/// may reduce each chunk where it likes: a mesh's corners, with few ports, take more chunks).
+pub fn all_gather_from(links: &Links, owner: &[u32], seed: u64, record: bool) -> Result<Gathered, String> {
     links.check()?;
     let n = links.npus;
-    let total = n * k;
+    let total = owner.len();
+    if let Some(c) = owner.iter().position(|&r| r as usize >= n) {
+        return Err(format!("chunk {c} starts at rank {} of {n}", owner[c]));
+    }
+    let mut owned = vec![0u32; n];
+    for &r in owner {
+        owned[r as usize] += 1;
+    }
     let words = total.div_ceil(64);
     let m = links.src.len();
     let (out_ptr, out_links) = csr(n, (0..m).map(|l| (links.src[l] as usize, l as u32)));
@@ -385,9 +399,9 @@ pub fn all_gather(links: &Links, k: usize, seed: u64, record: bool) -> Result<Ga
         got: vec![0; n * words],
         by_chunk: ByChunk { words: by_chunk_words, bits: vec![0; total * by_chunk_words * 2] },
         order: vec![0; n * total],
-        olen: vec![k as u32; n],
+        olen: vec![0; n],
         count: vec![1; total],
-        ngot: vec![k as u32; n],
+        ngot: owned.clone(),
         want: vec![0; m],
         busy: vec![false; m],
         busy_until: vec![0.0; links.resources],
@@ -395,19 +409,22 @@ pub fn all_gather(links: &Links, k: usize, seed: u64, record: bool) -> Result<Ga
         in_links,
         rng: Rng(seed ^ 0x5EED_0F5E_ED0F_5EED),
     };
-    for r in 0..n {
-        for c in r * k..(r + 1) * k {
-            st.held[r * words + c / 64] |= 1 << (c % 64);
-            st.got[r * words + c / 64] |= 1 << (c % 64);
-            st.by_chunk.set(HELD, c, r);
-            st.by_chunk.set(GOT, c, r);
-            st.order[r * total + c - r * k] = c as u32;
-        }
+    for (c, &r) in owner.iter().enumerate() {
+        let r = r as usize;
+        st.held[r * words + c / 64] |= 1 << (c % 64);
+        st.got[r * words + c / 64] |= 1 << (c % 64);
+        st.by_chunk.set(HELD, c, r);
+        st.by_chunk.set(GOT, c, r);
+        st.order[r * total + st.olen[r] as usize] = c as u32;
+        st.olen[r] += 1;
     }
-    st.want.fill(k as u32); // each source holds its own k chunks, which its destination lacks
+    for l in 0..m {
+        // Each source holds its own chunks, which its destination lacks.
+        st.want[l] = owned[links.src[l] as usize];
+    }
     let mut out = Gathered { link: Vec::new(), chunk: Vec::new(), start: Vec::new(), transfers: 0, time_ns: 0.0 };
     if record {
-        let expect = n * (total - k);
+        let expect = (n - 1) * total;
         out.link.reserve_exact(expect);
         out.chunk.reserve_exact(expect);
         out.start.reserve_exact(expect);
@@ -416,7 +433,7 @@ pub fn all_gather(links: &Links, k: usize, seed: u64, record: bool) -> Result<Ga
     let mut scratch = Vec::new();
     let mut started: Vec<(u32, u32)> = Vec::new();
     let all: Vec<u32> = (0..m as u32).collect();
-    let mut pending = (n * (total - k)) as u64; // deliveries still to land
+    let mut pending = ((n - 1) * total) as u64; // deliveries still to land
     let mut now = 0.0;
     st.try_all(&all, now, &mut scratch, &mut started);
     flush(&mut cal, &mut out, &mut started, links, now, record);
