@@ -153,6 +153,8 @@ struct Sim<'t> {
     /// (sender, receiver) pair, in step order (`pair_gate`); a waiting message is (job, chunk,
     /// phase, member, send).
     gate: Option<PairGate<Gated>>,
+    /// Messages the gate just released (kept to reuse its allocation).
+    released: Vec<Gated>,
 }
 
 type Gated = (usize, usize, usize, usize, Send);
@@ -274,8 +276,19 @@ pub fn simulate_watched(
         steps_total,
         symmetry: None,
         symmetry_report: Report::default(),
-        gate: (spec.chunk_order.is_some() && cfg.model == Model::Fair && !cfg.astra).then(PairGate::default),
+        gate: None,
+        released: Vec::new(),
     };
+    if let (Some(order), Model::Fair, false) = (spec.chunk_order.as_deref(), cfg.model, cfg.astra) {
+        // Every group is a copy of the first: positions are its members.
+        let nodes = sim.jobs[0].member_nodes.clone();
+        let router = &mut sim.router;
+        sim.gate = Some(PairGate::new(order, |a, b| -> SimResult<Vec<u32>> {
+            let set = router.route_set(nodes[a as usize], nodes[b as usize])?;
+            let parts = router.parts(set).to_vec();
+            Ok(parts.iter().flat_map(|&(route, _)| router.links(route).to_vec()).collect())
+        })?);
+    }
     if sim.gate.is_some() {
         sim.net.report_drained();
     }
@@ -485,7 +498,10 @@ impl<'t> Sim<'t> {
             split_free: Vec::new(),
             out: SimOutput::new(self.topo.num_links(), self.npu_nodes.len()),
             steps_done: 0,
-            gate: self.gate.as_ref().map(|_| PairGate::default()),
+            gate: self.gate.map(|mut g| {
+                g.reset();
+                g
+            }),
             ..self
         }
     }
@@ -822,10 +838,14 @@ impl<'t> Sim<'t> {
         let (Some(gate), Some(order)) = (self.gate.as_mut(), self.spec.chunk_order.as_deref()) else {
             return Ok(());
         };
-        match gate.done(order, chunk as u32, a, b) {
-            Some((j, chunk, p, member, snd)) => self.send_one(now, j, chunk, p, member, &snd),
-            None => Ok(()),
+        let mut go = std::mem::take(&mut self.released);
+        gate.done(order, chunk as u32, a, b, &mut go);
+        for &(j, chunk, p, member, snd) in &go {
+            self.send_one(now, j, chunk, p, member, &snd)?;
         }
+        go.clear();
+        self.released = go;
+        Ok(())
     }
 
     /// Sends one message of a step of member `member` in phase `p` of `chunk`.
