@@ -35,6 +35,14 @@ from typing import Any, Sequence
 from ..simulate.run import PreparedGraph, SimulationOptions, simulate
 
 
+# ASTRA-sim (518bd51) builds a sub-group's ring as a RingTopology of dimension Local
+# (CommunicatorGroup::get_collective_plan), and its Ring, AllToAll (direct) and HalvingDoubling
+# algorithms move such a ring's packets with MemBus's Fast transmission: a fixed 10 ns
+# (MemBus::send_from_NPU_to_MA / send_from_MA_to_NPU) where the whole system's rings take the
+# configured endpoint-delay.
+SUB_GROUP_ENDPOINT_DELAY_NS = 10.0
+
+
 class CollectiveTimer:
     """Times collectives and messages on the prepared fabric `p` for a workload of `num_npus` ranks,
     with the collective options `sim`; owns the engine cache, the records and the tier bytes."""
@@ -98,6 +106,8 @@ class CollectiveTimer:
                 # dimension, else Ring.
                 sim = replace(sim, dims=(len(members),),
                               algorithm=sim.algorithm if len(sim.algorithm) == 1 else ("ring",))
+                if collective != "point-to-point" and sim.model in ("astra", "astra-aware"):
+                    sim = replace(sim, endpoint_delay_ns=SUB_GROUP_ENDPOINT_DELAY_NS)
             self.engine_cache[key] = simulate(self.p, sim)
         r = self.engine_cache[key]
         for tier in r["tiers"]:
