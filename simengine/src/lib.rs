@@ -10,6 +10,7 @@
 
 pub mod algorithms;
 pub mod astra_algorithms;
+pub mod custom_reductions;
 pub mod engine;
 pub mod dim_scheduling;
 pub mod error;
