@@ -9,6 +9,7 @@
 //! `engine` (discrete-event loop) → `results`.
 
 pub mod algorithms;
+pub mod chakra_reader;
 pub mod astra_algorithms;
 pub mod custom_reductions;
 pub mod engine;
