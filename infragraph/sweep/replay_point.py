@@ -61,7 +61,7 @@ def replay_point(prepared: PreparedGraph, options: SimulationOptions, job: Workl
         "tflops_per_npu": summary(s)["step_flops"] / s.world / step * 1e9 / 1e12 if step > 0 else 0.0,
         "collectives": len(r["collectives"]),
         "messages": len(r["messages"]),
-        "et_nodes": sum(len(nodes) for nodes in workload.nodes),
+        "et_nodes": int(workload.cols.id.size),
         "generated": generated,
     }
     out.update({f"{LOAD_PREFIX}{t['tier']}]": t["mean_gbit_per_s_per_link"] for t in r["tiers"] if t["bytes"] > 0})

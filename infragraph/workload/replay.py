@@ -35,7 +35,7 @@ from ..errors import error
 from ..simulate.run import PreparedGraph, SimulationOptions
 from .chakra import located
 from .timing import CollectiveTimer
-from .trace import Node, Workload
+from .trace import COLLECTIVE_TYPES, KIND_CODES, KINDS, Workload
 
 
 @dataclass(frozen=True)
@@ -80,65 +80,58 @@ class Replay:
         self.timer = CollectiveTimer(p, w.num_npus, opts.sim)
 
     def _arrays(self) -> dict[str, Any]:
-        """Every NPU's nodes in ascending id, one global index each; dependencies, groups and
-        message keys as indices."""
-        opts = self.opts
-        self.flat: list[Node] = []
-        self.npu_ptr = [0]
-        op, res, dur, dep_ptr, deps, channel = [], [], [], [0], [], []
-        group_index: dict[int, int] = {}
-        p2p: dict[tuple, int] = {}
-        for rank, nodes in enumerate(self.w.nodes):
-            base = len(self.flat)
-            order = sorted(nodes)
-            local = {nid: base + k for k, nid in enumerate(order)}
-            for nid in order:
-                n = nodes[nid]
-                self.flat.append(n)
-                kind, ch, d = n.kind, 0, 0.0
-                if kind == "compute":
-                    if opts.roofline and not n.is_cpu_op:
-                        o = OP_SKIP if n.tensor_size == 0 else OP_TIMED
-                        d = self._roofline_ns(n) if n.tensor_size else 0.0
-                    else:
-                        o, d = OP_TIMED, n.duration_ns
-                elif kind in ("mem-load", "mem-store"):
-                    o, d = OP_TIMED, self._memory_ns(n, rank)
-                elif kind == "collective":
-                    o = OP_COLLECTIVE
-                    ch = group_index.setdefault(n.group, len(group_index))
-                elif kind in ("send", "recv"):
-                    o = OP_SEND if kind == "send" else OP_RECV
-                    ch = p2p.setdefault((n.tag, n.src, n.dst, n.comm_size), len(p2p))
-                else:  # invalid / metadata: finished at once, what it frees waits for the next completion
-                    o = OP_SKIP
-                op.append(o)
-                res.append(RES_CPU if n.is_cpu_op else RES_COMP if kind == "compute" else
-                           RES_NONE if kind == "recv" else RES_COMM)
-                dur.append(d)
-                deps.extend(local[x] for x in n.deps)
-                dep_ptr.append(len(deps))
-                channel.append(ch)
-            self.npu_ptr.append(len(self.flat))
-        members: list[int] = []
-        group_ptr = [0]
-        for g in group_index:  # in index order (dicts keep insertion order)
-            members.extend(self.w.members(g))
-            group_ptr.append(len(members))
+        """The engine's arrays from the workload's columns (every NPU's nodes in ascending id)."""
+        c, opts = self.w.cols, self.opts
+        k = c.kind
+        compute, memory = k == KIND_CODES["compute"], (k == KIND_CODES["mem-load"]) | (k == KIND_CODES["mem-store"])
+        coll, send, recv = k == KIND_CODES["collective"], k == KIND_CODES["send"], k == KIND_CODES["recv"]
+        op = np.full(k.size, OP_SKIP, dtype=np.uint8)  # invalid / metadata: finished at once
+        op[compute | memory] = OP_TIMED
+        op[coll], op[send], op[recv] = OP_COLLECTIVE, OP_SEND, OP_RECV
+        dur = np.where(compute, c.duration_ns, 0.0)
+        if opts.roofline:
+            gpu = np.flatnonzero(compute & ~c.is_cpu)
+            zero = gpu[c.tensor_size[gpu] == 0]
+            op[zero] = OP_SKIP
+            dur[zero] = 0.0
+            timed = gpu[c.tensor_size[gpu] != 0]
+            dur[timed] = [self._roofline_ns(ops, size) for ops, size in
+                          zip(c.num_ops[timed].tolist(), c.tensor_size[timed].tolist())]
+        mem = np.flatnonzero(memory)
+        if mem.size:
+            bw = opts.remote_mem_bw_gb_per_s
+            if bw is None:
+                row = int(mem[0])
+                n = c.node(row)
+                rank = int(np.searchsorted(c.npu_ptr, row, side="right")) - 1
+                raise located(f"{self.w.source}.{rank}.et", f"node {n.id} '{n.name}' is a memory {n.kind[4:]} but no "
+                            "remote memory is modelled; give --remote-mem-bw (GB/s) [--remote-mem-latency ns]")
+            dur[mem] = [opts.remote_mem_latency_ns + int(t / bw) for t in c.tensor_size[mem].tolist()]
+        res = np.full(k.size, RES_COMM, dtype=np.uint8)
+        res[compute], res[recv] = RES_COMP, RES_NONE
+        res[c.is_cpu] = RES_CPU
+        channel = np.zeros(k.size, dtype=np.int64)
+        self.group_ids, channel[coll] = np.unique(c.group[coll], return_inverse=True)
+        p2p = np.flatnonzero(send | recv)
+        key = np.stack([c.tag[p2p].astype(np.int64), c.src[p2p], c.dst[p2p], c.comm_size[p2p].astype(np.int64)], axis=1)
+        keys, channel[p2p] = np.unique(key, axis=0, return_inverse=True) if p2p.size else (key, p2p)
+        members = [self.w.members(int(g)) for g in self.group_ids.tolist()]
+        group_ptr = np.cumsum([0] + [len(m) for m in members])
         u32 = lambda x: np.asarray(x, dtype="<u4").tobytes()
-        return dict(npu_ptr=u32(self.npu_ptr), op=np.asarray(op, dtype=np.uint8).tobytes(),
-                    resource=np.asarray(res, dtype=np.uint8).tobytes(), duration=np.asarray(dur, dtype="<f8").tobytes(),
-                    dep_ptr=u32(dep_ptr), deps=u32(deps), channel=u32(channel), group_ptr=u32(group_ptr),
-                    members=u32(members), p2p_keys=len(p2p))
+        return dict(npu_ptr=u32(c.npu_ptr), op=op.tobytes(), resource=res.tobytes(),
+                    duration=np.asarray(dur, dtype="<f8").tobytes(), dep_ptr=u32(c.dep_ptr), deps=u32(c.deps),
+                    channel=u32(channel), group_ptr=u32(group_ptr),
+                    members=u32([r for m in members for r in m]), p2p_keys=len(keys))
 
-    def _on_collective(self, node: int, issue_ns: list[float]) -> list[float]:
-        n = self.flat[node]
-        return self.timer.collective_finish(n.collective, self.w.members(n.group), n.comm_size, 0, issue_ns,
-                                            group=n.group, name=n.name)
+    def _on_collective(self, row: int, issue_ns: list[float]) -> list[float]:
+        c = self.w.cols
+        group = int(c.group[row])
+        return self.timer.collective_finish(COLLECTIVE_TYPES[int(c.comm_type[row])], self.w.members(group),
+                                            int(c.comm_size[row]), 0, issue_ns, group=group, name=c.name(row))
 
-    def _on_send(self, node: int, t: float) -> float:
-        n = self.flat[node]
-        return self.timer.message_arrival(n.src, n.dst, n.comm_size, t, n.tag)
+    def _on_send(self, row: int, t: float) -> float:
+        c = self.w.cols
+        return self.timer.message_arrival(int(c.src[row]), int(c.dst[row]), int(c.comm_size[row]), t, int(c.tag[row]))
 
     def run(self) -> dict[str, Any]:
         from .._simengine import workload_replay
@@ -152,62 +145,55 @@ class Replay:
         return self._report()
 
     # -- compute and memory --
-    def _roofline_ns(self, n: Node) -> int:
+    def _roofline_ns(self, num_ops: int, tensor_size: int) -> int:
         bandwidth = self.opts.sim.local_mem_bw_gb_per_s * 1e9  # bytes/s, as ASTRA-sim's local-mem-bw * 1e9
         peak = self.opts.peak_perf_tflops * 1e12
-        perf = min(bandwidth * (n.num_ops / n.tensor_size), peak)
-        return int(n.num_ops / perf * 1e9)
-
-    def _memory_ns(self, n: Node, rank: int) -> int:
-        bw = self.opts.remote_mem_bw_gb_per_s
-        if bw is None:
-            raise located(f"{self.w.source}.{rank}.et", f"node {n.id} '{n.name}' is a memory {n.kind[4:]} but no "
-                        "remote memory is modelled; give --remote-mem-bw (GB/s) [--remote-mem-latency ns]")
-        return self.opts.remote_mem_latency_ns + int(n.tensor_size / bw)
+        perf = min(bandwidth * (num_ops / tensor_size), peak)
+        return int(num_ops / perf * 1e9)
 
     # -- results --
     def _check_all_finished(self) -> None:
+        ptr = self.w.cols.npu_ptr
         for rank in np.flatnonzero(np.isnan(self.finish)).tolist():
-            lo, hi = self.npu_ptr[rank], self.npu_ptr[rank + 1]
+            lo, hi = int(ptr[rank]), int(ptr[rank + 1])
             state = self.state[lo:hi]
             stuck = (np.flatnonzero(state == STATE_READY) if (state == STATE_READY).any() else
                      np.flatnonzero(state <= STATE_READY) if (state <= STATE_READY).any() else
                      np.flatnonzero(state == STATE_ONGOING))
-            first = self.flat[lo + int(stuck[0])] if stuck.size else None
+            first = self.w.cols.node(lo + int(stuck[0])) if stuck.size else None
             what = f"node {first.id} '{first.name}' ({first.kind})" if first else "its last node"
             left = int((state != STATE_DONE).sum())
             raise located(f"{self.w.source}.{rank}.et", f"rank {rank} never finishes: {what} cannot start "
                         f"({left} of {hi - lo} nodes left); a node freed only "
                         "by a skipped (invalid, metadata or zero-size roofline) node waits forever in ASTRA-sim")
 
-    def _spans(self, rank: int) -> dict[int, list[float]]:
-        """Rank's issued nodes: Chakra id -> [start, end] (ns)."""
-        lo, hi = self.npu_ptr[rank], self.npu_ptr[rank + 1]
-        issued = np.flatnonzero(self.state[lo:hi] >= STATE_ONGOING) + lo
-        return {self.flat[i].id: [s, e] for i, s, e in zip(issued.tolist(), self.start[issued].tolist(),
-                                                             self.end[issued].tolist())}
-
     def _report(self) -> dict[str, Any]:
-        from .report import breakdown, with_step_idle
+        from .report import breakdowns, with_step_idle
 
-        finish = [0.0 if np.isnan(f) else float(f) for f in self.finish.tolist()]
+        c = self.w.cols
+        finish = np.nan_to_num(self.finish, nan=0.0).tolist()
         step = max(finish, default=0.0)
-        spans = [self._spans(r) for r in range(self.w.num_npus)]
-        per_npu = [breakdown(r, finish[r], self.w.nodes[r], spans[r]) for r in range(self.w.num_npus)]
         tiers = self.timer.tiers(step)
         out: dict[str, Any] = {
             "workload": self.w.source, "graph": self.p.g.name, "model": self.opts.sim.model,
             "num_npus": self.w.num_npus, "step_time_ns": step,
-            "roofline": self.opts.roofline, "npus": per_npu,
+            "roofline": self.opts.roofline, "npus": breakdowns(finish, c.npu_ptr, c.kind, self.start, self.end),
             "collectives": sorted(self.timer.collectives, key=lambda c: (c["start_ns"], c["group"])),
             "messages": self.timer.messages, "tiers": tiers, "engine_runs": self.timer.engine_runs,
         }
         with_step_idle(out)
         if self.opts.keep_timeline:
-            out["timeline"] = [[(nid, nodes[nid].kind, nodes[nid].name, s[0], s[1])
-                                for nid, s in sorted(sp.items(), key=lambda kv: kv[1][0])]
-                               for nodes, sp in zip(self.w.nodes, spans)]
+            out["timeline"] = [self._timeline(r) for r in range(self.w.num_npus)]
         return out
+
+    def _timeline(self, rank: int) -> list[tuple[int, str, str, float, float]]:
+        """Rank's issued nodes as (id, kind, name, start, end), by start."""
+        c = self.w.cols
+        lo, hi = int(c.npu_ptr[rank]), int(c.npu_ptr[rank + 1])
+        rows = np.flatnonzero(self.state[lo:hi] >= STATE_ONGOING) + lo
+        rows = rows[np.argsort(self.start[rows], kind="stable")]
+        return [(int(c.id[i]), KINDS[int(c.kind[i])], c.name(i), float(self.start[i]), float(self.end[i]))
+                for i in rows.tolist()]
 
 
 def replay(p: PreparedGraph, w: Workload, opts: ReplayOptions = ReplayOptions()) -> dict[str, Any]:

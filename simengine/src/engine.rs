@@ -8,13 +8,14 @@
 use std::collections::{HashMap, VecDeque};
 use std::time::{Duration, Instant};
 
-use crate::algorithms::{tag, Op, Send};
+use crate::algorithms::{tag, Algo, Op, Send};
 use crate::dim_scheduling::{InterScheduling, IntraScheduling, QueueKey};
 use crate::error::{SimError, SimResult};
 use crate::events::{Ev, EventQueue};
 use crate::fxhash::FxBuild;
 use crate::monitor::{Monitor, Progress, Ticker, Unwatched, CHECK_EVERY};
 use crate::network::{Model, Msg, Network, WHOLE};
+use crate::custom_reductions::{self, Reductions};
 use crate::pair_gate::PairGate;
 use crate::plan::{plan, CollectiveSpec, JobPlan, Scheduling};
 use crate::results::{FlowRecord, SimOutput};
@@ -150,9 +151,14 @@ struct Sim<'t> {
     symmetry: Option<Fold>,
     symmetry_report: Report,
     /// A schedule with per-chunk dependencies under the fair model: one message at a time per
-    /// (sender, receiver) pair, in step order (`pair_gate`); a waiting message is (job, chunk,
-    /// phase, member, send).
+    /// link, in step order (`pair_gate`); a waiting message is (job, chunk, phase, member, send).
     gate: Option<PairGate<Gated>>,
+    /// Messages the gate just released (kept to reuse its allocation).
+    released: Vec<Gated>,
+    /// Schedules under the astra models with reductions charged: each received message is reduced
+    /// on its own, concurrently, in whole microseconds, as ASTRA-sim runs an exported schedule
+    /// (`custom_reductions`).
+    reductions: Option<Reductions>,
 }
 
 type Gated = (usize, usize, usize, usize, Send);
@@ -253,6 +259,7 @@ pub fn simulate_watched(
     if base > u32::MAX as usize {
         return Err(SimError::InvalidInput(format!("{base} member-phase states exceed the engine's index range; use fewer chunks")));
     }
+    let has_schedule = jobs.iter().any(|j| j.plan.phases.iter().any(|ph| ph.algo.algo == Algo::Schedule));
     let mut sim = Sim {
         topo,
         npu_nodes,
@@ -274,8 +281,20 @@ pub fn simulate_watched(
         steps_total,
         symmetry: None,
         symmetry_report: Report::default(),
-        gate: (spec.chunk_order.is_some() && cfg.model == Model::Fair && !cfg.astra).then(PairGate::default),
+        gate: None,
+        released: Vec::new(),
+        reductions: (cfg.astra && spec.local_mem_bw_gb_per_s.is_some() && has_schedule).then(Reductions::default),
     };
+    if let (Some(order), Model::Fair, false) = (spec.chunk_order.as_deref(), cfg.model, cfg.astra) {
+        // Every group is a copy of the first: positions are its members.
+        let nodes = sim.jobs[0].member_nodes.clone();
+        let router = &mut sim.router;
+        sim.gate = Some(PairGate::new(order, |a, b| -> SimResult<Vec<u32>> {
+            let set = router.route_set(nodes[a as usize], nodes[b as usize])?;
+            let parts = router.parts(set).to_vec();
+            Ok(parts.iter().flat_map(|&(route, _)| router.links(route).to_vec()).collect())
+        })?);
+    }
     if sim.gate.is_some() {
         sim.net.report_drained();
     }
@@ -485,7 +504,11 @@ impl<'t> Sim<'t> {
             split_free: Vec::new(),
             out: SimOutput::new(self.topo.num_links(), self.npu_nodes.len()),
             steps_done: 0,
-            gate: self.gate.as_ref().map(|_| PairGate::default()),
+            gate: self.gate.map(|mut g| {
+                g.reset();
+                g
+            }),
+            reductions: self.reductions.as_ref().map(|_| Reductions::default()),
             ..self
         }
     }
@@ -725,6 +748,24 @@ impl<'t> Sim<'t> {
         }
     }
 
+    /// Under `reductions`: the reduction the receiver of message `i` of a schedule step owes it.
+    #[allow(clippy::too_many_arguments)]
+    fn note_reduction(&mut self, j: usize, chunk: usize, p: usize, member: usize, s: usize, i: usize, snd: &Send) {
+        let plan = &self.jobs[j].plan;
+        let phase = plan.phase(chunk, p);
+        let (Some(program), Some(bw)) = (phase.algo.program.as_ref(), self.spec.local_mem_bw_gb_per_s) else {
+            return;
+        };
+        let pos = plan.position(chunk, p, member);
+        let ns = custom_reductions::reduction_ns(snd.bytes * program.reduced_share(pos, s, i), bw);
+        let peer = member + snd.to * phase.stride - pos * phase.stride;
+        let dst_mps = self.mps(j, chunk, p, peer % self.jobs[j].fold) as u32;
+        let src_rank = self.jobs[j].plan.ranks[member];
+        if let Some(r) = self.reductions.as_mut() {
+            r.sent(dst_mps, snd.tag, src_rank, ns);
+        }
+    }
+
     fn step(&mut self, now: f64, mps: u32, lane: usize, s: usize) -> SimResult<()> {
         self.steps_done += 1;
         let (j, chunk, p, member) = self.decode(mps);
@@ -732,6 +773,7 @@ impl<'t> Sim<'t> {
         let phase = plan.phase(chunk, p);
         let pos = plan.position(chunk, p, member);
         let mut sends = std::mem::take(&mut self.sends);
+        let custom = self.reductions.is_some() && phase.algo.algo == Algo::Schedule;
         let Some(spec) = phase.algo.step(pos, lane, s, plan.turn(chunk, p), &mut sends) else {
             self.sends = sends;
             let st = &mut self.states[mps as usize];
@@ -764,17 +806,24 @@ impl<'t> Sim<'t> {
                 }
             }
             None => {
-                for snd in sends.iter() {
+                for (i, snd) in sends.iter().enumerate() {
+                    if custom {
+                        self.note_reduction(j, chunk, p, member, s, i, snd);
+                    }
                     self.send_in_turn(now, j, chunk, p, member, snd)?;
                 }
             }
         }
         self.sends = sends;
-        let delay = if spec.recv > 0 { self.spec.endpoint_delay_ns } else { 0.0 } + self.reduce_ns(spec.reduce_bytes);
+        let t = tag(lane, s);
+        let reduce = if custom { 0.0 } else { self.reduce_ns(spec.reduce_bytes) };
+        let delay = if spec.recv > 0 { self.spec.endpoint_delay_ns } else { 0.0 } + reduce;
+        if let (true, Some(r)) = (custom && spec.recv > 0, self.reductions.as_mut()) {
+            r.started(mps, t, now);
+        }
         if spec.staggered {
             self.stagger.entry(mps).or_default().start = Some(now);
         }
-        let t = tag(lane, s);
         let st = &mut self.states[mps as usize];
         let have = st.pending.iter().position(|e| e.0 == t);
         let got = have.map_or(0, |i| st.pending[i].1);
@@ -785,7 +834,8 @@ impl<'t> Sim<'t> {
             if spec.staggered {
                 self.release_staggered(mps, lane, s, delay);
             } else {
-                self.q.push(now + delay, Ev::Step { mps, lane: lane as u8, step: s as u32 + 1 });
+                let ready = if custom { self.reductions.as_mut().map_or(now, |r| r.done(mps, t, now)) } else { now };
+                self.q.push(ready + delay, Ev::Step { mps, lane: lane as u8, step: s as u32 + 1 });
             }
         } else {
             st.waiting[lane] = true;
@@ -796,7 +846,7 @@ impl<'t> Sim<'t> {
         Ok(())
     }
 
-    /// Sends one message now, or when its (sender, receiver) pair's turn comes (`gate`).
+    /// Sends one message now, or when its turn on its links comes (`gate`).
     fn send_in_turn(&mut self, now: f64, j: usize, chunk: usize, p: usize, member: usize, snd: &Send) -> SimResult<()> {
         if let (Some(gate), Some(order)) = (self.gate.as_mut(), self.spec.chunk_order.as_deref()) {
             let pos = self.jobs[j].plan.position(chunk, p, member);
@@ -809,8 +859,8 @@ impl<'t> Sim<'t> {
         self.send_one(now, j, chunk, p, member, snd)
     }
 
-    /// A gated message's last byte has left (`Ev::Drained`; a sprayed one: it arrived whole): its
-    /// pair's next message goes, if it waits already.
+    /// A gated message's last byte has left (`Ev::Drained`; a sprayed one: it arrived whole): the
+    /// next messages on its links go, if they wait already and are first in line everywhere.
     fn next_in_turn(&mut self, now: f64, m: &Msg) -> SimResult<()> {
         if self.gate.is_none() {
             return Ok(());
@@ -822,10 +872,14 @@ impl<'t> Sim<'t> {
         let (Some(gate), Some(order)) = (self.gate.as_mut(), self.spec.chunk_order.as_deref()) else {
             return Ok(());
         };
-        match gate.done(order, chunk as u32, a, b) {
-            Some((j, chunk, p, member, snd)) => self.send_one(now, j, chunk, p, member, &snd),
-            None => Ok(()),
+        let mut go = std::mem::take(&mut self.released);
+        gate.done(order, chunk as u32, a, b, &mut go);
+        for &(j, chunk, p, member, snd) in &go {
+            self.send_one(now, j, chunk, p, member, &snd)?;
         }
+        go.clear();
+        self.released = go;
+        Ok(())
     }
 
     /// Sends one message of a step of member `member` in phase `p` of `chunk`.
@@ -975,7 +1029,7 @@ impl<'t> Sim<'t> {
             }
             m.bytes = entry.1;
             self.split_free.push(m.parent);
-            // A sprayed message's parts drain apart: its pair's next message goes once all arrived.
+            // A sprayed message's parts drain apart: its links' next messages go once all arrived.
             self.next_in_turn(now, &m)?;
         }
         self.out.record_delivery(&m, now);
@@ -997,6 +1051,9 @@ impl<'t> Sim<'t> {
         } else {
             self.release_on_arrival(now, &m);
         }
+        if let Some(r) = self.reductions.as_mut() {
+            r.arrived(m.dst_mps, m.tag, m.src_rank, now);
+        }
         let st = &mut self.states[m.dst_mps as usize];
         let count = match st.pending.iter_mut().find(|e| e.0 == m.tag) {
             Some(e) => {
@@ -1015,7 +1072,9 @@ impl<'t> Sim<'t> {
             if let Some(i) = st.pending.iter().position(|e| e.0 == m.tag) {
                 st.pending.swap_remove(i);
             }
-            let at = now + st.delay[lane];
+            let delay = st.delay[lane];
+            let ready = self.reductions.as_mut().map_or(now, |r| r.done(m.dst_mps, m.tag, now));
+            let at = ready + delay;
             if self.staggered_tag(m.dst_mps, m.tag) {
                 self.release_staggered(m.dst_mps, lane, s as usize, at - now);
             } else {

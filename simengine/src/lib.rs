@@ -9,7 +9,9 @@
 //! `engine` (discrete-event loop) → `results`.
 
 pub mod algorithms;
+pub mod chakra_reader;
 pub mod astra_algorithms;
+pub mod custom_reductions;
 pub mod engine;
 pub mod dim_scheduling;
 pub mod error;

@@ -337,11 +337,24 @@ fn simulate<'py>(
 }
 
 /// The `infragraph._simengine` extension module.
+/// The `duration_micros` of the COMP node that reduces `bytes` at `local_mem_bw_gb_per_s` in an
+/// exported custom collective: the engine's astra models charge exactly this (`custom_reductions`).
+#[pyfunction]
+fn custom_reduction_micros(bytes: f64, local_mem_bw_gb_per_s: f64) -> PyResult<u64> {
+    if !(bytes >= 0.0 && bytes.is_finite() && local_mem_bw_gb_per_s > 0.0 && local_mem_bw_gb_per_s.is_finite()) {
+        return Err(SimEngineError::new_err(format!(
+            "reduction of {bytes} B at {local_mem_bw_gb_per_s} GB/s: expected bytes >= 0 and a bandwidth > 0"
+        )));
+    }
+    Ok(crate::custom_reductions::micros(bytes, local_mem_bw_gb_per_s))
+}
+
 #[pymodule]
 fn _simengine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("SimEngineError", m.py().get_type::<SimEngineError>())?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(custom_reduction_micros, m)?)?;
     crate::synth_python::register(m)?;
     crate::workload_python::register(m)?;
     Ok(())

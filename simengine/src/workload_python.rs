@@ -4,9 +4,11 @@
 //! are decided.
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
+use pyo3::types::{PyBytes, PyDict};
+use std::collections::HashMap;
 
-use crate::workload_replay::{replay, Dag, Timing, OP_COLLECTIVE, OP_RECV, OP_SEND};
+use crate::chakra_reader::{read, AttrFields, FieldKind, NodeFields, Schema, ValueKind};
+use crate::workload_replay::{replay, span_unions, Dag, Timing, OP_COLLECTIVE, OP_RECV, OP_SEND};
 
 fn u32s(b: &[u8]) -> Vec<u32> {
     b.chunks_exact(4).map(|x| u32::from_le_bytes([x[0], x[1], x[2], x[3]])).collect()
@@ -103,7 +105,75 @@ fn workload_replay<'py>(py: Python<'py>, npu_ptr: &[u8], op: &[u8], resource: &[
         PyBytes::new(py, &le_bytes(&out.end)), PyBytes::new(py, &out.state)))
 }
 
-/// Adds the workload replay to the extension module.
+fn le<T: Copy, const N: usize>(v: &[T], f: impl Fn(T) -> [u8; N]) -> Vec<u8> {
+    v.iter().flat_map(|&x| f(x)).collect()
+}
+
+/// Read Chakra ET files into columns (chakra_reader::read). `fields`: (message, field number,
+/// kind: 0 scalar / 1 string / 2 message, nested message) for every field of every message type
+/// (0 Node, 1 AttributeProto, 2 GlobalMetadata); `node`: the Node fields by name (id, name, type,
+/// ctrl_deps, data_deps, duration_micros, attr); `attr_name`; `attr_values`: AttributeProto's
+/// oneof value fields -> their proto type name (bool, int64, ..., string; others read as "other").
+/// Returns a dict of little-endian column bytes and `bad`, the ranks left to the Python reader.
+#[pyfunction]
+#[pyo3(signature = (*, paths, fields, node, attr_name, attr_values))]
+fn read_chakra_et<'py>(py: Python<'py>, paths: Vec<String>, fields: Vec<(usize, u32, u8, usize)>, node: HashMap<String, u32>,
+                       attr_name: u32, attr_values: HashMap<u32, String>) -> PyResult<Bound<'py, PyDict>> {
+    let types = fields.iter().map(|f| f.0.max(if f.2 == 2 { f.3 } else { 0 })).max().unwrap_or(0) + 1;
+    let mut messages = vec![HashMap::new(); types.max(3)];
+    for &(m, f, k, sub) in &fields {
+        messages[m].insert(f, match k { 1 => FieldKind::String, 2 => FieldKind::Message(sub), _ => FieldKind::Scalar });
+    }
+    let get = |k: &str| node.get(k).copied().ok_or_else(|| PyValueError::new_err(format!("no Node field '{k}'")));
+    let nf = NodeFields { id: get("id")?, name: get("name")?, kind: get("type")?, ctrl_deps: get("ctrl_deps")?,
+                          data_deps: get("data_deps")?, duration_micros: get("duration_micros")?, attr: get("attr")? };
+    let values = attr_values.into_iter().map(|(f, t)| (f, match t.as_str() {
+        "bool" => ValueKind::Bool, "int32" => ValueKind::Int32, "int64" => ValueKind::Int64, "uint32" => ValueKind::Uint32,
+        "uint64" => ValueKind::Uint64, "sint32" => ValueKind::Sint32, "sint64" => ValueKind::Sint64,
+        "fixed32" => ValueKind::Fixed32, "fixed64" => ValueKind::Fixed64, "sfixed32" => ValueKind::Sfixed32,
+        "sfixed64" => ValueKind::Sfixed64, "string" => ValueKind::Str, _ => ValueKind::Other })).collect();
+    let schema = Schema { messages, node: nf, attr: AttrFields { name: attr_name, values } };
+    let c = py.allow_threads(|| read(&schema, &paths));
+    let d = PyDict::new(py);
+    d.set_item("bad", c.bad.clone())?;
+    d.set_item("npu_ptr", PyBytes::new(py, &le(&c.npu_ptr, u32::to_le_bytes)))?;
+    d.set_item("id", PyBytes::new(py, &le(&c.id, u64::to_le_bytes)))?;
+    d.set_item("kind", PyBytes::new(py, &c.kind))?;
+    d.set_item("is_cpu", PyBytes::new(py, &c.is_cpu))?;
+    d.set_item("duration_ns", PyBytes::new(py, &le(&c.duration_ns, f64::to_le_bytes)))?;
+    d.set_item("num_ops", PyBytes::new(py, &le(&c.num_ops, u64::to_le_bytes)))?;
+    d.set_item("tensor_size", PyBytes::new(py, &le(&c.tensor_size, u64::to_le_bytes)))?;
+    d.set_item("comm_size", PyBytes::new(py, &le(&c.comm_size, u64::to_le_bytes)))?;
+    d.set_item("comm_type", PyBytes::new(py, &le(&c.comm_type, u32::to_le_bytes)))?;
+    d.set_item("tag", PyBytes::new(py, &le(&c.tag, u32::to_le_bytes)))?;
+    d.set_item("src", PyBytes::new(py, &le(&c.src, u32::to_le_bytes)))?;
+    d.set_item("dst", PyBytes::new(py, &le(&c.dst, u32::to_le_bytes)))?;
+    d.set_item("group", PyBytes::new(py, &le(&c.group, u64::to_le_bytes)))?;
+    d.set_item("dep_ptr", PyBytes::new(py, &le(&c.dep_ptr, u32::to_le_bytes)))?;
+    d.set_item("deps", PyBytes::new(py, &le(&c.deps, u32::to_le_bytes)))?;
+    d.set_item("name_ptr", PyBytes::new(py, &le(&c.name_ptr, u64::to_le_bytes)))?;
+    d.set_item("names", PyBytes::new(py, &c.names))?;
+    Ok(d)
+}
+
+/// Per NPU, the union lengths of its spans (workload_replay::span_unions): npu_ptr u32, class u8,
+/// start/end f64 bytes; returns f64 bytes, 5 per NPU.
+#[pyfunction]
+#[pyo3(signature = (*, npu_ptr, class_, start, end))]
+fn workload_span_unions<'py>(py: Python<'py>, npu_ptr: &[u8], class_: &[u8], start: &[u8], end: &[u8]) -> PyResult<Bound<'py, PyBytes>> {
+    let (ptr, start, end) = (u32s(npu_ptr), f64s(start), f64s(end));
+    if ptr.is_empty() || *ptr.last().unwrap() as usize != class_.len() || start.len() != class_.len() || end.len() != class_.len()
+        || ptr.windows(2).any(|w| w[0] > w[1])
+    {
+        return Err(PyValueError::new_err("span arrays disagree on the node count"));
+    }
+    let u = span_unions(&ptr, class_, &start, &end);
+    Ok(PyBytes::new(py, &le_bytes(&u.concat())))
+}
+
+/// Adds the workload replay and the ET reader to the extension module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(workload_replay, m)?)
+    m.add_function(wrap_pyfunction!(workload_replay, m)?)?;
+    m.add_function(wrap_pyfunction!(workload_span_unions, m)?)?;
+    m.add_function(wrap_pyfunction!(read_chakra_et, m)?)
 }

@@ -351,6 +351,41 @@ pub fn replay<T: Timing>(dag: &Dag, timing: &mut T) -> Result<Outcome, T::Error>
     Ok(lp.out)
 }
 
+/// Per NPU (rows `npu_ptr[r]..npu_ptr[r + 1]`), the total length of the union of its nodes'
+/// spans [start, end) of class 0 (compute), 1 (communication), 2 (memory), of classes 0 or 1 (busy)
+/// and of classes 0, 1 or 2; empty and never-run spans (NaN) count nothing; class 3 is ignored.
+/// Overlaps follow: compute and communication overlap by len0 + len1 - len3.
+pub fn span_unions(npu_ptr: &[u32], class: &[u8], start: &[f64], end: &[f64]) -> Vec<[f64; 5]> {
+    fn union(mut v: Vec<(f64, f64)>) -> f64 {
+        v.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
+        let (mut total, mut cur): (f64, Option<(f64, f64)>) = (0.0, None);
+        for (a, b) in v {
+            match cur {
+                Some((s, e)) if a <= e => cur = Some((s, e.max(b))),
+                _ => {
+                    if let Some((s, e)) = cur {
+                        total += e - s;
+                    }
+                    cur = Some((a, b));
+                }
+            }
+        }
+        if let Some((s, e)) = cur {
+            total += e - s;
+        }
+        total
+    }
+    (0..npu_ptr.len() - 1)
+        .map(|r| {
+            let rows = npu_ptr[r] as usize..npu_ptr[r + 1] as usize;
+            let of = |keep: &dyn Fn(u8) -> bool| -> f64 {
+                union(rows.clone().filter(|&i| keep(class[i]) && end[i] > start[i]).map(|i| (start[i], end[i])).collect())
+            };
+            [of(&|c| c == 0), of(&|c| c == 1), of(&|c| c == 2), of(&|c| c <= 1), of(&|c| c <= 2)]
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -409,6 +444,14 @@ mod tests {
         assert_eq!((out.start[2], out.end[2]), (80.0, 80.0));
         assert_eq!((out.start[4], out.end[4]), (80.0, 87.0));
         assert_eq!(out.finish, vec![50.0, 87.0]);
+    }
+
+    #[test]
+    fn span_unions_merge_touching_spans_and_skip_empty_ones() {
+        // compute [0,10) [5,20) [20,25); communication [15,30); memory [40,50); an empty and a NaN span
+        let u = span_unions(&[0, 7], &[0, 0, 0, 1, 2, 0, 1], &[0.0, 5.0, 20.0, 15.0, 40.0, 7.0, f64::NAN],
+                            &[10.0, 20.0, 25.0, 30.0, 50.0, 7.0, f64::NAN]);
+        assert_eq!(u, vec![[25.0, 15.0, 10.0, 30.0, 40.0]]);
     }
 
     #[test]
