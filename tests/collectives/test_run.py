@@ -241,8 +241,8 @@ ASTRA_SIM_EXPORTED_50GBPS = [("ring", 90_174, 90_174), ("all-pairs", 15_882, 57_
 @pytest.mark.parametrize("name,unaware,aware", ASTRA_SIM_EXPORTED_50GBPS)
 def test_exported_schedules_time_as_astra_sim_printed(name, unaware, aware):
     """The astra model reproduces the unaware binary; astra-aware the aware one on the ring. On
-    all-pairs it ends 500 ns later (57,820): ASTRA-sim issues a step's sends in the order of its
-    ET feeder's hash set, the engine in receiver order (docs/collectives.md)."""
+    all-pairs it ends 500 ns later (57,820): the order of concurrent sends differs (ASTRA-sim issues
+    them in its ET feeder's hash-set order), not the reductions (docs/collectives.md)."""
     from infragraph.collectives.msccl import read_msccl, to_schedule
     from infragraph.graph import expand
     from infragraph.importers.astra_analytical import import_astra_analytical
