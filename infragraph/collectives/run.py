@@ -11,8 +11,8 @@ of their summed chunks), waits for the messages of step s sent to it, then pays 
 the built-in algorithms are charged; under the astra models as ASTRA-sim charges an exported
 schedule: per message, concurrently, in whole microseconds, simengine/src/custom_reductions.rs). Steps are sequence points per rank, not a global barrier: a
 rank's step s starts when its own step s - 1 is done. With "dependencies": "chunks" each chunk's
-transfers run as their own process group, and under fair a (sender, receiver) pair sends one transfer
-at a time in step order (pair_gate.rs). A transfer carries size / (ranks x
+transfers run as their own process group, and under fair each link carries one transfer at a time
+in step order (pair_gate.rs). A transfer carries size / (ranks x
 chunks_per_rank) bytes (all-gather: the shard / chunks_per_rank). The engine's --chunks splits the
 collective further, each chunk running the whole schedule, as with the built-in algorithms.
 """

@@ -34,6 +34,9 @@ pub struct SimConfig {
     pub dor_dims: Option<Vec<usize>>,
     /// Dimensions that dimension-order routing crosses in one step (see `routing::DorSpec`).
     pub dor_direct_dims: Vec<usize>,
+    /// Dimension-order routes stop after the first dimension where the ranks differ (see
+    /// `routing::DorSpec::first_dim_only`).
+    pub dor_first_dim_only: bool,
     /// Routing policy per physical edge and whether it is a scale-up link; empty: ECMP everywhere,
     /// no tiers (see `routing::Policy`).
     pub policies: Vec<(Policy, bool)>,
@@ -66,6 +69,7 @@ impl Default for SimConfig {
             ecmp: true,
             dor_dims: None,
             dor_direct_dims: vec![],
+            dor_first_dim_only: false,
             affinity: vec![],
             policies: vec![],
             pxn: false,
@@ -151,9 +155,10 @@ struct Sim<'t> {
     symmetry: Option<Fold>,
     symmetry_report: Report,
     /// A schedule with per-chunk dependencies under the fair model: one message at a time per
-    /// (sender, receiver) pair, in step order (`pair_gate`); a waiting message is (job, chunk,
-    /// phase, member, send).
+    /// link, in step order (`pair_gate`); a waiting message is (job, chunk, phase, member, send).
     gate: Option<PairGate<Gated>>,
+    /// Messages the gate just released (kept to reuse its allocation).
+    released: Vec<Gated>,
     /// Schedules under the astra models with reductions charged: each received message is reduced
     /// on its own, concurrently, in whole microseconds, as ASTRA-sim runs an exported schedule
     /// (`custom_reductions`).
@@ -280,9 +285,20 @@ pub fn simulate_watched(
         steps_total,
         symmetry: None,
         symmetry_report: Report::default(),
-        gate: (spec.chunk_order.is_some() && cfg.model == Model::Fair && !cfg.astra).then(PairGate::default),
+        gate: None,
+        released: Vec::new(),
         reductions: (cfg.astra && spec.local_mem_bw_gb_per_s.is_some() && has_schedule).then(Reductions::default),
     };
+    if let (Some(order), Model::Fair, false) = (spec.chunk_order.as_deref(), cfg.model, cfg.astra) {
+        // Every group is a copy of the first: positions are its members.
+        let nodes = sim.jobs[0].member_nodes.clone();
+        let router = &mut sim.router;
+        sim.gate = Some(PairGate::new(order, |a, b| -> SimResult<Vec<u32>> {
+            let set = router.route_set(nodes[a as usize], nodes[b as usize])?;
+            let parts = router.parts(set).to_vec();
+            Ok(parts.iter().flat_map(|&(route, _)| router.links(route).to_vec()).collect())
+        })?);
+    }
     if sim.gate.is_some() {
         sim.net.report_drained();
     }
@@ -339,6 +355,7 @@ fn new_router<'t>(topo: &'t Topology, npu_nodes: &[u32], cfg: &SimConfig) -> Sim
         npu_nodes: npu_nodes.to_vec(),
         dims: dims.clone(),
         direct: (0..dims.len()).map(|d| cfg.dor_direct_dims.contains(&d)).collect(),
+        first_dim_only: cfg.dor_first_dim_only,
     });
     let mut router = Router::new(topo, cfg.metric, cfg.ecmp, dor)?;
     if cfg.no_shortcuts {
@@ -492,7 +509,10 @@ impl<'t> Sim<'t> {
             split_free: Vec::new(),
             out: SimOutput::new(self.topo.num_links(), self.npu_nodes.len()),
             steps_done: 0,
-            gate: self.gate.as_ref().map(|_| PairGate::default()),
+            gate: self.gate.map(|mut g| {
+                g.reset();
+                g
+            }),
             reductions: self.reductions.as_ref().map(|_| Reductions::default()),
             ..self
         }
@@ -831,7 +851,7 @@ impl<'t> Sim<'t> {
         Ok(())
     }
 
-    /// Sends one message now, or when its (sender, receiver) pair's turn comes (`gate`).
+    /// Sends one message now, or when its turn on its links comes (`gate`).
     fn send_in_turn(&mut self, now: f64, j: usize, chunk: usize, p: usize, member: usize, snd: &Send) -> SimResult<()> {
         if let (Some(gate), Some(order)) = (self.gate.as_mut(), self.spec.chunk_order.as_deref()) {
             let pos = self.jobs[j].plan.position(chunk, p, member);
@@ -844,8 +864,8 @@ impl<'t> Sim<'t> {
         self.send_one(now, j, chunk, p, member, snd)
     }
 
-    /// A gated message's last byte has left (`Ev::Drained`; a sprayed one: it arrived whole): its
-    /// pair's next message goes, if it waits already.
+    /// A gated message's last byte has left (`Ev::Drained`; a sprayed one: it arrived whole): the
+    /// next messages on its links go, if they wait already and are first in line everywhere.
     fn next_in_turn(&mut self, now: f64, m: &Msg) -> SimResult<()> {
         if self.gate.is_none() {
             return Ok(());
@@ -857,10 +877,14 @@ impl<'t> Sim<'t> {
         let (Some(gate), Some(order)) = (self.gate.as_mut(), self.spec.chunk_order.as_deref()) else {
             return Ok(());
         };
-        match gate.done(order, chunk as u32, a, b) {
-            Some((j, chunk, p, member, snd)) => self.send_one(now, j, chunk, p, member, &snd),
-            None => Ok(()),
+        let mut go = std::mem::take(&mut self.released);
+        gate.done(order, chunk as u32, a, b, &mut go);
+        for &(j, chunk, p, member, snd) in &go {
+            self.send_one(now, j, chunk, p, member, &snd)?;
         }
+        go.clear();
+        self.released = go;
+        Ok(())
     }
 
     /// Sends one message of a step of member `member` in phase `p` of `chunk`.
@@ -1010,7 +1034,7 @@ impl<'t> Sim<'t> {
             }
             m.bytes = entry.1;
             self.split_free.push(m.parent);
-            // A sprayed message's parts drain apart: its pair's next message goes once all arrived.
+            // A sprayed message's parts drain apart: its links' next messages go once all arrived.
             self.next_in_turn(now, &m)?;
         }
         self.out.record_delivery(&m, now);

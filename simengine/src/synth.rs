@@ -4,11 +4,14 @@
 //! organised around links). Every logical link (an NPU-to-NPU path, its physical links as
 //! resources) is a server; when it and every resource of its path are free and its source holds
 //! a chunk its destination neither holds nor is receiving, it sends one: of two random picks
-//! among those (each a scan back from a random place in the source's arrival order) the one
-//! fewer ranks hold or receive (rarest of two). When a path frees, the links sharing a resource
-//! with it are tried neediest destination first (fewest chunks held or coming); when a chunk
-//! lands, the links out of its new holder are tried the same way. A per-link count of the chunks
-//! its source could give its destination keeps each try O(path length).
+//! among those the one fewer ranks hold or receive (rarest of two). A pick is uniform over a
+//! per-link candidate list when the source has at most LIST_MAX_DEGREE out-links (grids), else a
+//! scan back from a random place in the source's arrival order (switch groups). When a path
+//! frees, the links sharing a resource with it are tried neediest destination first (fewest
+//! chunks held or coming); when a chunk lands, the links out of its new holder are tried the same
+//! way. A per-link count of the chunks its source could give its destination keeps each try
+//! O(path length); the cost per transfer is nearly flat in the number of NPUs (memory: bits per
+//! (chunk, rank) and the candidate lists; benchmarks/README.md, "Synthesis").
 //!
 //! `replay`: times a given transfer list over the same links (a transfer starts when its source's
 //! data for the chunk is final and its path is free, in list order per resource).
@@ -120,8 +123,7 @@ impl Calendar {
     }
 }
 
-/// splitmix64: a small, seedable generator; the schedule is a function of the seed. Counter-based,
-/// so the next draws can be computed ahead (`peek`) to prefetch what they will touch.
+/// splitmix64: a small, seedable generator; the schedule is a function of the seed.
 struct Rng(u64);
 
 const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
@@ -139,23 +141,6 @@ impl Rng {
         self.0 = self.0.wrapping_add(GOLDEN);
         Self::scale(self.0, n)
     }
-
-    /// What the (ahead + 1)-th next `below(n)` will return.
-    fn peek(&self, ahead: u64, n: usize) -> usize {
-        Self::scale(self.0.wrapping_add(GOLDEN.wrapping_mul(ahead + 1)), n)
-    }
-}
-
-/// Ask the CPU to start loading `x`'s cache line (a hint: no effect on results).
-#[inline(always)]
-fn prefetch<T>(x: &T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch never faults and `x` is a valid reference.
-    unsafe {
-        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(x as *const T as *const i8)
-    };
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = x;
 }
 
 fn csr(groups: usize, keys: impl Iterator<Item = (usize, u32)> + Clone) -> (Vec<u32>, Vec<u32>) {
@@ -205,16 +190,27 @@ impl ByChunk {
     }
 }
 
+/// Out-degree up to which a rank's links keep candidate lists (`State::cand`); above it (switch
+/// groups), a chunk landing would be added to every out-link's list and go stale in all but one
+/// (4.5 s instead of 2.7 s for a 1,024-NPU RFS all-gather), so those ranks' links scan the
+/// arrival order instead.
+const LIST_MAX_DEGREE: u32 = 8;
+
 struct State<'a> {
     links: &'a Links,
-    total: usize,
     words: usize,
-    /// Rank-major bitsets: chunks rank r holds / holds or is receiving (the picks read a row).
+    /// Rank-major bitsets, for the scanning picks (a pick reads one row; empty when no rank
+    /// scans): chunks rank r holds (kept for scanning ranks only) / holds or is receiving.
     held: Vec<u64>,
     got: Vec<u64>,
     by_chunk: ByChunk,
-    /// Rank r's chunks in arrival order: order[r * total .. r * total + olen[r]] (every rank ends
-    /// with all `total`, so one flat array).
+    /// Links out of a rank of out-degree <= LIST_MAX_DEGREE: the chunks the source holds that
+    /// the destination lacked when they were added, in no order; stale ones (the destination has
+    /// since got them) are dropped when drawn or when they outnumber the live ones (`want[l]`).
+    listed: Vec<bool>,
+    cand: Vec<Vec<u32>>,
+    /// Ranks of higher out-degree: chunks in arrival order, order[at[r] .. at[r] + olen[r]].
+    at: Vec<usize>,
     order: Vec<u32>,
     olen: Vec<u32>,
     count: Vec<u32>,
@@ -232,14 +228,44 @@ impl State<'_> {
         bits[r * words + c / 64] >> (c % 64) & 1 == 1
     }
 
-    /// A chunk u holds and v neither holds nor is receiving (one exists: want > 0): a scan back from
-    /// a random place in u's arrival order; after SCAN steps without one (late, when v lacks few of
-    /// u's chunks), the first such chunk in u's bitset from a random word on, so a pick costs at
-    /// most SCAN + chunks/64 steps.
-    fn pick(&mut self, u: usize, v: usize) -> u32 {
+    fn set(bits: &mut [u64], words: usize, r: usize, c: usize) {
+        bits[r * words + c / 64] |= 1 << (c % 64);
+    }
+
+    /// A chunk link l's source u holds and its destination v neither holds nor is receiving (one
+    /// exists: want > 0); see `pick_listed` and `pick_scanned`.
+    fn pick(&mut self, l: usize, u: usize, v: usize) -> u32 {
+        if self.listed[l] {
+            self.pick_listed(l, v)
+        } else {
+            self.pick_scanned(u, v)
+        }
+    }
+
+    /// Drawn uniformly from l's candidates; O(1) amortized (each stale candidate is dropped once).
+    fn pick_listed(&mut self, l: usize, v: usize) -> u32 {
+        let by_chunk = &self.by_chunk;
+        let list = &mut self.cand[l];
+        if list.len() > 2 * self.want[l] as usize + 32 {
+            list.retain(|&c| !by_chunk.has(GOT, c as usize, v));
+        }
+        loop {
+            let j = self.rng.below(list.len());
+            let c = list[j];
+            if !by_chunk.has(GOT, c as usize, v) {
+                return c;
+            }
+            list.swap_remove(j);
+        }
+    }
+
+    /// A scan back from a random place in u's arrival order; after SCAN steps without one (late,
+    /// when v lacks few of u's chunks), the first such chunk in u's bitset from a random word on,
+    /// so a pick costs at most SCAN + chunks/64 steps.
+    fn pick_scanned(&mut self, u: usize, v: usize) -> u32 {
         const SCAN: usize = 64;
         let w = self.words;
-        let order = &self.order[u * self.total..u * self.total + self.olen[u] as usize];
+        let order = &self.order[self.at[u]..self.at[u] + self.olen[u] as usize];
         let mut i = self.rng.below(order.len());
         for _ in 0..SCAN.min(order.len()) {
             if !Self::has(&self.got, w, v, order[i] as usize) {
@@ -258,7 +284,8 @@ impl State<'_> {
         unreachable!("pick: want > 0 but no chunk to give")
     }
 
-    /// Start a transfer on link l at `now` if it can; returns the chunk sent.
+    /// Start a transfer on link l at `now` if it can; returns the chunk sent: of two picks, the one
+    /// fewer ranks hold or are receiving (rarest of two).
     fn try_link(&mut self, l: usize, now: f64) -> Option<u32> {
         if self.busy[l] || self.want[l] == 0 {
             return None;
@@ -268,28 +295,28 @@ impl State<'_> {
             return None;
         }
         let (u, v) = (links.src[l] as usize, links.dst[l] as usize);
-        // The two picks' first places (the usual case: no fallback draw between them), loaded
-        // together rather than one cache miss after the other.
-        let (base, len) = (u * self.total, self.olen[u] as usize);
-        prefetch(&self.order[base + self.rng.peek(0, len)]);
-        prefetch(&self.order[base + self.rng.peek(1, len)]);
-        let w = self.words;
-        let mut best: Option<u32> = None;
-        for _ in 0..2 {
-            let c = self.pick(u, v);
-            if best.map_or(true, |b| self.count[c as usize] < self.count[b as usize]) {
-                best = Some(c);
-            }
+        let a = self.pick(l, u, v);
+        let b = self.pick(l, u, v);
+        let c = if self.count[b as usize] < self.count[a as usize] { b } else { a } as usize;
+        if !self.got.is_empty() {
+            Self::set(&mut self.got, self.words, v, c);
         }
-        let c = best.unwrap() as usize;
-        self.got[v * w + c / 64] |= 1 << (c % 64);
         self.by_chunk.set(GOT, c, v);
         self.count[c] += 1;
         self.ngot[v] += 1;
         // v now has (or will have) c: links into v whose source holds c can give v one chunk fewer.
         for &m in &self.in_links[self.in_ptr[v] as usize..self.in_ptr[v + 1] as usize] {
-            if self.by_chunk.has(HELD, c, links.src[m as usize] as usize) {
-                self.want[m as usize] -= 1;
+            let m = m as usize;
+            if self.by_chunk.has(HELD, c, links.src[m] as usize) {
+                self.want[m] -= 1;
+                if self.want[m] == 0 && self.listed[m] {
+                    // Every candidate is stale: free them.
+                    if self.cand[m].capacity() > 64 {
+                        self.cand[m] = Vec::new();
+                    } else {
+                        self.cand[m].clear();
+                    }
+                }
             }
         }
         self.busy[l] = true;
@@ -322,14 +349,19 @@ impl State<'_> {
     /// Chunk c lands at v: v can now give it to each out-neighbour that neither holds nor is
     /// receiving it.
     fn land(&mut self, v: usize, c: usize, out_links: &[u32]) {
-        let w = self.words;
-        self.held[v * w + c / 64] |= 1 << (c % 64);
         self.by_chunk.set(HELD, c, v);
-        self.order[v * self.total + self.olen[v] as usize] = c as u32;
-        self.olen[v] += 1;
+        if self.at[v] != usize::MAX {
+            Self::set(&mut self.held, self.words, v, c);
+            self.order[self.at[v] + self.olen[v] as usize] = c as u32;
+            self.olen[v] += 1;
+        }
         for &o in out_links {
-            if !self.by_chunk.has(GOT, c, self.links.dst[o as usize] as usize) {
-                self.want[o as usize] += 1;
+            let o = o as usize;
+            if !self.by_chunk.has(GOT, c, self.links.dst[o] as usize) {
+                self.want[o] += 1;
+                if self.listed[o] {
+                    self.cand[o].push(c as u32);
+                }
             }
         }
     }
@@ -370,7 +402,6 @@ pub fn all_gather_from(links: &Links, owner: &[u32], seed: u64, record: bool) ->
     for &r in owner {
         owned[r as usize] += 1;
     }
-    let words = total.div_ceil(64);
     let m = links.src.len();
     let (out_ptr, out_links) = csr(n, (0..m).map(|l| (links.src[l] as usize, l as u32)));
     let (in_ptr, in_links) = csr(n, (0..m).map(|l| (links.dst[l] as usize, l as u32)));
@@ -390,15 +421,26 @@ pub fn all_gather_from(links: &Links, owner: &[u32], seed: u64, record: bool) ->
         }
         nb_ptr[l + 1] = nb.len() as u32;
     }
+    let words = total.div_ceil(64);
     let by_chunk_words = n.div_ceil(64);
+    let scanned: Vec<bool> = (0..n).map(|r| out_ptr[r + 1] - out_ptr[r] > LIST_MAX_DEGREE).collect();
+    let mut at = vec![usize::MAX; n];
+    let mut next = 0;
+    for r in (0..n).filter(|&r| scanned[r]) {
+        at[r] = next;
+        next += total;
+    }
+    let listed: Vec<bool> = (0..m).map(|l| !scanned[links.src[l] as usize]).collect();
     let mut st = State {
         links,
-        total,
         words,
-        held: vec![0; n * words],
-        got: vec![0; n * words],
+        held: if next > 0 { vec![0; n * words] } else { Vec::new() },
+        got: if next > 0 { vec![0; n * words] } else { Vec::new() },
         by_chunk: ByChunk { words: by_chunk_words, bits: vec![0; total * by_chunk_words * 2] },
-        order: vec![0; n * total],
+        cand: vec![Vec::new(); m],
+        listed,
+        at,
+        order: vec![0; next],
         olen: vec![0; n],
         count: vec![1; total],
         ngot: owned.clone(),
@@ -411,12 +453,21 @@ pub fn all_gather_from(links: &Links, owner: &[u32], seed: u64, record: bool) ->
     };
     for (c, &r) in owner.iter().enumerate() {
         let r = r as usize;
-        st.held[r * words + c / 64] |= 1 << (c % 64);
-        st.got[r * words + c / 64] |= 1 << (c % 64);
         st.by_chunk.set(HELD, c, r);
         st.by_chunk.set(GOT, c, r);
-        st.order[r * total + st.olen[r] as usize] = c as u32;
-        st.olen[r] += 1;
+        if next > 0 {
+            State::set(&mut st.held, words, r, c);
+            State::set(&mut st.got, words, r, c);
+        }
+        if scanned[r] {
+            st.order[st.at[r] + st.olen[r] as usize] = c as u32;
+            st.olen[r] += 1;
+        }
+        for &l in &out_links[out_ptr[r] as usize..out_ptr[r + 1] as usize] {
+            if st.listed[l as usize] {
+                st.cand[l as usize].push(c as u32);
+            }
+        }
     }
     for l in 0..m {
         // Each source holds its own chunks, which its destination lacks.
@@ -547,6 +598,30 @@ mod tests {
         let out = all_gather(&ring(8), 1, 0, true).unwrap();
         assert_eq!(out.transfers, 8 * 7);
         assert_eq!(out.time_ns, 4.0);
+    }
+
+    #[test]
+    fn high_degree_ranks_scan_and_every_rank_gets_every_chunk_once() {
+        // All-to-all over 12 ranks: out-degree 11 > LIST_MAX_DEGREE, so the picks scan arrival
+        // orders. Each rank receives 33 chunks over 11 links of 1 ns: 3 ns at best.
+        let n = 12;
+        let (mut src, mut dst) = (vec![], vec![]);
+        for a in 0..n as u32 {
+            for b in (0..n as u32).filter(|&b| b != a) {
+                src.push(a);
+                dst.push(b);
+            }
+        }
+        let m = src.len();
+        let l = Links { npus: n, src, dst, ser: vec![1.0; m], fly: vec![1.0; m], path_ptr: (0..=m as u32).collect(), path: (0..m as u32).collect(), resources: m };
+        let out = all_gather(&l, 3, 7, true).unwrap();
+        assert_eq!(out.transfers as usize, n * (n - 1) * 3);
+        assert!((3.0..=4.0).contains(&out.time_ns), "{} ns", out.time_ns);
+        let mut seen = std::collections::HashSet::new();
+        for (&li, &c) in out.link.iter().zip(&out.chunk) {
+            assert!(seen.insert((l.dst[li as usize], c)), "rank {} got chunk {c} twice", l.dst[li as usize]);
+            assert_ne!(c / 3, l.dst[li as usize], "a rank was sent its own chunk");
+        }
     }
 
     #[test]
