@@ -237,3 +237,17 @@ def test_a_sub_group_direct_all_reduce_reduces_its_second_round_as_astra_sim_doe
     prefix, cg = write_set(tmp_path, per_rank, {1: list(members)})
     r = replay(p, read_et_set(prefix, 8, cg), ReplayOptions(sim=sim))
     assert [r["npus"][i]["finish_ns"] for i in members] == want
+
+
+def test_a_send_is_one_message_whatever_the_chunk_count(tmp_path):
+    """Measured on the congestion-aware binary (518bd51, corpus case w2000178: SW(4) 50 GB/s 100 ns,
+    endpoint delay 10, 4 chunks): two sends into NPU 2 at once, 18,071 B from NPU 1 and 3,017 B
+    from NPU 3, arrive at 872 and 312 ns, each one message store-and-forwarded over two links
+    (ASTRA-sim never cuts a native send into preferred-dataset-splits chunks)."""
+    p = prepare(blueprints.graph("std.fabrics.stack", shape="SW(4)", bandwidth="[50.0 GiB/s]", latency="[100.0 ns]"))
+    sim = SimulationOptions(model="astra-aware", chunks=4, endpoint_delay_ns=10, local_mem_bw_gb_per_s=1600)
+    per_rank = [[comp(1, 1)], [send(1, 1, 2, 18071)], [recv(1, 1, 2, 18071), recv(2, 3, 2, 3017)],
+                [send(1, 3, 2, 3017)]]
+    prefix, cg = write_set(tmp_path, per_rank)
+    r = replay(p, read_et_set(prefix, 4, cg), ReplayOptions(sim=sim))
+    assert [n["finish_ns"] for n in r["npus"]] == [1000, 872, 872, 312]
