@@ -34,6 +34,9 @@ pub struct SimConfig {
     pub dor_dims: Option<Vec<usize>>,
     /// Dimensions that dimension-order routing crosses in one step (see `routing::DorSpec`).
     pub dor_direct_dims: Vec<usize>,
+    /// Dimension-order routes stop after the first dimension where the ranks differ (see
+    /// `routing::DorSpec::first_dim_only`).
+    pub dor_first_dim_only: bool,
     /// Routing policy per physical edge and whether it is a scale-up link; empty: ECMP everywhere,
     /// no tiers (see `routing::Policy`).
     pub policies: Vec<(Policy, bool)>,
@@ -66,6 +69,7 @@ impl Default for SimConfig {
             ecmp: true,
             dor_dims: None,
             dor_direct_dims: vec![],
+            dor_first_dim_only: false,
             affinity: vec![],
             policies: vec![],
             pxn: false,
@@ -351,6 +355,7 @@ fn new_router<'t>(topo: &'t Topology, npu_nodes: &[u32], cfg: &SimConfig) -> Sim
         npu_nodes: npu_nodes.to_vec(),
         dims: dims.clone(),
         direct: (0..dims.len()).map(|d| cfg.dor_direct_dims.contains(&d)).collect(),
+        first_dim_only: cfg.dor_first_dim_only,
     });
     let mut router = Router::new(topo, cfg.metric, cfg.ecmp, dor)?;
     if cfg.no_shortcuts {

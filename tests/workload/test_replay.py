@@ -199,3 +199,22 @@ def test_a_sub_group_collective_takes_astra_sims_fixed_10_ns_in_place_of_the_end
     prefix, cg = write_set(tmp_path, [[coll(1, "all-reduce", 1248382)]] * 4)
     r = replay(p, read_et_set(prefix, 4, cg), ReplayOptions(sim=sim))
     assert [n["finish_ns"] for n in r["npus"]] == [12614] * 4
+
+
+@pytest.mark.parametrize("kind, size, want", [("all-reduce", 13627, 4230), ("all-gather", 13627, 2282),
+                                              ("all-to-all", 1362700, 15730)])
+def test_a_sub_group_across_two_dimensions_times_each_message_on_the_first_dimension_that_differs(
+        tmp_path, kind, size, want):
+    """Measured on the congestion-unaware binary (518bd51), SW(4) x SW(3) at 100 / 50 GB/s, 500 ns,
+    endpoint delay 10, ring, 1 chunk: the group {3, 4, 5} (coordinates (3, 0), (0, 1), (1, 1)) runs
+    its ring with every message timed on the first dimension where its ends differ alone
+    (MultiDimTopology::send), not over both switches."""
+    p = prepare(blueprints.graph("std.fabrics.stack", shape="SW(4)_SW(3)", bandwidth="[100.0 GiB/s, 50.0 GiB/s]",
+                                 latency="[500.0 ns, 500.0 ns]"))
+    sim = SimulationOptions(model="astra", chunks=1, endpoint_delay_ns=10, local_mem_bw_gb_per_s=1600)
+    per_rank = [[comp(1, 1)] for _ in range(12)]
+    for r in (3, 4, 5):
+        per_rank[r] = [coll(1, kind, size, group=1)]
+    prefix, cg = write_set(tmp_path, per_rank, {1: [3, 4, 5]})
+    r = replay(p, read_et_set(prefix, 12, cg), ReplayOptions(sim=sim))
+    assert [r["npus"][i]["finish_ns"] for i in (3, 4, 5)] == [want] * 3
