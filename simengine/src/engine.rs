@@ -997,7 +997,10 @@ impl<'t> Sim<'t> {
         if !self.jobs[j].plan.phase(chunk, p).algo.staggered_step(s as usize) {
             return;
         }
-        let at = now + self.spec.endpoint_delay_ns;
+        // On a communicator group's ring the second round's messages are reduced too.
+        let algo = &self.jobs[j].plan.phase(chunk, p).algo;
+        let reduce = if algo.local_ring && algo.n > 2 { self.reduce_ns(m.bytes) } else { 0.0 };
+        let at = now + self.spec.endpoint_delay_ns + reduce;
         let lane = (m.tag >> 24) as u8;
         if self.unsent.contains_key(&m.dst_mps) {
             self.q.push(at, Ev::Send { mps: m.dst_mps, lane, step: s + 1 });
