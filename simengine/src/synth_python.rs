@@ -5,6 +5,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
 use crate::synth::{all_gather, all_gather_from, replay, Links};
+use crate::synth_list::list_replay;
 
 fn u32s(b: &[u8]) -> Vec<u32> {
     b.chunks_exact(4).map(|x| u32::from_le_bytes([x[0], x[1], x[2], x[3]])).collect()
@@ -70,9 +71,24 @@ fn synth_replay<'py>(py: Python<'py>, npus: usize, src: &[u8], dst: &[u8], ser: 
     Ok((into_pybytes(py, r.start, f64::to_le_bytes)?, into_pybytes(py, r.land, f64::to_le_bytes)?, into_pybytes(py, r.round, u32::to_le_bytes)?))
 }
 
+/// Work-conserving replay (synth_list::list_replay), arguments as synth_replay's; returns the
+/// start times (f64 bytes).
+#[pyfunction]
+#[pyo3(signature = (*, npus, src, dst, ser, fly, path_ptr, path, resources, link, chunk, reduce, chunks))]
+#[allow(clippy::too_many_arguments)]
+fn synth_list_replay<'py>(py: Python<'py>, npus: usize, src: &[u8], dst: &[u8], ser: &[u8], fly: &[u8], path_ptr: &[u8], path: &[u8],
+                          resources: usize, link: &[u8], chunk: &[u8], reduce: &[u8], chunks: usize) -> PyResult<Bound<'py, PyBytes>> {
+    let l = links(npus, src, dst, ser, fly, path_ptr, path, resources);
+    let (link, chunk) = (u32s(link), u32s(chunk));
+    let reduce: Vec<bool> = reduce.iter().map(|&b| b != 0).collect();
+    let start = py.allow_threads(|| list_replay(&l, &link, &chunk, &reduce, chunks)).map_err(PyValueError::new_err)?;
+    into_pybytes(py, start, f64::to_le_bytes)
+}
+
 /// Adds the synthesis functions to the extension module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(synth_all_gather, m)?)?;
     m.add_function(wrap_pyfunction!(synth_replay, m)?)?;
+    m.add_function(wrap_pyfunction!(synth_list_replay, m)?)?;
     Ok(())
 }
