@@ -88,6 +88,10 @@ class SimulationOptions:
     # collective at different times and ASTRA-sim starts each member's part at its own issue;
     # messages reaching a member before it starts wait for it. Empty: every member at 0.
     member_start_ns: tuple[tuple[float, ...], ...] = ()
+    # The astra models: the group is an ASTRA-sim communicator group smaller than the system (a
+    # workload's process group), whose ring ASTRA-sim builds as a `Local` ring: its direct
+    # all-reduce reduces the second round's messages too (docs/workloads.md).
+    astra_communicator_group: bool = False
     chunks: int = 1  # preferred-dataset-splits
     active_chunks: int = 1  # per dimension
     endpoint_delay_ns: float = 10.0
@@ -405,6 +409,7 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
         symmetry=opts.symmetry,
         schedules=_schedule_arrays(opts, dims),
         starts=[[float(t) for t in s] for s in opts.member_start_ns],
+        local_ring=astra and opts.astra_communicator_group,
         **routes,
     )
     if plan is not None:

@@ -39,7 +39,8 @@ from ..simulate.run import PreparedGraph, SimulationOptions, simulate
 # (CommunicatorGroup::get_collective_plan), and its Ring, AllToAll (direct) and HalvingDoubling
 # algorithms move such a ring's packets with MemBus's Fast transmission: a fixed 10 ns
 # (MemBus::send_from_NPU_to_MA / send_from_MA_to_NPU) where the whole system's rings take the
-# configured endpoint-delay.
+# configured endpoint-delay. (The Local ring also changes the direct all-reduce's packet counts:
+# SimulationOptions.astra_communicator_group.)
 SUB_GROUP_ENDPOINT_DELAY_NS = 10.0
 
 
@@ -112,7 +113,11 @@ class CollectiveTimer:
                 sim = replace(sim, dims=(len(members),),
                               algorithm=sim.algorithm if len(sim.algorithm) == 1 else ("ring",))
                 if collective != "point-to-point" and sim.model in ("astra", "astra-aware"):
-                    sim = replace(sim, endpoint_delay_ns=SUB_GROUP_ENDPOINT_DELAY_NS)
+                    sim = replace(sim, endpoint_delay_ns=SUB_GROUP_ENDPOINT_DELAY_NS, astra_communicator_group=True)
+            if collective == "point-to-point" and sim.model in ("astra", "astra-aware"):
+                # ASTRA-sim's native send is one message of the whole size (Workload::issue_send_comm
+                # -> sim_send), never cut into preferred-dataset-splits chunks.
+                sim = replace(sim, chunks=1)
             self.engine_cache[key] = simulate(self.p, sim)
         r = self.engine_cache[key]
         for tier in r["tiers"]:

@@ -159,9 +159,9 @@ struct Sim<'t> {
     gate: Option<PairGate<Gated>>,
     /// Messages the gate just released (kept to reuse its allocation).
     released: Vec<Gated>,
-    /// Schedules under the astra models with reductions charged: each received message is reduced
-    /// on its own, concurrently, in whole microseconds, as ASTRA-sim runs an exported schedule
-    /// (`custom_reductions`).
+    /// Schedules under the astra models, as ASTRA-sim runs an exported one (`custom_reductions`):
+    /// each received message reduced on its own, concurrently, in whole microseconds; a member
+    /// done once its own messages have landed too.
     reductions: Option<Reductions>,
 }
 
@@ -287,7 +287,7 @@ pub fn simulate_watched(
         symmetry_report: Report::default(),
         gate: None,
         released: Vec::new(),
-        reductions: (cfg.astra && spec.local_mem_bw_gb_per_s.is_some() && has_schedule).then(Reductions::default),
+        reductions: (cfg.astra && has_schedule).then(Reductions::default),
     };
     if let (Some(order), Model::Fair, false) = (spec.chunk_order.as_deref(), cfg.model, cfg.astra) {
         // Every group is a copy of the first: positions are its members.
@@ -753,21 +753,24 @@ impl<'t> Sim<'t> {
         }
     }
 
-    /// Under `reductions`: the reduction the receiver of message `i` of a schedule step owes it.
+    /// Under `reductions`: message `i` of a schedule step is on its way, with the reduction its
+    /// receiver owes it (none without --local-mem-bw).
     #[allow(clippy::too_many_arguments)]
     fn note_reduction(&mut self, j: usize, chunk: usize, p: usize, member: usize, s: usize, i: usize, snd: &Send) {
         let plan = &self.jobs[j].plan;
         let phase = plan.phase(chunk, p);
-        let (Some(program), Some(bw)) = (phase.algo.program.as_ref(), self.spec.local_mem_bw_gb_per_s) else {
+        let Some(program) = phase.algo.program.as_ref() else {
             return;
         };
         let pos = plan.position(chunk, p, member);
-        let ns = custom_reductions::reduction_ns(snd.bytes * program.reduced_share(pos, s, i), bw);
+        let ns = self.spec.local_mem_bw_gb_per_s
+            .map_or(0.0, |bw| custom_reductions::reduction_ns(snd.bytes * program.reduced_share(pos, s, i), bw));
         let peer = member + snd.to * phase.stride - pos * phase.stride;
         let dst_mps = self.mps(j, chunk, p, peer % self.jobs[j].fold) as u32;
         let src_rank = self.jobs[j].plan.ranks[member];
+        let src_mps = self.mps(j, chunk, p, member) as u32;
         if let Some(r) = self.reductions.as_mut() {
-            r.sent(dst_mps, snd.tag, src_rank, ns);
+            r.sent(dst_mps, snd.tag, src_rank, ns, src_mps);
         }
     }
 
@@ -785,7 +788,9 @@ impl<'t> Sim<'t> {
             st.lanes_left -= 1;
             if st.lanes_left == 0 {
                 st.pending = Vec::new();
-                self.finish_phase(j, chunk, p, member, now);
+                if !(custom && self.reductions.as_mut().is_some_and(|r| r.wait_for_sends(mps))) {
+                    self.finish_phase(j, chunk, p, member, now);
+                }
             }
             return Ok(());
         };
@@ -992,7 +997,10 @@ impl<'t> Sim<'t> {
         if !self.jobs[j].plan.phase(chunk, p).algo.staggered_step(s as usize) {
             return;
         }
-        let at = now + self.spec.endpoint_delay_ns;
+        // On a communicator group's ring the second round's messages are reduced too.
+        let algo = &self.jobs[j].plan.phase(chunk, p).algo;
+        let reduce = if algo.local_ring && algo.n > 2 { self.reduce_ns(m.bytes) } else { 0.0 };
+        let at = now + self.spec.endpoint_delay_ns + reduce;
         let lane = (m.tag >> 24) as u8;
         if self.unsent.contains_key(&m.dst_mps) {
             self.q.push(at, Ev::Send { mps: m.dst_mps, lane, step: s + 1 });
@@ -1056,8 +1064,10 @@ impl<'t> Sim<'t> {
         } else {
             self.release_on_arrival(now, &m);
         }
-        if let Some(r) = self.reductions.as_mut() {
-            r.arrived(m.dst_mps, m.tag, m.src_rank, now);
+        if let Some(sender) = self.reductions.as_mut().and_then(|r| r.arrived(m.dst_mps, m.tag, m.src_rank, now)) {
+            // The sender had walked all its steps; this was its last message in flight.
+            let (j, chunk, p, member) = self.decode(sender);
+            self.finish_phase(j, chunk, p, member, now);
         }
         let st = &mut self.states[m.dst_mps as usize];
         let count = match st.pending.iter_mut().find(|e| e.0 == m.tag) {

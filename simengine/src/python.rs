@@ -107,7 +107,7 @@ impl Monitor for PyMonitor {
     endpoint_delay_ns=10.0, local_mem_bw_gb_per_s=None, optimization="localBWAware", scheduling="fifo",
     intra_dimension_scheduling="FIFO", inter_dimension_scheduling="ascending", dim_bandwidth=vec![],
     model="unaware", astra=false, routing="hops", ecmp=true, dor_dims=None, dor_direct_dims=vec![], dor_first_dim_only=false, trace=false,
-    node_kind=None, no_transit_kinds=vec![], no_transit_nodes=vec![], npu_nic=vec![], npu_server=vec![], edge_policy=vec![], pxn=false, cut_through_kinds=vec![], max_events=u64::MAX, symmetry=false, progress=None, progress_interval_s=0.2, schedules=vec![], starts=vec![]))]
+    node_kind=None, no_transit_kinds=vec![], no_transit_nodes=vec![], npu_nic=vec![], npu_server=vec![], edge_policy=vec![], pxn=false, cut_through_kinds=vec![], max_events=u64::MAX, symmetry=false, progress=None, progress_interval_s=0.2, schedules=vec![], starts=vec![], local_ring=false))]
 #[allow(clippy::too_many_arguments)]
 fn simulate<'py>(
     py: Python<'py>,
@@ -154,6 +154,7 @@ fn simulate<'py>(
     progress_interval_s: f64,
     schedules: Vec<Vec<ScheduleArrays>>,
     starts: Vec<Vec<f64>>,
+    local_ring: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let build = || -> Result<(Topology, CollectiveSpec, SimConfig), SimError> {
         let mut topo = Topology::new(
@@ -247,6 +248,7 @@ fn simulate<'py>(
             inter: parse("inter-dimension scheduling", inter_dimension_scheduling, &[("ascending", InterScheduling::Ascending), ("offlineGreedy", InterScheduling::OfflineGreedy), ("offlineGreedyFlex", InterScheduling::OfflineGreedyFlex)])?,
             dim_bandwidth: dim_bandwidth.clone(),
             starts,
+            local_ring,
         };
         let cfg = SimConfig {
             model: parse("network model", model, &[("unaware", Model::Unaware), ("aware", Model::Aware), ("fair", Model::Fair)])?,
