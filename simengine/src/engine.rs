@@ -8,7 +8,7 @@
 use std::collections::{HashMap, VecDeque};
 use std::time::{Duration, Instant};
 
-use crate::algorithms::{tag, Op, Send};
+use crate::algorithms::{tag, Op, Send, StepSpec};
 use crate::dim_scheduling::{InterScheduling, IntraScheduling, QueueKey};
 use crate::error::{SimError, SimResult};
 use crate::events::{Ev, EventQueue};
@@ -84,6 +84,9 @@ struct MemberPhase {
     step: [u32; 2],
     need: [u32; 2],
     delay: [f64; 2],
+    /// ASTRA-sim compatibility: the reduction that follows `delay` as its own event (see
+    /// `Sim::processing`); None when `delay` already includes it.
+    reduce: [Option<f64>; 2],
     /// Messages received per tag that their step has not consumed yet.
     pending: Vec<(u32, u32)>,
 }
@@ -473,6 +476,10 @@ impl<'t> Sim<'t> {
                         return Ok(()); // the caller reruns event by event
                     }
                 }
+                Ev::Reduce { mps, lane, step } => {
+                    let r = self.states[mps as usize].reduce[lane as usize].unwrap_or(0.0);
+                    self.q.push(now + r, Ev::Step { mps, lane, step });
+                }
                 Ev::Send { mps, lane, step } => {
                     self.send_released(now, mps, lane as usize, step as usize)?;
                     if self.net.conflict {
@@ -642,6 +649,16 @@ impl<'t> Sim<'t> {
         }
     }
 
+    /// Whether a step's reduction runs as its own event after the endpoint delay, as in
+    /// ASTRA-sim: a received message that needs processing pays the MemBus delay (an event
+    /// `endpoint delay` later), then `PacketBundle::call` registers the reduction
+    /// (`CommProcessingFinished`) from that instant, astra-sim/system/PacketBundle.cc. Its
+    /// completion is thus scheduled after everything already due at that time, even when the
+    /// reduction takes 0 ns (Sys::try_register_event appends to the instant's list).
+    fn processing(&self, spec: &StepSpec) -> bool {
+        self.cfg.astra && spec.recv > 0 && spec.reduce_bytes > 0.0 && !spec.staggered && self.spec.local_mem_bw_gb_per_s.is_some()
+    }
+
     fn step(&mut self, now: f64, mps: u32, lane: usize, s: usize) -> SimResult<()> {
         self.steps_done += 1;
         let (j, chunk, p, member) = self.decode(mps);
@@ -687,7 +704,10 @@ impl<'t> Sim<'t> {
             }
         }
         self.sends = sends;
-        let delay = if spec.recv > 0 { self.spec.endpoint_delay_ns } else { 0.0 } + self.reduce_ns(spec.reduce_bytes);
+        let reduce = self.reduce_ns(spec.reduce_bytes);
+        let endpoint = if spec.recv > 0 { self.spec.endpoint_delay_ns } else { 0.0 };
+        let delay = endpoint + reduce;
+        let processing = self.processing(&spec);
         if spec.staggered {
             self.stagger.entry(mps).or_default().start = Some(now);
         }
@@ -701,6 +721,9 @@ impl<'t> Sim<'t> {
             }
             if spec.staggered {
                 self.release_staggered(mps, lane, s, delay);
+            } else if processing {
+                st.reduce[lane] = Some(reduce);
+                self.q.push(now + endpoint, Ev::Reduce { mps, lane: lane as u8, step: s as u32 + 1 });
             } else {
                 self.q.push(now + delay, Ev::Step { mps, lane: lane as u8, step: s as u32 + 1 });
             }
@@ -708,7 +731,8 @@ impl<'t> Sim<'t> {
             st.waiting[lane] = true;
             st.step[lane] = s as u32;
             st.need[lane] = spec.recv;
-            st.delay[lane] = delay;
+            st.delay[lane] = if processing { endpoint } else { delay };
+            st.reduce[lane] = processing.then_some(reduce);
         }
         Ok(())
     }
@@ -899,8 +923,11 @@ impl<'t> Sim<'t> {
                 st.pending.swap_remove(i);
             }
             let at = now + st.delay[lane];
+            let processing = st.reduce[lane].is_some();
             if self.staggered_tag(m.dst_mps, m.tag) {
                 self.release_staggered(m.dst_mps, lane, s as usize, at - now);
+            } else if processing {
+                self.q.push(at, Ev::Reduce { mps: m.dst_mps, lane: lane as u8, step: s + 1 });
             } else {
                 self.q.push(at, Ev::Step { mps: m.dst_mps, lane: lane as u8, step: s + 1 });
             }

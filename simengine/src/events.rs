@@ -9,6 +9,9 @@ use std::collections::VecDeque;
 pub enum Ev {
     /// A member's lane reaches step `step` of a phase (member-phase state `mps`).
     Step { mps: u32, lane: u8, step: u32 },
+    /// ASTRA-sim compatibility: a received message's endpoint delay has passed and its reduction
+    /// starts; lane `lane` reaches step `step` once it is done (see `Sim::processing`).
+    Reduce { mps: u32, lane: u8, step: u32 },
     /// A release of a step whose sends a staggered step releases one by one: its next unsent
     /// message goes.
     Send { mps: u32, lane: u8, step: u32 },

@@ -159,8 +159,11 @@ def test_stratified_subset_matches_the_real_binaries_to_the_ns():
 # Real-binary runs that show a rule on their own (always run, whatever the subset draws):
 # offlineGreedyFlex cutting a collective into fewer chunks than `splits` (g23-00202: 3 of 4,
 # g23-01949: 14 of 18); the aware direct all-reduce whose slow reductions let second-round
-# arrivals release second-round sends (g23-03228: one chunk on a Ring of 9, g23-01455).
-RULE_CASES = ("g23-00202", "g23-01949", "g23-03228", "g23-01455")
+# arrivals release second-round sends (g23-03228: one chunk on a Ring of 9, g23-01455); a
+# reduction registered as its own event once the endpoint delay has passed, after what is already
+# due at that instant (g23-02395: double binary tree on FullyConnected(2), a leaf's send before
+# the root's; g23-02275: halving-doubling on an aware Ring of 64).
+RULE_CASES = ("g23-00202", "g23-01949", "g23-03228", "g23-01455", "g23-02395", "g23-02275")
 
 
 @pytest.mark.parametrize("name", RULE_CASES)
