@@ -325,7 +325,7 @@ def replay_options(case: dict[str, Any]):
     sim = SimulationOptions(model="astra-aware" if case["backend"] == "aware" else "astra",
                             algorithm=(case["algorithm"],) * len(case["dims"]), chunks=case["chunks"],
                             endpoint_delay_ns=case["endpoint_delay"], local_mem_bw_gb_per_s=case["local_mem_bw"],
-                            scheduling="lifo")
+                            scheduling="arrival")  # the astra models' default: ASTRA-sim's queue order
     m = case.get("memory")
     return ReplayOptions(sim=sim, roofline=case["roofline"], peak_perf_tflops=case["peak_perf"],
                          remote_mem_bw_gb_per_s=m["bw"] if m else None, remote_mem_latency_ns=m["latency"] if m else 0)

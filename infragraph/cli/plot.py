@@ -30,7 +30,8 @@ def register(sub) -> None:
     table.add_argument("--kind", default="lines", choices=("lines", "heatmap", "speedup"))
     table.add_argument("--x", default="size_bytes", help="input column on the x axis (default size_bytes)")
     table.add_argument("--y", default="time",
-                       help="metric: time, busbw, algbw, utilization or any column (default time)")
+                       help="metric: time (a workload sweep's: its step time), step, busbw, algbw, utilization or any "
+                            "column (default time)")
     table.add_argument("--series", help="comma-separated columns, one line per combination "
                                         "(default: the other inputs that vary)")
     table.add_argument("--facet", help="one panel per value of this column (default: collective, when it varies)")

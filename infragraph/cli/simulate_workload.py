@@ -27,6 +27,10 @@ def add_arguments(p) -> None:
                         "NPU) or an ASTRA-sim text workload (.txt, converted by Chakra's converter)")
     w.add_argument("--comm-group", metavar="JSON", help="the ET set's communicator groups ({\"1\": [0, 1], ...})")
     w.add_argument("--passes", type=int, default=1, help="text workload: training passes (default 1)")
+    w.add_argument("--text-update-times", action="store_true",
+                   help="text workload (one-layer MICRO): wait the line's update time (ns) after the collective, as "
+                        "ASTRA-sim's pre-Chakra workload layer did (the ASPLOS 2023 tutorial's 45,681 ns); Chakra's "
+                        "converter and ASTRA-sim 518bd51 drop it")
     w.add_argument("--roofline", action="store_true",
                    help="time GPU compute nodes by roofline from num_ops/tensor_size (ASTRA-sim's roofline-enabled)")
     w.add_argument("--peak-perf", default="900", metavar="TFLOPS",
@@ -98,8 +102,11 @@ def run_workload(args, sim_options) -> int:
             if args.comm_group:
                 raise option_error("--comm-group", "a text workload runs every collective on all NPUs; "
                                                    "--comm-group is for Chakra ET sets")
-            w = read_text(args.workload, n, args.passes)
+            w = read_text(args.workload, n, args.passes, args.text_update_times)
         else:
+            if args.text_update_times:
+                raise option_error("--text-update-times", "--text-update-times is for text workloads (FILE.txt); "
+                                                          "an ET set's nodes carry their own times")
             if not Path(f"{args.workload}.0.et").exists() and Path(args.workload).is_file():
                 raise option_error("--workload", f"'{args.workload}' is a file; give an ET set's prefix "
                                                  "(PREFIX.<rank>.et) or a text workload ending in .txt")

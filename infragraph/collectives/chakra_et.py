@@ -16,12 +16,15 @@ default (rank-steps), for each
 step, one send node per receiver and one receive node per sender (transfers between one pair in
 one step are one message of their summed chunks, tag = the step), all depending on the rank's
 receive (and reduction) nodes of its latest earlier step with receipts; a receive that brings
-`reduce` chunks is followed by a COMP node of the reduction time, 3 x bytes / local-mem-bw
-(GB/s), cut to whole microseconds as the ET stores it. Node attributes are those of ASTRA-sim's
+`reduce` chunks is followed by a COMP node of the reduction time: ASTRA-sim's built-in
+3 x floor(bytes / local-mem-bw) ns in whole microseconds cut down, as the ET stores it and
+ASTRA-sim's own MSCCL converter writes it (simengine `custom_reductions::micros`, which the
+engine's astra models charge per received message, concurrently, as ASTRA-sim runs these nodes). Node attributes are those of ASTRA-sim's
 own example ETs (examples/system/custom_collectives): comm_type 5 (send) / 6 (receive),
 comm_size, comm_src or comm_dst, comm_tag. The endpoint delay our engine adds per receiving step
 has no node: ASTRA-sim's custom algorithm has none. With `"dependencies": "chunks"`, one node
-per transfer, a send waiting only for the rank's latest earlier receipt of its chunk.
+per transfer, a send waiting only for the rank's receipts of its chunk in the latest earlier step
+that brought it any.
 """
 from __future__ import annotations
 
@@ -79,31 +82,34 @@ def _receive(nodes: list, name: str, deps: tuple[int, ...], src: int, tag: int, 
     nodes.append(make_node(len(nodes), f"recv_{name}", "recv", deps, comm_type=6, comm_size=size, comm_src=src,
                            comm_tag=tag))
     if reduced_bytes and local_mem_bw_gb_per_s is not None:
-        us = math.floor(3 * reduced_bytes / local_mem_bw_gb_per_s / 1000)
+        from .._simengine import custom_reduction_micros
+
+        us = custom_reduction_micros(float(reduced_bytes), float(local_mem_bw_gb_per_s))
         nodes.append(make_node(len(nodes), f"reduce_{name}", "compute", (len(nodes) - 1,), duration_us=us))
     return len(nodes) - 1
 
 
 def _chunk_nodes(schedule: Schedule, rank: int, chunk: int, local_mem_bw_gb_per_s: float | None) -> list:
     """`"dependencies": "chunks"`: one send or receive per transfer (tag = step x chunks + chunk), a
-    send waiting only for the rank's latest earlier receipt of its chunk."""
+    send waiting only for the rank's receipts of its chunk in the latest earlier step with any (the
+    engine's per-chunk step waits for all of them)."""
     from ..workload.chakra import make_node
 
     nodes: list = []
-    last: dict[int, int] = {}  # chunk -> the node its latest receipt ends with
+    last: dict[int, tuple[int, ...]] = {}  # chunk -> the nodes its receipts of its latest step with any end with
     total = schedule.chunks
     for s, step in enumerate(schedule.steps):
-        arrived = {}
+        arrived: dict[int, list[int]] = defaultdict(list)
         for t in step:
-            deps = (last[t.chunk],) if t.chunk in last else ()
+            deps = last.get(t.chunk, ())
             if t.src == rank:
                 nodes.append(make_node(len(nodes), f"send_step{s}_chunk{t.chunk}_to{t.dst}", "send", deps, comm_type=5,
                                        comm_size=chunk, comm_dst=t.dst, comm_tag=s * total + t.chunk))
             elif t.dst == rank:
-                arrived[t.chunk] = _receive(nodes, f"step{s}_chunk{t.chunk}_from{t.src}", deps, t.src,
-                                            s * total + t.chunk, chunk, chunk if t.op == "reduce" else 0,
-                                            local_mem_bw_gb_per_s)
-        last.update(arrived)
+                arrived[t.chunk].append(_receive(nodes, f"step{s}_chunk{t.chunk}_from{t.src}", deps, t.src,
+                                                 s * total + t.chunk, chunk, chunk if t.op == "reduce" else 0,
+                                                 local_mem_bw_gb_per_s))
+        last.update((c, tuple(ends)) for c, ends in arrived.items())
     return nodes
 
 

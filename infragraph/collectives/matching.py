@@ -8,9 +8,11 @@ around (chunk, destination) pairs, with two choices TACOS leaves to chance made 
 
 - every logical link (links.py) is a server; when it and every physical link of its path are free
   and its source holds a chunk its destination neither holds nor is receiving, it sends one. Which
-  one: of two random picks among those (each a scan back from a random place in the source's
-  arrival order, after 64 steps the first such chunk of its bitset from a random word), the one
-  fewer ranks hold or are receiving (rarest of two:
+  one: of two random picks among those (uniform over the link's list of such chunks when its
+  source has at most 8 out-links, as on grids; on switch groups, where a landing chunk would join
+  dozens of lists, a scan back from a random place in the source's arrival order, after 64 steps
+  the first such chunk of its bitset from a random word), the one fewer ranks hold or are
+  receiving (rarest of two:
   keeps neighbours' holdings different, so links rarely starve; pure newest-first, what a ring
   does, starves the fast links of a Ring-FC-Switch system and reaches only 55-75 % of the bound);
 - when a path frees, the links sharing a physical link with it are offered it neediest
@@ -21,7 +23,8 @@ around (chunk, destination) pairs, with two choices TACOS leaves to chance made 
   reversed, that tree is a valid reduction (reduce-scatter).
 
 The loop runs in the Rust engine (simengine/src/synth.rs: a per-link count of the chunks its
-source could give keeps each try O(path length)). Times are ns; sizes bytes; bandwidth Gbit/s.
+source could give keeps each try O(path length); events are bucketed by time, so the cost per
+transfer is nearly flat in the number of NPUs). Times are ns; sizes bytes; bandwidth Gbit/s.
 """
 
 from __future__ import annotations
@@ -58,15 +61,17 @@ def engine_arrays(links: LogicalLinks, chunk_bytes: float) -> dict:
 
 
 def all_gather(links: LogicalLinks, chunks_per_rank: int, chunk_bytes: float, seed: int = 0,
-               record: bool = True) -> Timeline:
-    """Greedy all-gather: rank r starts with chunks r*K .. r*K+K-1, every rank ends with all n*K.
+               record: bool = True, owner: np.ndarray | None = None) -> Timeline:
+    """Greedy all-gather: rank r starts with chunks r*K .. r*K+K-1, every rank ends with all n*K;
+    `owner` (one rank per chunk, n*K of them) says instead where each chunk starts.
     `record` False keeps only the transfer count and the time (for very large fabrics)."""
     from .._simengine import synth_all_gather
 
     check_connected(links)
+    extra = {} if owner is None else {"owner": np.asarray(owner, dtype="<u4").tobytes()}
     try:
         raw = synth_all_gather(**engine_arrays(links, chunk_bytes), chunks_per_rank=chunks_per_rank, seed=seed,
-                               record=record)
+                               record=record, **extra)
     except ValueError as exc:
         raise error(f"cannot synthesize: {exc}") from None
     link = np.frombuffer(raw["link"], dtype="<u4").astype(np.int64)

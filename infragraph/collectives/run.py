@@ -8,8 +8,11 @@ How the engine times a schedule (simengine/src/schedule_program.rs): rank r walk
 steps in order; at step s it sends its transfers of step s (those to one receiver go as one message
 of their summed chunks), waits for the messages of step s sent to it, then pays the endpoint delay
 (if it received any) and the reduction of the chunks it received with `reduce` (local-mem-bw, as
-the built-in algorithms are charged). Steps are sequence points per rank, not a global barrier: a
-rank's step s starts when its own step s - 1 is done. A transfer carries size / (ranks x
+the built-in algorithms are charged; under the astra models as ASTRA-sim charges an exported
+schedule: per message, concurrently, in whole microseconds, simengine/src/custom_reductions.rs). Steps are sequence points per rank, not a global barrier: a
+rank's step s starts when its own step s - 1 is done. With "dependencies": "chunks" each chunk's
+transfers run as their own process group, and under fair each link carries one transfer at a time
+in step order (pair_gate.rs). A transfer carries size / (ranks x
 chunks_per_rank) bytes (all-gather: the shard / chunks_per_rank). The engine's --chunks splits the
 collective further, each chunk running the whole schedule, as with the built-in algorithms.
 """

@@ -84,6 +84,10 @@ class SimulationOptions:
     schedules: tuple[EngineSchedule | None, ...] = ()
     groups: tuple[tuple[int, ...], ...] | None = None  # ranks per process group; None: all NPUs
     root: int = 0  # member index in each group (broadcast/reduce root, point-to-point source)
+    # Per group, when each member starts its part, in ns (>= 0): a workload's members issue a
+    # collective at different times and ASTRA-sim starts each member's part at its own issue;
+    # messages reaching a member before it starts wait for it. Empty: every member at 0.
+    member_start_ns: tuple[tuple[float, ...], ...] = ()
     chunks: int = 1  # preferred-dataset-splits
     active_chunks: int = 1  # per dimension
     endpoint_delay_ns: float = 10.0
@@ -239,6 +243,22 @@ def dim_bandwidths(p: PreparedGraph, dims: Sequence[int]) -> list[float]:
     return out
 
 
+def _check_member_starts(starts: Sequence[Sequence[float]], groups: list[list[int]]) -> None:
+    """member_start_ns: empty, or per group one finite start >= 0 ns per member."""
+    if not starts:
+        return
+    if len(starts) != len(groups):
+        raise error(f"member_start_ns gives starts for {len(starts)} process groups, but there are {len(groups)}; "
+                    "give one tuple per group (ns per member), or none")
+    for g, (s, gr) in enumerate(zip(starts, groups)):
+        if len(s) != len(gr):
+            raise error(f"member_start_ns[{g}] has {len(s)} starts for a group of {len(gr)} members; "
+                        "expected one start (ns) per member")
+        for m, t in enumerate(s):
+            if not (isinstance(t, (int, float)) and 0 <= t < math.inf):
+                raise error(f"member_start_ns[{g}][{m}] = {t!r}: expected a finite time >= 0 ns")
+
+
 def _check_choice(what: str, value: str, choices: Sequence[str]) -> None:
     if value not in choices:
         from ..errors import did_you_mean
@@ -293,6 +313,7 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
         bad = [r for r in gr if not 0 <= r < n_npus]
         if bad:
             raise error(f"process group names rank {bad[0]}, but the graph has ranks 0..{n_npus - 1}")
+    _check_member_starts(opts.member_start_ns, groups)
     flat_schedule = opts.algorithm == ("schedule",) and opts.dims is None
     used = resolve(None if flat_schedule else p.g.graph_annotations.get("dims"), opts.dims, len(groups[0]))
     dims = used.sizes
@@ -363,6 +384,7 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
         cut_through_kinds=cut_through,
         symmetry=opts.symmetry,
         schedules=_schedule_arrays(opts, dims),
+        starts=[[float(t) for t in s] for s in opts.member_start_ns],
         **routes,
     )
     if plan is not None:

@@ -1,6 +1,7 @@
 """Expanding a checked spec into points: the product (or zip) of the axes, derived values, the filter.
 
-Every point carries its table inputs, the -D texts for its source, its `SimulationOptions`, and two
+Every point carries its table inputs, the -D texts for its source, its `SimulationOptions`, its
+workload (when the spec has a `workload` section: the point's LlmSpec, checked here), and two
 keys: `graph_key` (source digest + -D texts: which compiled graph it needs, so a worker compiles
 each distinct graph once) and `key` (graph_key + options + the table inputs + the toolchain's own
 digest: what a resumed sweep matches before it reuses a stored row). The table itself is keyed by
@@ -21,7 +22,8 @@ from .. import blueprints
 from ..simulate import SimulationOptions
 from . import expr
 from .options import ALWAYS, OPTIONS, column_value
-from .spec import OPTION, PARAM, Spec
+from .spec import OPTION, PARAM, WORKLOAD, Spec
+from .workloads import NOT_FOR_WORKLOADS, WorkloadJob, job_key, point_spec, spec_columns, world_path
 
 PACKAGE = Path(__file__).resolve().parent.parent
 
@@ -34,6 +36,7 @@ class Point:
     options: SimulationOptions
     graph_key: str
     key: str
+    workload: WorkloadJob | None = None  # a workload sweep's point: the training step it replays
 
 
 def expand(spec: Spec) -> list[Point]:
@@ -75,8 +78,11 @@ def _point(spec: Spec, index: int, env: dict[str, Any]) -> Point:
     options: dict[str, Any] = {}
     defines: dict[str, str] = {}
     inputs: dict[str, Any] = {}
+    workload: dict[str, Any] = {}
     for name, value in env.items():
         role = spec.roles[name]
+        if role == WORKLOAD:
+            workload[name] = value
         if role == OPTION:
             field, _column, check = OPTIONS[name]
             try:
@@ -94,17 +100,29 @@ def _point(spec: Spec, index: int, env: dict[str, Any]) -> Point:
     opts = replace(SimulationOptions(top_links=0), **options)  # the table keeps per-tier numbers only
     table = {"source": spec.source.label}
     for name in ALWAYS:
+        if spec.workload is not None and name in NOT_FOR_WORKLOADS:
+            continue
         field, column, _check = OPTIONS[name]
         table[column] = column_value(field, getattr(opts, field))
     for field, value in options.items():
         column = next(c for f, c, _ in OPTIONS.values() if f == field)
         table[column] = column_value(field, value)
+    job = None
+    if spec.workload is not None:
+        def at(path: str, message: str):
+            return spec.fail(path, f"{message} (at {_describe(spec, env)})",
+                             "keep only feasible points with `where`, e.g. \"heads % tp == 0\"")
+
+        llm = point_spec(spec.workload, workload, lambda n: _where(spec, n), at)
+        table.update(spec_columns(llm))
+        loc = spec.source_map.locate(world_path(spec.workload, list(workload), lambda n: _where(spec, n)))
+        job = WorkloadJob(llm, job_key(llm, toolchain_digest()), loc)
     table.update(inputs)
     define_items = tuple(sorted(defines.items()))
     graph_key = _digest([spec.source.digest, define_items])
     key = _digest([graph_key, toolchain_digest(), table,
                    {k: v for k, v in asdict(opts).items() if k not in ("trace", "top_links", "links")}])
-    return Point(index, table, define_items, opts, graph_key, key)
+    return Point(index, table, define_items, opts, graph_key, key, job)
 
 
 @lru_cache(maxsize=1)

@@ -3,9 +3,10 @@
 Everything that can be checked before a point runs is checked here, each problem reported at the
 spec's file:line:col: the schema, the source (a blueprint name or a file), axis values and ranges,
 zip groups, derived-value expressions and the names they read, and what every name means — a
-simulation option (sweep/options.py), a parameter of the source (passed as -D), or a variable
-some derived value reads. A name that is none of these is an error (a typo must not silently
-leave a parameter at its default).
+simulation option (sweep/options.py), a parameter of the source (passed as -D), a key of the
+`workload` section (an LLM training step, sweep/workloads.py), or a variable some derived value
+reads. A name that is none of these is an error (a typo must not silently leave a parameter at its
+default).
 """
 
 from __future__ import annotations
@@ -25,13 +26,14 @@ from ..errors import Diagnostic, InfraGraphError, Location, SourceMap, did_you_m
 from ..schemas import schema_errors
 from ..units import UnitError, parse_size_bytes
 from . import expr
-from .columns import reserved
+from .columns import METRICS, WORKLOAD_METRICS, reserved
 from .options import OPTIONS
+from .workloads import KEYS as WORKLOAD_KEYS, NOT_FOR_WORKLOADS, WorkloadBase, check_required, read_base
 
 MAX_AXIS_VALUES = 100_000
 MAX_POINTS = 1_000_000
 DOCUMENT_SUFFIXES = (".yaml", ".yml", ".json")
-OPTION, PARAM, VARIABLE = "option", "param", "variable"
+OPTION, PARAM, VARIABLE, WORKLOAD = "option", "param", "variable", "workload"
 OPTION_COLUMNS = {column for _field, column, _check in OPTIONS.values()}
 
 
@@ -57,8 +59,10 @@ class Spec:
     factors: list[list[str]]  # axes varying together, in product order (a lone axis is a group of one)
     derive: list[tuple[str, expr.Expr | Any]]  # in order; an Expr, or a constant
     where: list[tuple[str, expr.Expr]]  # (spec path, expression)
-    roles: dict[str, str]  # variable name -> OPTION, PARAM or VARIABLE
+    roles: dict[str, str]  # variable name -> OPTION, PARAM, WORKLOAD or VARIABLE
     source_map: SourceMap = field(repr=False, default=None)  # type: ignore[assignment]
+    workload: WorkloadBase | None = None  # the `workload` section: each point replays a training step
+    report: list[tuple[str, expr.Expr]] = field(default_factory=list)  # result columns, from inputs + metrics
 
     def fail(self, path: str, message: str, hint: str | None = None, offset: int | None = None,
              text: str | None = None) -> InfraGraphError:
@@ -114,6 +118,7 @@ def _check(data: dict, file: str, source_map: SourceMap) -> Spec:
         return located(source_map, where, message, hint)
 
     source = _source(data, Path(file).parent, fail)
+    workload = read_base(data["workload"], Path(file).parent, fail) if "workload" in data else None
     for where, name in [*((f"axes.{n}", n) for n in data["axes"]), *((f"derive.{n}", n) for n in data.get("derive") or {})]:
         if reserved(name) or (name in OPTION_COLUMNS and name not in OPTIONS):
             raise fail(where, f"'{name}' is a column of the results table; name this value otherwise")
@@ -141,13 +146,43 @@ def _check(data: dict, file: str, source_map: SourceMap) -> Spec:
         e = _parse_expr(source_map, where, text, known)
         reads.update(e.names)
         where_list.append((where, e))
-    roles = _roles(known, axes, source, reads, fail)
+    for text in (data.get("report") or {}).values():  # a value only a report column reads is read
+        try:
+            reads.update(expr.parse(text).names)
+        except expr.ExprError:
+            pass  # reported where it is written, by _report
+    roles = _roles(known, axes, source, reads, fail, workload is not None)
+    if workload is not None:
+        check_required(workload, [n for n, r in roles.items() if r == WORKLOAD], fail)
+    report = _report(data.get("report") or {}, roles, workload is not None, source_map, fail)
     spec = Spec(file, data.get("name") or Path(file).stem, source, axes, factors, derive, where_list, roles,
-                source_map)
+                source_map, workload, report)
     if spec.num_points() > MAX_POINTS:
         raise fail("axes", f"the axes make {spec.num_points():,} points; the limit is {MAX_POINTS:,}",
                    "zip axes that vary together, or split the study")
     return spec
+
+
+def _report(section: dict[str, str], roles: dict[str, str], workload: bool, source_map: SourceMap,
+            fail) -> list[tuple[str, expr.Expr]]:
+    """The `report` columns: expressions over a finished point's row (its inputs and metrics) and
+    the report columns before them, evaluated by the driver (run.py) as each point's result arrives."""
+    from .options import ALWAYS
+
+    options = [n for n in ALWAYS if not (workload and n in NOT_FOR_WORKLOADS)]
+    options += [n for n, role in roles.items() if role == OPTION]
+    metrics = [m for m in (WORKLOAD_METRICS if workload else METRICS) if m not in ("worker", "compiled")]
+    known = ["source", *(OPTIONS[n][1] for n in options), *(WORKLOAD_KEYS if workload else ()),
+             *(n for n, role in roles.items() if role != OPTION), *metrics]
+    known = list(dict.fromkeys(known))
+    out = []
+    for name, text in section.items():
+        where = f"report.{name}"
+        if name in known or reserved(name) or name in OPTIONS or name in OPTION_COLUMNS:
+            raise fail(where, f"'{name}' is already a column of the results table; name this column otherwise")
+        out.append((name, _parse_expr(source_map, where, text, known)))
+        known.append(name)
+    return out
 
 
 def _parse_expr(source_map: SourceMap, where: str, text: str, known: list[str]) -> expr.Expr:
@@ -281,7 +316,8 @@ def _factors(data: dict, axes: dict[str, list[Any]], fail) -> list[list[str]]:
     return sorted(factors, key=lambda g: min(order[n] for n in g))
 
 
-def _roles(names: list[str], axes: dict, source: Source, reads: set[str], fail) -> dict[str, str]:
+def _roles(names: list[str], axes: dict, source: Source, reads: set[str], fail,
+           workload: bool = False) -> dict[str, str]:
     roles = {}
     for name in names:
         where = f"axes.{name}" if name in axes else f"derive.{name}"
@@ -290,6 +326,14 @@ def _roles(names: list[str], axes: dict, source: Source, reads: set[str], fail) 
                 raise fail(where, f"'{source.label}' has no parameter '{name[2:]}'",
                            did_you_mean(name[2:], source.params) or _param_list(source))
             roles[name] = PARAM
+        elif workload and name in NOT_FOR_WORKLOADS:
+            raise fail(where, f"'{name}' does not apply to a workload sweep: the step's trace names each "
+                              "collective, its size and its group")
+        elif workload and name in WORKLOAD_KEYS:
+            if name in source.params and f"D.{name}" not in names:
+                raise fail(where, f"'{name}' is both a workload key and a parameter of '{source.label}'",
+                           f"write the parameter as 'D.{name}'; '{name}' next to it is the workload key")
+            roles[name] = WORKLOAD
         elif name in OPTIONS:
             if name in source.params and f"D.{name}" not in names:
                 raise fail(where, f"'{name}' is both a simulation option and a parameter of '{source.label}'",
@@ -299,10 +343,16 @@ def _roles(names: list[str], axes: dict, source: Source, reads: set[str], fail) 
             roles[name] = PARAM
         elif name in reads:
             roles[name] = VARIABLE
+        elif name in WORKLOAD_KEYS:
+            raise fail(where, f"'{name}' is a workload key, but this spec has no 'workload' section",
+                       "add `workload:` (a workload spec file, or a mapping of its keys) to replay a training "
+                       "step at every point (docs/sweep.md, 'Workload sweeps')")
         else:
-            raise fail(where, f"'{name}' is not a simulation option, not a parameter of '{source.label}', and "
-                              "no derived value or condition reads it",
-                       did_you_mean(name, [*OPTIONS, *source.params])
+            names_known = [*OPTIONS, *source.params, *(WORKLOAD_KEYS if workload else ())]
+            raise fail(where, f"'{name}' is not a simulation option, not a parameter of '{source.label}', "
+                              f"{'not a workload key, ' if workload else ''}and no derived value, condition or "
+                              "report column reads it",
+                       did_you_mean(name, names_known)
                        or f"simulation options: {', '.join(OPTIONS)}; {_param_list(source)}")
     return roles
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from ..errors import Diagnostic, InfraGraphError, Location, error
-from .columns import FIRST, METRICS, STATUS, TIER_PREFIX, RowError, check_row
+from .columns import FIRST, METRICS, PREFIXES, STATUS, WORKLOAD_METRICS, RowError, check_row
 from .lock import OutputLock
 
 SUFFIXES = (".parquet", ".csv")
@@ -36,6 +36,7 @@ class ResultStore:
         self.csv = stem.with_name(stem.name + ".csv")
         self.journal = stem.with_name(stem.name + ".partial.jsonl")
         self.lock = OutputLock(stem.with_name(stem.name + ".lock"))
+        self.workloads = stem.with_name(stem.name + ".workloads")  # a workload sweep's ET sets (etcache.py)
         self._fh = None
         self._journal_end: int | None = None  # bytes of whole lines in the journal (a cut-short tail after)
 
@@ -127,30 +128,33 @@ class ResultStore:
         if self.journal.exists() and self.journal.stat().st_size == 0:
             self.journal.unlink()
 
-    def write(self, rows: list[dict[str, Any]]) -> None:
-        """Write both tables from `rows` (in order) and drop the journal."""
+    def write(self, rows: list[dict[str, Any]], report: list[str] | None = None) -> None:
+        """Write both tables from `rows` (in order) and drop the journal; `report` names the spec's
+        report columns (placed after the metrics)."""
         import pyarrow as pa
         import pyarrow.csv as pacsv
         import pyarrow.parquet as pq
 
         self.close()
-        table = pa.table({name: _column([r.get(name) for r in rows]) for name in _columns(rows)})
+        table = pa.table({name: _column([r.get(name) for r in rows]) for name in _columns(rows, report or [])})
         _atomic(self.parquet, lambda tmp: pq.write_table(table, tmp))
         _atomic(self.csv, lambda tmp: pacsv.write_csv(table, tmp))
         self.journal.unlink(missing_ok=True)
 
 
-def _columns(rows: Iterable[dict[str, Any]]) -> list[str]:
-    """FIRST, the inputs in the order they appear, STATUS, then metrics, per-tier columns last."""
+def _columns(rows: Iterable[dict[str, Any]], report: list[str]) -> list[str]:
+    """FIRST, the inputs in the order they appear, STATUS, then metrics, the report columns, per-tier
+    columns last."""
     seen: dict[str, None] = {}
     for r in rows:
         seen.update(dict.fromkeys(r))
-    names = [n for n in seen if n not in FIRST + STATUS]
-    tiers = sorted(n for n in names if n.startswith(TIER_PREFIX))
-    rest = [n for n in names if not n.startswith(TIER_PREFIX)]
-    inputs = [n for n in rest if n not in METRICS]
-    metrics = [n for n in METRICS if n in rest]
-    return [*FIRST, *inputs, *STATUS, *metrics, *tiers]
+    names = [n for n in seen if n not in (*FIRST, *STATUS, *report)]
+    tiers = sorted(n for n in names if n.startswith(PREFIXES))
+    rest = [n for n in names if not n.startswith(PREFIXES)]
+    kind = WORKLOAD_METRICS if "step_time_ns" in rest else METRICS  # a workload sweep's table, or a collective's
+    inputs = [n for n in rest if n not in kind]
+    metrics = [n for n in kind if n in rest]
+    return [*FIRST, *inputs, *STATUS, *metrics, *report, *tiers]
 
 
 def _column(values: list[Any]):

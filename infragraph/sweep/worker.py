@@ -1,6 +1,6 @@
 """What runs on a worker (a local process or a Dask worker): compile the point's graph — once per
-distinct source + -D values per worker, from a small cache — simulate, and reduce the result to the
-table's metrics. A point's failure is returned as data (status "error" and the message), never
+distinct source + -D values per worker, from a small cache — simulate (or, in a workload sweep,
+replay the point's training step: replay_point.py), and reduce the result to the table's metrics. A point's failure is returned as data (status "error" and the message), never
 raised, so one bad point cannot take the others down with it.
 
 Metrics (units in the column names): time_ns; algbw_gb_per_s and busbw_gb_per_s (GB = 1e9 bytes);
@@ -25,6 +25,8 @@ from typing import Any
 from ..errors import InfraGraphError
 from ..simulate import PreparedGraph, SimulationOptions, prepare, simulate
 from .columns import TIER_PREFIX
+from .replay_point import replay_point
+from .workloads import WorkloadJob
 
 MAX_CACHED_GRAPHS = 8
 
@@ -45,19 +47,27 @@ class Task:
     defines: tuple[tuple[str, str], ...]
     graph_key: str
     options: tuple[SimulationOptions, ...]  # one per point
+    workloads: tuple[WorkloadJob, ...] = ()  # a workload sweep: one per point (else empty)
+    workload_cache: str = ""  # the ET sets' folder (etcache.py), absolute
 
 
 def run_task(task: Task) -> list[dict[str, Any]]:
     """Simulate each point of `task`; per point the metrics, or status "error" with the message."""
-    return [run_point(task, opts) for opts in task.options]
+    jobs = task.workloads or (None,) * len(task.options)
+    return [run_point(task, opts, job) for opts, job in zip(task.options, jobs)]
 
 
-def run_point(task: Task, options: SimulationOptions) -> dict[str, Any]:
+def run_point(task: Task, options: SimulationOptions, job: WorkloadJob | None = None) -> dict[str, Any]:
     start = time.perf_counter()
     out: dict[str, Any] = {"status": "ok", "error": None, "compiled": False}
     try:
         prepared, out["compiled"] = _graph(task)
-        out.update(metrics(simulate(prepared, options)))
+        if job is None:
+            out.update(metrics(simulate(prepared, options)))
+        else:
+            replay_start = time.perf_counter()
+            out.update(replay_point(prepared, options, job, task.workload_cache))
+            out["engine_wall_s"] = time.perf_counter() - replay_start
     except InfraGraphError as e:
         out.update(status="error", error=str(e))
     except Exception as e:  # an engine or toolchain bug: record it with where it happened, keep going

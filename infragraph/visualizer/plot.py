@@ -77,7 +77,7 @@ def _pyplot(output: str):
 
 def _axis(column: str) -> tuple[str, Any, bool]:
     """(label, tick formatter or None, log scale?) for a column, by its unit suffix."""
-    named = {"size_bytes": "size per NPU", "time_ns": "collective time",
+    named = {"size_bytes": "size per NPU", "time_ns": "collective time", "step_time_ns": "step time",
              "busbw_gb_per_s": "bus bandwidth (GB/s, GB = 1e9 B)",
              "algbw_gb_per_s": "algorithm bandwidth (GB/s, GB = 1e9 B)",
              "utilization_max": "busiest link utilization"}
@@ -143,7 +143,8 @@ def plot_table(path: str | list[str], output: str, kind: str = "lines", x: str =
         raise error(f"unknown plot kind '{kind}'; expected one of: {', '.join(KINDS)}")
     plt = _pyplot(output)
     t = read_tables([path] if isinstance(path, str) else list(path)).where(where or [])
-    x, y = t.column(x), t.numeric(t.column(y, "metric"))
+    y = t.numeric(t.column(y, "metric"))
+    x = x if kind == "heatmap" else t.column(x)  # a heat map's axes are --heatmap's
     if kind == "heatmap":
         if not heatmap:
             raise error("a heat map needs its two inputs: --heatmap X,Y")

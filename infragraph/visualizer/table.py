@@ -18,7 +18,7 @@ from ..errors import Diagnostic, InfraGraphError, Location, did_you_mean
 TABLE_SUFFIXES = (".parquet", ".csv")
 # Short names for the metrics a plot usually wants, with their axis labels.
 METRIC_ALIASES = {"time": "time_ns", "busbw": "busbw_gb_per_s", "algbw": "algbw_gb_per_s",
-                  "utilization": "utilization_max"}
+                  "utilization": "utilization_max", "step": "step_time_ns"}
 
 
 @dataclass
@@ -31,6 +31,8 @@ class SweepTable:
 
     def column(self, name: str, what: str = "column") -> str:
         """`name` (or a metric alias) as a column of this table; a located error otherwise."""
+        if name == "time" and "time_ns" not in self.columns and "step_time_ns" in self.columns:
+            name = "step"  # a workload sweep's table: its time is the step's
         name = METRIC_ALIASES.get(name, name)
         if name not in self.columns:
             raise InfraGraphError(Diagnostic(

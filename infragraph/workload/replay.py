@@ -1,5 +1,8 @@
 """Replay a workload (every NPU's Chakra DAG) on a fabric: the step time and where it went.
 
+The DAG goes to the engine as flat arrays (nodes in ascending id per NPU, dependencies in CSR);
+the engine's event loop (simengine/src/workload_replay.rs) applies the rules below and calls back
+here only for the time of a collective or a message, which the timer decides.
 The rules for what may run when are ASTRA-sim's workload layer and hardware-resource model
 (astra-sim/workload/Workload.cc and HardwareResource.cc at 518bd51), restated:
 - A node is ready when every data and control dependency has finished. Whenever anything on an
@@ -14,32 +17,25 @@ The rules for what may run when are ASTRA-sim's workload layer and hardware-reso
   (ASTRA-sim's per-NPU memory expansion).
 - A send finishes when its message arrives; the receive finishes then, or at once when it is
   posted after the arrival (ASTRA-sim's analytical network). Messages pair by (src, dst, tag,
-  size) in order. A message's time: under the astra models ASTRA-sim's send (no endpoint delay; the
-  congestion-unaware one on the first dimension where the NPUs differ, `astra_send_ns`); under the
-  other models the collective engine's point-to-point time on the fabric.
-- A collective starts when the last member of its group issues it and finishes on each member
-  after that member's time in the collective engine (every model, algorithm and dimension option
-  of `infragraph simulate`), run for the group alone.
-
-What this ignores (docs/workloads.md, "What the replay ignores"): ASTRA-sim starts a collective's
-messages on each member as soon as that member issues it, so an early member's first sends may
-overlap the wait for a late one; here a group waits for its last member. Collectives and messages
-that run at the same time do not share links here: each is timed alone on the fabric. A
-collective's engine run is cached by (type, group, size).
+  size) in order.
+- A collective is issued on each member on its own; once every member has issued it, the timer
+  (timing.py, `CollectiveTimer`: the single place collective and message times are decided) gets
+  every member's issue time and answers every member's finish time. A message's arrival comes
+  from the same timer.
 """
 
 from __future__ import annotations
 
-import heapq
-import math
-from collections import defaultdict
-from dataclasses import dataclass, replace
-from typing import Any, Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
 
 from ..errors import error
-from ..simulate.run import PreparedGraph, SimulationOptions, simulate
+from ..simulate.run import PreparedGraph, SimulationOptions
 from .chakra import located
-from .trace import Node, Workload
+from .timing import CollectiveTimer
+from .trace import COLLECTIVE_TYPES, KIND_CODES, KINDS, Workload
 
 
 @dataclass(frozen=True)
@@ -64,43 +60,16 @@ class ReplayOptions:
             raise error(f"--remote-mem-latency {self.remote_mem_latency_ns!r}: expected whole ns >= 0")
 
 
-class _Npu:
-    """One NPU's replay state: ASTRA-sim's dependency resolver and hardware resources."""
-
-    def __init__(self, rank: int, nodes: dict[int, Node]) -> None:
-        self.rank = rank
-        self.nodes = nodes
-        self.waiting = {i: len(n.deps) for i, n in nodes.items()}
-        self.children: dict[int, list[int]] = defaultdict(list)
-        for n in nodes.values():
-            for d in n.deps:
-                self.children[d].append(n.id)
-        self.ready = {i for i, k in self.waiting.items() if k == 0}
-        self.ongoing: set[int] = set()
-        self.cpu = self.comp = self.comm = False
-        self.done = 0
-        self.finish_ns: float | None = None if nodes else 0
-        self.spans: dict[int, list[float]] = {}
-
-    def resource(self, n: Node) -> str | None:
-        if n.is_cpu_op:
-            return "cpu"
-        if n.kind == "compute":
-            return "comp"
-        return None if n.kind == "recv" else "comm"
-
-    def available(self, n: Node) -> bool:
-        res = self.resource(n)
-        return res is None or not getattr(self, res)
-
-    def hold(self, n: Node, value: bool) -> None:
-        res = self.resource(n)
-        if res is not None:
-            setattr(self, res, value)
+# What issuing a node does and the resource it holds (simengine/src/workload_replay.rs)
+OP_TIMED, OP_SKIP, OP_COLLECTIVE, OP_SEND, OP_RECV = range(5)
+RES_NONE, RES_CPU, RES_COMP, RES_COMM = range(4)
+STATE_WAITING, STATE_READY, STATE_ONGOING, STATE_DONE = range(4)
 
 
 class Replay:
-    """One replay of `w` on the prepared fabric `p` (see the module docstring for the rules)."""
+    """One replay of `w` on the prepared fabric `p` (see the module docstring for the rules): the
+    DAG as flat arrays, run by the engine's event loop (`workload_replay`), which asks `timer`
+    for every collective's and message's time."""
 
     def __init__(self, p: PreparedGraph, w: Workload, opts: ReplayOptions) -> None:
         n_fabric = int(p.npu_nodes.size)
@@ -108,266 +77,123 @@ class Replay:
             raise located(w.source, f"the workload has {w.num_npus} ranks but the fabric '{p.g.name}' has "
                         f"{n_fabric} NPUs; expected one trace per NPU")
         self.p, self.w, self.opts = p, w, opts
-        self.npus = [_Npu(r, nodes) for r, nodes in enumerate(w.nodes)]
-        self.events: list[tuple[float, int, Callable, tuple]] = []
-        self.seq = 0
-        self.engine_cache: dict[tuple, dict[str, Any]] = {}
-        self.arrived: dict[tuple[int, int], list[tuple[int, Node, float]]] = defaultdict(list)
-        self.issued_on: dict[tuple[int, int], int] = defaultdict(int)
-        self.collectives: list[dict[str, Any]] = []
-        self.messages: list[dict[str, Any]] = []
-        self.p2p: dict[tuple, dict[int, dict[str, Any]]] = defaultdict(dict)
-        self.sent: dict[tuple, int] = defaultdict(int)
-        self.posted: dict[tuple, int] = defaultdict(int)
-        self.tier_bytes: dict[str, float] = defaultdict(float)
-        self._stack_dims = stack_dims(p, n_fabric)
+        self.timer = CollectiveTimer(p, w.num_npus, opts.sim)
 
-    # -- the event queue: same-time events run in the order they were scheduled, as ASTRA-sim's --
-    def at(self, t: float, fn: Callable, *args: Any) -> None:
-        heapq.heappush(self.events, (t, self.seq, fn, args))
-        self.seq += 1
+    def _arrays(self) -> dict[str, Any]:
+        """The engine's arrays from the workload's columns (every NPU's nodes in ascending id)."""
+        c, opts = self.w.cols, self.opts
+        k = c.kind
+        compute, memory = k == KIND_CODES["compute"], (k == KIND_CODES["mem-load"]) | (k == KIND_CODES["mem-store"])
+        coll, send, recv = k == KIND_CODES["collective"], k == KIND_CODES["send"], k == KIND_CODES["recv"]
+        op = np.full(k.size, OP_SKIP, dtype=np.uint8)  # invalid / metadata: finished at once
+        op[compute | memory] = OP_TIMED
+        op[coll], op[send], op[recv] = OP_COLLECTIVE, OP_SEND, OP_RECV
+        dur = np.where(compute, c.duration_ns, 0.0)
+        if opts.roofline:
+            gpu = np.flatnonzero(compute & ~c.is_cpu)
+            zero = gpu[c.tensor_size[gpu] == 0]
+            op[zero] = OP_SKIP
+            dur[zero] = 0.0
+            timed = gpu[c.tensor_size[gpu] != 0]
+            dur[timed] = [self._roofline_ns(ops, size) for ops, size in
+                          zip(c.num_ops[timed].tolist(), c.tensor_size[timed].tolist())]
+        mem = np.flatnonzero(memory)
+        if mem.size:
+            bw = opts.remote_mem_bw_gb_per_s
+            if bw is None:
+                row = int(mem[0])
+                n = c.node(row)
+                rank = int(np.searchsorted(c.npu_ptr, row, side="right")) - 1
+                raise located(f"{self.w.source}.{rank}.et", f"node {n.id} '{n.name}' is a memory {n.kind[4:]} but no "
+                            "remote memory is modelled; give --remote-mem-bw (GB/s) [--remote-mem-latency ns]")
+            dur[mem] = [opts.remote_mem_latency_ns + int(t / bw) for t in c.tensor_size[mem].tolist()]
+        res = np.full(k.size, RES_COMM, dtype=np.uint8)
+        res[compute], res[recv] = RES_COMP, RES_NONE
+        res[c.is_cpu] = RES_CPU
+        channel = np.zeros(k.size, dtype=np.int64)
+        self.group_ids, channel[coll] = np.unique(c.group[coll], return_inverse=True)
+        p2p = np.flatnonzero(send | recv)
+        key = np.stack([c.tag[p2p].astype(np.int64), c.src[p2p], c.dst[p2p], c.comm_size[p2p].astype(np.int64)], axis=1)
+        keys, channel[p2p] = np.unique(key, axis=0, return_inverse=True) if p2p.size else (key, p2p)
+        members = [self.w.members(int(g)) for g in self.group_ids.tolist()]
+        group_ptr = np.cumsum([0] + [len(m) for m in members])
+        u32 = lambda x: np.asarray(x, dtype="<u4").tobytes()
+        return dict(npu_ptr=u32(c.npu_ptr), op=op.tobytes(), resource=res.tobytes(),
+                    duration=np.asarray(dur, dtype="<f8").tobytes(), dep_ptr=u32(c.dep_ptr), deps=u32(c.deps),
+                    channel=u32(channel), group_ptr=u32(group_ptr),
+                    members=u32([r for m in members for r in m]), p2p_keys=len(keys))
+
+    def _on_collective(self, row: int, issue_ns: list[float]) -> list[float]:
+        c = self.w.cols
+        group = int(c.group[row])
+        return self.timer.collective_finish(COLLECTIVE_TYPES[int(c.comm_type[row])], self.w.members(group),
+                                            int(c.comm_size[row]), 0, issue_ns, group=group, name=c.name(row))
+
+    def _on_send(self, row: int, t: float) -> float:
+        c = self.w.cols
+        return self.timer.message_arrival(int(c.src[row]), int(c.dst[row]), int(c.comm_size[row]), t, int(c.tag[row]))
 
     def run(self) -> dict[str, Any]:
-        for npu in self.npus:
-            self.at(0, self.issue_ready, npu)
-        now = 0.0
-        while self.events:
-            now, _, fn, args = heapq.heappop(self.events)
-            fn(now, *args)
+        from .._simengine import workload_replay
+
+        finish, start, end, state = workload_replay(**self._arrays(), on_collective=self._on_collective,
+                                                    on_send=self._on_send)
+        self.finish = np.frombuffer(finish, dtype="<f8")
+        self.start, self.end = np.frombuffer(start, dtype="<f8"), np.frombuffer(end, dtype="<f8")
+        self.state = np.frombuffer(state, dtype=np.uint8)
         self._check_all_finished()
         return self._report()
 
-    # -- ASTRA-sim's Workload::issue_dep_free_nodes / issue / call --
-    def issue_ready(self, t: float, npu: _Npu) -> None:
-        for nid in sorted(npu.ready):
-            if nid in npu.ready and npu.available(npu.nodes[nid]):
-                self.issue(t, npu, npu.nodes[nid])
-        self._check_done(t, npu)
-
-    def issue(self, t: float, npu: _Npu, n: Node) -> None:
-        npu.ready.discard(n.id)
-        npu.ongoing.add(n.id)
-        npu.hold(n, True)
-        npu.spans[n.id] = [t, t]
-        if n.kind == "compute":
-            if self.opts.roofline and not n.is_cpu_op:
-                if n.tensor_size == 0:
-                    self.skip(t, npu, n)
-                    return
-                self.at(t + self._roofline_ns(n), self.finish, npu, n)
-            else:
-                self.at(t + n.duration_ns, self.finish, npu, n)
-        elif n.kind in ("mem-load", "mem-store"):
-            self.at(t + self._memory_ns(n, npu), self.finish, npu, n)
-        elif n.kind == "collective":
-            self._join_collective(t, npu, n)
-        elif n.kind == "send":
-            self._send(t, npu, n)
-        elif n.kind == "recv":
-            self._post_recv(t, npu, n)
-        else:  # invalid / metadata: finished at once, what it frees waits for the next completion
-            self.skip(t, npu, n)
-
-    def skip(self, t: float, npu: _Npu, n: Node) -> None:
-        self._release(t, npu, n)
-
-    def finish(self, t: float, npu: _Npu, n: Node) -> None:
-        self._release(t, npu, n)
-        self.issue_ready(t, npu)
-
-    def _release(self, t: float, npu: _Npu, n: Node) -> None:
-        npu.hold(n, False)
-        npu.ongoing.discard(n.id)
-        npu.spans[n.id][1] = t
-        npu.done += 1
-        for c in npu.children.get(n.id, ()):
-            npu.waiting[c] -= 1
-            if npu.waiting[c] == 0:
-                npu.ready.add(c)
-
-    def _check_done(self, t: float, npu: _Npu) -> None:
-        if npu.finish_ns is None and not npu.ready and not npu.ongoing and npu.done == len(npu.nodes):
-            npu.finish_ns = t
-
     # -- compute and memory --
-    def _roofline_ns(self, n: Node) -> int:
+    def _roofline_ns(self, num_ops: int, tensor_size: int) -> int:
         bandwidth = self.opts.sim.local_mem_bw_gb_per_s * 1e9  # bytes/s, as ASTRA-sim's local-mem-bw * 1e9
         peak = self.opts.peak_perf_tflops * 1e12
-        perf = min(bandwidth * (n.num_ops / n.tensor_size), peak)
-        return int(n.num_ops / perf * 1e9)
-
-    def _memory_ns(self, n: Node, npu: _Npu) -> int:
-        bw = self.opts.remote_mem_bw_gb_per_s
-        if bw is None:
-            raise located(f"{self.w.source}.{npu.rank}.et", f"node {n.id} '{n.name}' is a memory {n.kind[4:]} but no "
-                        "remote memory is modelled; give --remote-mem-bw (GB/s) [--remote-mem-latency ns]")
-        return self.opts.remote_mem_latency_ns + int(n.tensor_size / bw)
-
-    # -- collectives: a group starts when its last member issues --
-    def _join_collective(self, t: float, npu: _Npu, n: Node) -> None:
-        key = (n.group, self.issued_on[(n.group, npu.rank)])
-        self.issued_on[(n.group, npu.rank)] += 1
-        members = self.w.members(n.group)
-        self.arrived[key].append((npu.rank, n, t))
-        if len(self.arrived[key]) < len(members):
-            return
-        joined = self.arrived.pop(key)
-        start = max(x[2] for x in joined)
-        r = self._engine(n.collective, members, n.comm_size)
-        offset = {x["rank"]: x["finish_ns"] for x in r["ranks"]}
-        for rank, node, _ in joined:
-            self.at(start + offset[rank], self.finish, self.npus[rank], node)
-        end = start + max(offset.values())
-        self.collectives.append({
-            "group": n.group, "ranks": len(members), "collective": n.collective, "size_bytes": n.comm_size,
-            "name": n.name, "start_ns": start, "end_ns": end, "time_ns": end - start,
-            "first_issue_ns": min(x[2] for x in joined),
-            "bus_bandwidth_gb_per_s": r["bus_bandwidth_gb_per_s"]})
-
-    def _engine(self, collective: str, members: tuple[int, ...], size: int, root: int = 0) -> dict[str, Any]:
-        key = (collective, members, size, root)
-        if key not in self.engine_cache:
-            sim = replace(self.opts.sim, collective=collective, size_bytes=float(size), groups=(members,), root=root,
-                          top_links=0, trace=False)
-            if len(members) < self.w.num_npus:
-                # ASTRA-sim's CommunicatorGroup: a group smaller than the whole system runs on one
-                # logical ring over its members, with the configured algorithm when there is one
-                # dimension, else Ring.
-                sim = replace(sim, dims=(len(members),),
-                              algorithm=sim.algorithm if len(sim.algorithm) == 1 else ("ring",))
-            self.engine_cache[key] = simulate(self.p, sim)
-        r = self.engine_cache[key]
-        for tier in r["tiers"]:
-            self.tier_bytes[tier["tier"]] += tier["bytes"]
-        return r
-
-    # -- point-to-point: ASTRA-sim's analytical send/recv matching --
-    def _send(self, t: float, npu: _Npu, n: Node) -> None:
-        key = (n.tag, n.src, n.dst, n.comm_size)
-        chunk = self.sent[key]
-        self.sent[key] += 1
-        r = self._engine("point-to-point", (n.src, n.dst), n.comm_size)
-        arrival = t + self._message_ns(n.src, n.dst, n.comm_size, max(x["finish_ns"] for x in r["ranks"]))
-        self.messages.append({"src": n.src, "dst": n.dst, "tag": n.tag, "size_bytes": n.comm_size,
-                              "start_ns": t, "end_ns": arrival})
-        self.at(arrival, self._arrive, key, chunk, npu, n)
-
-    def _message_ns(self, src: int, dst: int, size: int, engine_ns: float) -> float:
-        """A send's time. ASTRA-sim's analytical sends (Workload -> Sys::front_end_sim_send ->
-        sim_send) carry no endpoint delay, unlike its collectives' messages, which the engine's
-        point-to-point run includes at both ends; and its congestion-unaware network times a send
-        on the first dimension where source and destination differ alone (MultiDimTopology::send:
-        hops x latency + size / bandwidth, cut to whole ns). The astra models follow both rules;
-        the others keep the engine's time."""
-        if self.opts.sim.model == "astra" and self._stack_dims is not None:
-            return astra_send_ns(self._stack_dims, src, dst, size)
-        if self.opts.sim.model in ("astra", "astra-aware"):
-            return engine_ns - 2 * self.opts.sim.endpoint_delay_ns
-        return engine_ns
-
-    def _arrive(self, t: float, key: tuple, chunk: int, npu: _Npu, n: Node) -> None:
-        entry = self.p2p[key].setdefault(chunk, {})
-        self.finish(t, npu, n)
-        if "recv" in entry:
-            del self.p2p[key][chunk]
-            self.finish(t, *entry["recv"])
-        else:
-            entry["arrived"] = True
-
-    def _post_recv(self, t: float, npu: _Npu, n: Node) -> None:
-        key = (n.tag, n.src, n.dst, n.comm_size)
-        chunk = self.posted[key]
-        self.posted[key] += 1
-        entry = self.p2p[key].setdefault(chunk, {})
-        if entry.get("arrived"):
-            del self.p2p[key][chunk]
-            self.at(t, self.finish, npu, n)
-        else:
-            entry["recv"] = (npu, n)
+        perf = min(bandwidth * (num_ops / tensor_size), peak)
+        return int(num_ops / perf * 1e9)
 
     # -- results --
     def _check_all_finished(self) -> None:
-        for npu in self.npus:
-            if npu.finish_ns is None:
-                never = sorted(set(npu.nodes) - set(npu.spans))
-                stuck = sorted(npu.ready) or never or sorted(npu.ongoing)
-                first = npu.nodes[stuck[0]] if stuck else None
-                what = f"node {first.id} '{first.name}' ({first.kind})" if first else "its last node"
-                raise located(f"{self.w.source}.{npu.rank}.et", f"rank {npu.rank} never finishes: {what} cannot start "
-                            f"({len(npu.nodes) - npu.done} of {len(npu.nodes)} nodes left); a node freed only "
-                            "by a skipped (invalid, metadata or zero-size roofline) node waits forever in ASTRA-sim")
+        ptr = self.w.cols.npu_ptr
+        for rank in np.flatnonzero(np.isnan(self.finish)).tolist():
+            lo, hi = int(ptr[rank]), int(ptr[rank + 1])
+            state = self.state[lo:hi]
+            stuck = (np.flatnonzero(state == STATE_READY) if (state == STATE_READY).any() else
+                     np.flatnonzero(state <= STATE_READY) if (state <= STATE_READY).any() else
+                     np.flatnonzero(state == STATE_ONGOING))
+            first = self.w.cols.node(lo + int(stuck[0])) if stuck.size else None
+            what = f"node {first.id} '{first.name}' ({first.kind})" if first else "its last node"
+            left = int((state != STATE_DONE).sum())
+            raise located(f"{self.w.source}.{rank}.et", f"rank {rank} never finishes: {what} cannot start "
+                        f"({left} of {hi - lo} nodes left); a node freed only "
+                        "by a skipped (invalid, metadata or zero-size roofline) node waits forever in ASTRA-sim")
 
     def _report(self) -> dict[str, Any]:
-        from .report import breakdown, with_step_idle
+        from .report import breakdowns, with_step_idle
 
-        step = max((npu.finish_ns or 0.0) for npu in self.npus)
-        per_npu = [breakdown(npu.rank, npu.finish_ns or 0.0, npu.nodes, npu.spans) for npu in self.npus]
-        tiers = link_load(self.p, self.tier_bytes, step)
+        c = self.w.cols
+        finish = np.nan_to_num(self.finish, nan=0.0).tolist()
+        step = max(finish, default=0.0)
+        tiers = self.timer.tiers(step)
         out: dict[str, Any] = {
             "workload": self.w.source, "graph": self.p.g.name, "model": self.opts.sim.model,
             "num_npus": self.w.num_npus, "step_time_ns": step,
-            "roofline": self.opts.roofline, "npus": per_npu,
-            "collectives": sorted(self.collectives, key=lambda c: (c["start_ns"], c["group"])),
-            "messages": self.messages, "tiers": tiers, "engine_runs": len(self.engine_cache),
+            "roofline": self.opts.roofline, "npus": breakdowns(finish, c.npu_ptr, c.kind, self.start, self.end),
+            "collectives": sorted(self.timer.collectives, key=lambda c: (c["start_ns"], c["group"])),
+            "messages": self.timer.messages, "tiers": tiers, "engine_runs": self.timer.engine_runs,
         }
         with_step_idle(out)
         if self.opts.keep_timeline:
-            out["timeline"] = [[(nid, npu.nodes[nid].kind, npu.nodes[nid].name, s[0], s[1])
-                                for nid, s in sorted(npu.spans.items(), key=lambda kv: kv[1][0])]
-                               for npu in self.npus]
+            out["timeline"] = [self._timeline(r) for r in range(self.w.num_npus)]
         return out
 
-
-def stack_dims(p: PreparedGraph, npus: int) -> list[tuple[str, int, float, float]] | None:
-    """The ASTRA-sim dimensions a graph states (std.fabrics.stack's `astra.topology`, `npus_count`,
-    `latency_ns` annotations): (kind, NPUs, GB/s with GB = 2^30 B as ASTRA-sim reads them, ns) per
-    dimension, dimension 0 first; None when the graph states none or they do not cover `npus`. The
-    bandwidth is the dimension's link as built (simulate.dim_bandwidths), not the annotation, which
-    keeps 6 significant digits only (429.497 Gbit/s for 50 GiB/s: 5 ns off on a 400 MB message)."""
-    from ..simulate.run import dim_bandwidths
-
-    a = p.g.graph_annotations
-    try:
-        kinds = [k.strip() for k in str(a["astra.topology"]).split(",")]
-        counts = [int(x) for x in str(a["npus_count"]).split(",")]
-        lats = [float(x) for x in str(a["latency_ns"]).split(",")]
-    except (KeyError, ValueError):
-        return None
-    if not len(kinds) == len(counts) == len(lats) or math.prod(counts) != npus:
-        return None
-    gbps = dim_bandwidths(p, counts)
-    # Gbit/s back to ASTRA-sim's GB/s (2^30 B), rounded to undo the float round trip
-    return [(k, c, round(b * 1e9 / 8 / 2**30, 9), t) for k, c, b, t in zip(kinds, counts, gbps, lats)]
-
-
-def astra_send_ns(dims: list[tuple[str, int, float, float]], src: int, dst: int, size: int) -> int:
-    """ASTRA-sim's congestion-unaware send time (MultiDimTopology::send at 518bd51): on the first
-    dimension where the two NPUs' coordinates differ, hops x latency + size / bandwidth, cut to whole
-    ns; hops: Ring the shorter way round, FullyConnected 1, Switch 2."""
-    a, b = src, dst
-    for kind, n, gb_per_s, latency in dims:
-        x, y = a % n, b % n
-        if x != y:
-            hops = min((y - x) % n, (x - y) % n) if kind == "Ring" else 1 if kind == "FullyConnected" else 2
-            return int(hops * latency + size / (gb_per_s * (1 << 30) / 1e9))
-        a, b = a // n, b // n
-    raise ValueError(f"a send from NPU {src} to itself")
-
-
-def link_load(p: PreparedGraph, tier_bytes: dict[str, float], step_ns: float) -> list[dict[str, Any]]:
-    """Per link tier: bytes carried over the step and the mean load per directed link in Gbit/s
-    (bytes x 8 / step / directed links of the tier)."""
-    from ..simulate.load import link_tiers
-
-    if p.tiers is None:
-        p.tiers = link_tiers(p.g)
-    out = []
-    for t, name in enumerate(p.tiers.names):
-        links = 2 * int((p.tiers.edge_tier == t).sum())
-        b = tier_bytes.get(name, 0.0)
-        out.append({"tier": name, "directed_links": links, "bytes": b,
-                    "mean_gbit_per_s_per_link": b * 8 / step_ns / links if step_ns > 0 and links else 0.0})
-    return out
+    def _timeline(self, rank: int) -> list[tuple[int, str, str, float, float]]:
+        """Rank's issued nodes as (id, kind, name, start, end), by start."""
+        c = self.w.cols
+        lo, hi = int(c.npu_ptr[rank]), int(c.npu_ptr[rank + 1])
+        rows = np.flatnonzero(self.state[lo:hi] >= STATE_ONGOING) + lo
+        rows = rows[np.argsort(self.start[rows], kind="stable")]
+        return [(int(c.id[i]), KINDS[int(c.kind[i])], c.name(i), float(self.start[i]), float(self.end[i]))
+                for i in rows.tolist()]
 
 
 def replay(p: PreparedGraph, w: Workload, opts: ReplayOptions = ReplayOptions()) -> dict[str, Any]:

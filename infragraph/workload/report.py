@@ -14,52 +14,35 @@ from __future__ import annotations
 
 from typing import Any
 
-from .trace import Node
 
-COMPUTE = ("compute",)
-COMMUNICATION = ("collective", "send", "recv")
-MEMORY = ("mem-load", "mem-store")
+import numpy as np
 
-
-def _union(spans: list[tuple[float, float]]) -> list[tuple[float, float]]:
-    out: list[list[float]] = []
-    for a, b in sorted(s for s in spans if s[1] > s[0]):
-        if out and a <= out[-1][1]:
-            out[-1][1] = max(out[-1][1], b)
-        else:
-            out.append([a, b])
-    return [(a, b) for a, b in out]
+# span classes of the breakdown, by Chakra NodeType number (trace.KINDS): 0 compute, 1 communication,
+# 2 memory, 3 none (invalid, metadata)
+SPAN_CLASS = np.array([3, 3, 2, 2, 0, 1, 1, 1], dtype=np.uint8)
 
 
-def _length(spans: list[tuple[float, float]]) -> float:
-    return sum(b - a for a, b in spans)
+def breakdowns(finish_ns: list[float], npu_ptr: np.ndarray, kind: np.ndarray, start: np.ndarray,
+               end: np.ndarray) -> list[dict[str, Any]]:
+    """Every NPU's compute / communication / overlapped / exposed / memory / idle time (ns), from its
+    nodes' Chakra kinds and [start, end) spans (NaN: never ran), rows `npu_ptr[r]:npu_ptr[r + 1]`.
+    The engine takes the unions of the spans (workload_span_unions); the parts follow from them:
+    overlapped = |compute| + |communication| - |compute or communication| (the busy time), memory =
+    |busy or memory| - |busy|: the memory time outside compute and communication."""
+    from .._simengine import workload_span_unions
 
-
-def _intersection(x: list[tuple[float, float]], y: list[tuple[float, float]]) -> list[tuple[float, float]]:
-    out, i, j = [], 0, 0
-    while i < len(x) and j < len(y):
-        a, b = max(x[i][0], y[j][0]), min(x[i][1], y[j][1])
-        if b > a:
-            out.append((a, b))
-        if x[i][1] < y[j][1]:
-            i += 1
-        else:
-            j += 1
+    u = np.frombuffer(workload_span_unions(npu_ptr=np.asarray(npu_ptr, dtype="<u4").tobytes(),
+                                           class_=SPAN_CLASS[np.asarray(kind)].tobytes(),
+                                           start=np.asarray(start, dtype="<f8").tobytes(),
+                                           end=np.asarray(end, dtype="<f8").tobytes()), dtype="<f8").reshape(-1, 5)
+    out = []
+    for rank, (comp, comm, mem, busy, every) in enumerate(u.tolist()):
+        overlapped = comp + comm - busy
+        memory_only = every - busy
+        out.append({"rank": rank, "finish_ns": finish_ns[rank], "compute_ns": comp, "communication_ns": comm,
+                    "overlapped_ns": overlapped, "exposed_ns": comm - overlapped, "memory_ns": memory_only,
+                    "idle_ns": finish_ns[rank] - busy - memory_only})
     return out
-
-
-def breakdown(rank: int, finish_ns: float, nodes: dict[int, Node], spans: dict[int, list[float]]) -> dict[str, Any]:
-    """One NPU's compute / communication / overlapped / exposed / memory / idle time (ns)."""
-    def of(kinds: tuple[str, ...]) -> list[tuple[float, float]]:
-        return _union([(s[0], s[1]) for i, s in spans.items() if nodes[i].kind in kinds])
-
-    comp, comm, mem = of(COMPUTE), of(COMMUNICATION), of(MEMORY)
-    overlapped = _length(_intersection(comp, comm))
-    busy = _union(comp + comm)
-    memory_only = _length(mem) - _length(_intersection(mem, busy))
-    return {"rank": rank, "finish_ns": finish_ns, "compute_ns": _length(comp), "communication_ns": _length(comm),
-            "overlapped_ns": overlapped, "exposed_ns": _length(comm) - overlapped, "memory_ns": memory_only,
-            "idle_ns": finish_ns - _length(busy) - memory_only}
 
 
 def with_step_idle(report: dict[str, Any]) -> None:

@@ -13,6 +13,12 @@ finish is a located error here (file, node id and name; what was found, what was
 - a send without its receive (or a receive without its send), matched as ASTRA-sim's analytical
   network matches them: by (source, destination, tag, size) in order.
 
+The files are decoded by the engine (simengine/src/chakra_reader.rs) into columns (`Columns`), with
+the field numbers read off mlc-chakra's descriptors; any file it cannot prove ordinary goes to the
+Python reader here (`_read_file`, protobuf through mlc-chakra's generated classes), which gives the
+located error; the checks across ranks run vectorized first and, when they could fail, as written
+here (`_check_communication`), for the message.
+
 Units: Chakra's `duration_micros` is in µs (ASTRA-sim multiplies by 1,000; 0 means 1 ns), sizes
 in bytes, `num_ops` in floating-point operations.
 """
@@ -24,7 +30,10 @@ import os
 import tempfile
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
 from pathlib import Path
+
+import numpy as np
 
 from .chakra import decode_stream, located, schema, text_converter
 
@@ -56,20 +65,97 @@ class Node:
     tag: int = 0
 
 
+KIND_CODES = {v: k for k, v in KINDS.items()}
+COLLECTIVE_CODES = {v: k for k, v in COLLECTIVE_TYPES.items()}
+
+
+@dataclass
+class Columns:
+    """Every NPU's nodes as columns: NPU r's rows are npu_ptr[r]:npu_ptr[r + 1], in ascending id.
+    `kind` holds Chakra NodeType numbers, `comm_type` CollectiveCommType numbers, `deps` row
+    indices (dep_ptr in CSR), src/dst -1 off point-to-point nodes; names as UTF-8 in one blob."""
+
+    npu_ptr: np.ndarray
+    id: np.ndarray
+    kind: np.ndarray
+    is_cpu: np.ndarray
+    duration_ns: np.ndarray  # f64: duration_micros x 1,000, or 1 when it is 0
+    num_ops: np.ndarray
+    tensor_size: np.ndarray
+    comm_size: np.ndarray
+    comm_type: np.ndarray
+    tag: np.ndarray
+    src: np.ndarray
+    dst: np.ndarray
+    group: np.ndarray
+    dep_ptr: np.ndarray
+    deps: np.ndarray
+    name_ptr: np.ndarray
+    names: bytes
+
+    def name(self, row: int) -> str:
+        return self.names[int(self.name_ptr[row]):int(self.name_ptr[row + 1])].decode("utf-8")
+
+    def node(self, row: int) -> Node:
+        kind = KINDS[int(self.kind[row])]
+        comm = kind in ("collective", "send", "recv")
+        return Node(id=int(self.id[row]), name=self.name(row), kind=kind,
+                    deps=tuple(int(self.id[d]) for d in self.deps[self.dep_ptr[row]:self.dep_ptr[row + 1]]),
+                    duration_ns=int(self.duration_ns[row]), is_cpu_op=bool(self.is_cpu[row]),
+                    num_ops=int(self.num_ops[row]), tensor_size=int(self.tensor_size[row]),
+                    collective=COLLECTIVE_TYPES[int(self.comm_type[row])] if kind == "collective" else None,
+                    comm_size=int(self.comm_size[row]) if comm else 0, group=int(self.group[row]),
+                    src=int(self.src[row]), dst=int(self.dst[row]), tag=int(self.tag[row]) if comm else 0)
+
+
+def columns_of(nodes: list[dict[int, Node]]) -> Columns:
+    """The columns of per-NPU node dicts (what the Python reader builds)."""
+    rows = [n for per in nodes for _, n in sorted(per.items())]
+    npu_ptr = np.cumsum([0] + [len(per) for per in nodes])
+    index = [{nid: int(npu_ptr[r]) + k for k, nid in enumerate(sorted(per))} for r, per in enumerate(nodes)]
+    deps, dep_ptr = [], [0]
+    for r, per in enumerate(nodes):
+        for _, n in sorted(per.items()):
+            deps.extend(index[r][d] for d in n.deps)
+            dep_ptr.append(len(deps))
+    names = [n.name.encode("utf-8") for n in rows]
+    col = lambda f, dt: np.asarray([f(n) for n in rows], dtype=dt)
+    return Columns(npu_ptr=npu_ptr.astype(np.int64), id=col(lambda n: n.id, np.uint64),
+                   kind=col(lambda n: KIND_CODES[n.kind], np.uint8), is_cpu=col(lambda n: n.is_cpu_op, bool),
+                   duration_ns=col(lambda n: n.duration_ns, np.float64), num_ops=col(lambda n: n.num_ops, np.uint64),
+                   tensor_size=col(lambda n: n.tensor_size, np.uint64), comm_size=col(lambda n: n.comm_size, np.uint64),
+                   comm_type=col(lambda n: COLLECTIVE_CODES.get(n.collective, 0), np.uint32),
+                   tag=col(lambda n: n.tag, np.uint32), src=col(lambda n: n.src, np.int64),
+                   dst=col(lambda n: n.dst, np.int64), group=col(lambda n: n.group, np.int64),
+                   dep_ptr=np.asarray(dep_ptr, dtype=np.int64), deps=np.asarray(deps, dtype=np.int64),
+                   name_ptr=np.cumsum([0] + [len(x) for x in names]).astype(np.int64), names=b"".join(names))
+
+
 @dataclass
 class Workload:
-    """Every NPU's nodes (by id) and the communicator groups (id -> ranks)."""
+    """Every NPU's nodes (columns; by id in `nodes`) and the communicator groups (id -> ranks)."""
 
     source: str
-    nodes: list[dict[int, Node]]
+    cols: Columns
     groups: dict[int, tuple[int, ...]] = field(default_factory=dict)
 
     @property
     def num_npus(self) -> int:
-        return len(self.nodes)
+        return len(self.cols.npu_ptr) - 1
+
+    @cached_property
+    def nodes(self) -> list[dict[int, Node]]:
+        """Per NPU, its nodes by id (built on first use: the replay reads the columns)."""
+        c = self.cols
+        return [{int(c.id[i]): c.node(i) for i in range(int(c.npu_ptr[r]), int(c.npu_ptr[r + 1]))}
+                for r in range(self.num_npus)]
+
+    @cached_property
+    def _everyone(self) -> tuple[int, ...]:
+        return tuple(range(self.num_npus))
 
     def members(self, group: int) -> tuple[int, ...]:
-        return self.groups[group] if group else tuple(range(self.num_npus))
+        return self.groups[group] if group else self._everyone
 
 
 def _attr_value(a) -> object:
@@ -282,21 +368,117 @@ def _check_communication(w: Workload, prefix: str) -> None:
                         "endpoints, tag and size)")
 
 
+@lru_cache(maxsize=1)
+def _reader_schema() -> dict:
+    """What the engine's ET reader needs of Chakra's schema, read off mlc-chakra's descriptors:
+    every field of every message type reachable from Node and GlobalMetadata (scalar, string or
+    nested message), the Node fields it extracts, and AttributeProto's value fields and types."""
+    from google.protobuf.descriptor import FieldDescriptor as F
+
+    S = schema()
+    order = [S.Node.DESCRIPTOR, S.AttributeProto.DESCRIPTOR, S.GlobalMetadata.DESCRIPTOR]
+    fields = []
+    i = 0
+    while i < len(order):
+        for f in order[i].fields:
+            sub = 0
+            if f.type == F.TYPE_MESSAGE:
+                if f.message_type not in order:
+                    order.append(f.message_type)
+                sub = order.index(f.message_type)
+            fields.append((i, f.number, 1 if f.type == F.TYPE_STRING else 2 if f.type == F.TYPE_MESSAGE else 0, sub))
+        i += 1
+    node = {name: S.Node.DESCRIPTOR.fields_by_name[name].number
+            for name in ("id", "name", "type", "ctrl_deps", "data_deps", "duration_micros", "attr")}
+    a = S.AttributeProto.DESCRIPTOR
+    names = {getattr(F, k): k[5:].lower() for k in dir(F) if k.startswith("TYPE_")}
+    values = {f.number: names[f.type] for f in a.oneofs_by_name["value"].fields}
+    return dict(fields=fields, node=node, attr_name=a.fields_by_name["name"].number, attr_values=values)
+
+
+def _read_columns(paths: list[str]) -> tuple[Columns, list[int]]:
+    """The engine's reader over every rank's file: the columns and the ranks it left to `_read_file`."""
+    from .._simengine import read_chakra_et
+
+    d = read_chakra_et(paths=paths, **_reader_schema())
+    arr = lambda k, dt: np.frombuffer(d[k], dtype=dt)
+    src, dst = arr("src", "<u4").astype(np.int64), arr("dst", "<u4").astype(np.int64)
+    src[src == 2**32 - 1] = -1
+    dst[dst == 2**32 - 1] = -1
+    cols = Columns(npu_ptr=arr("npu_ptr", "<u4").astype(np.int64), id=arr("id", "<u8"), kind=arr("kind", np.uint8),
+                   is_cpu=arr("is_cpu", np.uint8).astype(bool), duration_ns=arr("duration_ns", "<f8"),
+                   num_ops=arr("num_ops", "<u8"), tensor_size=arr("tensor_size", "<u8"),
+                   comm_size=arr("comm_size", "<u8"), comm_type=arr("comm_type", "<u4"), tag=arr("tag", "<u4"),
+                   src=src, dst=dst, group=arr("group", "<u8").astype(np.int64),
+                   dep_ptr=arr("dep_ptr", "<u4").astype(np.int64), deps=arr("deps", "<u4").astype(np.int64),
+                   name_ptr=arr("name_ptr", "<u8").astype(np.int64), names=d["names"])
+    return cols, list(d["bad"])
+
+
+def _communication_suspect(w: Workload) -> bool:
+    """Whether `_check_communication` could find anything, decided on the columns (vectorized): it
+    runs, on the nodes, only then. True for every set it would refuse (and possibly a few more)."""
+    c, n = w.cols, w.num_npus
+    rank = np.repeat(np.arange(n), np.diff(c.npu_ptr))
+    coll = np.flatnonzero(c.kind == KIND_CODES["collective"])
+    if coll.size:
+        g = c.group[coll]
+        if not np.isin(g[g != 0], np.asarray(list(w.groups), dtype=np.int64)).all():
+            return True
+        for gid in np.unique(g).tolist():
+            members = np.asarray(w.members(gid), dtype=np.int64)
+            rows = coll[g == gid]
+            counts = np.bincount(rank[rows], minlength=n)
+            if counts[members].min() != counts[members].max() or counts.sum() != counts[members].sum():
+                return True
+            k = int(counts[members[0]])
+            if k and rows.size:
+                seq = np.stack([c.comm_type[rows].astype(np.uint64), c.comm_size[rows]], axis=1).reshape(len(members), k, 2)
+                if not (seq == seq[:1]).all():
+                    return True
+    p2p = np.flatnonzero((c.kind == KIND_CODES["send"]) | (c.kind == KIND_CODES["recv"]))
+    if p2p.size:
+        sends = c.kind[p2p] == KIND_CODES["send"]
+        peer = np.where(sends, c.dst[p2p], c.src[p2p])
+        if (peer < 0).any() or (peer >= n).any():
+            return True
+        key = np.stack([c.src[p2p], c.dst[p2p], c.tag[p2p].astype(np.int64), c.comm_size[p2p].astype(np.int64)], axis=1)
+        s_keys, s_counts = np.unique(key[sends], axis=0, return_counts=True)
+        r_keys, r_counts = np.unique(key[~sends], axis=0, return_counts=True)
+        if s_keys.shape != r_keys.shape or not (s_keys == r_keys).all() or not (s_counts == r_counts).all():
+            return True
+    return False
+
+
 def read_et_set(prefix: str, num_npus: int, comm_groups: str | os.PathLike | None = None) -> Workload:
-    """Read `<prefix>.<rank>.et` for ranks 0..num_npus-1 (the fabric's NPUs) and check the set."""
+    """Read `<prefix>.<rank>.et` for ranks 0..num_npus-1 (the fabric's NPUs) and check the set.
+    The engine's reader decodes the files; a file it leaves (anything unusual) is read here, which
+    gives its located error, and when none has one every file is read here."""
     extra = Path(f"{prefix}.{num_npus}.et")
     if extra.exists():
         raise located(extra, f"the workload has a trace for rank {num_npus}, but the fabric has only {num_npus} NPUs")
-    nodes = [_read_file(Path(f"{prefix}.{r}.et"), r) for r in range(num_npus)]
+    paths = [f"{prefix}.{r}.et" for r in range(num_npus)]
+    cols, bad = _read_columns(paths)
+    if bad:
+        for r in bad:
+            _read_file(Path(paths[r]), r)
+        cols = columns_of([_read_file(Path(p), r) for r, p in enumerate(paths)])
     groups = read_comm_groups(comm_groups, num_npus) if comm_groups else {}
-    w = Workload(source=prefix, nodes=nodes, groups=groups)
-    _check_communication(w, prefix)
+    w = Workload(source=prefix, cols=cols, groups=groups)
+    if _communication_suspect(w):
+        _check_communication(w, prefix)
     return w
 
 
-def read_text(path: str | os.PathLike, num_npus: int, passes: int = 1) -> Workload:
+def read_text(path: str | os.PathLike, num_npus: int, passes: int = 1, update_times: bool = False) -> Workload:
     """An ASTRA-sim text workload (MICRO / DATA / MODEL / HYBRID_*), converted by Chakra's converter
-    into one ET per NPU in a temporary folder, then read as an ET set (every collective on all NPUs)."""
+    into one ET per NPU in a temporary folder, then read as an ET set (every collective on all NPUs).
+
+    `update_times`: also wait the layer's weight-gradient update time (the line's last field, in
+    ns) after its collective, as ASTRA-sim's own text-workload layer did before Chakra (Layer.cc at
+    the ASPLOS 2023 tutorial's commit: the collective's end plus `weight_grad_update_time`; that is
+    the tutorial's 45,681 ns = 45,680 + 1). Chakra's converter, and so ASTRA-sim 518bd51, drops it.
+    Checked against that binary for one-layer MICRO workloads of one pass only, so only those take it."""
     where = str(path)
     try:
         lines = Path(path).read_text(encoding="utf-8").splitlines()
@@ -326,4 +508,32 @@ def read_text(path: str | os.PathLike, num_npus: int, passes: int = 1) -> Worklo
             raise located(where, f"Chakra's text converter refused the workload: {exc}", 1, 1) from None
         w = read_et_set(out, num_npus)
     w.source = where
+    if update_times:
+        _add_update_time(w, lines, passes)
     return w
+
+
+def _add_update_time(w: Workload, lines: list[str], passes: int) -> None:
+    """Append, on every NPU, a wait of the MICRO layer's update time after its collective (see
+    `read_text`); a host-side wait (is_cpu_op), as the old workload layer's timer took no resource."""
+    where = w.source
+    kind = lines[0].split()[0] if lines[0].split() else ""
+    body = [(i, ln) for i, ln in enumerate(lines[2:], 3) if ln.strip()]
+    if kind != "MICRO" or len(body) != 1 or passes != 1:
+        raise located(where, f"--text-update-times takes a one-layer MICRO workload of one pass (checked against "
+                      f"ASTRA-sim's old text-workload layer only there); this is {kind or 'no'} parallelism with "
+                      f"{len(body)} layer(s) and {passes} pass(es)", 1, 1)
+    line, text = body[0]
+    field_ = text.split()[11]
+    if not field_.isdigit():
+        column = text.index(field_, len(" ".join(text.split()[:11]))) + 1
+        raise located(where, f"update time '{field_}' is not a whole number of ns", line, column)
+    ns = int(field_)
+    if ns == 0:
+        return
+    for nodes in w.nodes:
+        (coll,) = [n for n in nodes.values() if n.kind == "collective"]
+        new_id = max(nodes) + 1
+        nodes[new_id] = Node(id=new_id, name=f"{coll.name}_update", kind="compute", deps=(coll.id,), duration_ns=ns,
+                             is_cpu_op=True)
+    w.cols = columns_of(w.nodes)

@@ -8,13 +8,15 @@
 use std::collections::{HashMap, VecDeque};
 use std::time::{Duration, Instant};
 
-use crate::algorithms::{tag, Op, Send, StepSpec};
+use crate::algorithms::{tag, Algo, Op, Send, StepSpec};
 use crate::dim_scheduling::{InterScheduling, IntraScheduling, QueueKey};
 use crate::error::{SimError, SimResult};
 use crate::events::{Ev, EventQueue};
 use crate::fxhash::FxBuild;
 use crate::monitor::{Monitor, Progress, Ticker, Unwatched, CHECK_EVERY};
 use crate::network::{Model, Msg, Network, WHOLE};
+use crate::custom_reductions::{self, Reductions};
+use crate::pair_gate::PairGate;
 use crate::plan::{plan, CollectiveSpec, JobPlan, Scheduling};
 use crate::results::{FlowRecord, SimOutput};
 use crate::routing::{DorSpec, Metric, Policy, Router};
@@ -119,6 +121,8 @@ struct Job {
     fold: usize,
     chunks_left: Vec<u32>,
     finish_ns: Vec<f64>,
+    /// When each member starts its part (`CollectiveSpec::starts`; zeros when not given).
+    start_ns: Vec<f64>,
 }
 
 struct Sim<'t> {
@@ -149,7 +153,18 @@ struct Sim<'t> {
     /// The representatives, when the run is folded (`symmetry`), and what the result reports.
     symmetry: Option<Fold>,
     symmetry_report: Report,
+    /// A schedule with per-chunk dependencies under the fair model: one message at a time per
+    /// link, in step order (`pair_gate`); a waiting message is (job, chunk, phase, member, send).
+    gate: Option<PairGate<Gated>>,
+    /// Messages the gate just released (kept to reuse its allocation).
+    released: Vec<Gated>,
+    /// Schedules under the astra models with reductions charged: each received message is reduced
+    /// on its own, concurrently, in whole microseconds, as ASTRA-sim runs an exported schedule
+    /// (`custom_reductions`).
+    reductions: Option<Reductions>,
 }
+
+type Gated = (usize, usize, usize, usize, Send);
 
 /// A staggered step's arrivals, then the release times of the next step's sends.
 #[derive(Default)]
@@ -195,6 +210,7 @@ pub fn simulate_watched(
     if spec.groups.is_empty() {
         return Err(SimError::InvalidInput("no process group given".into()));
     }
+    check_starts(spec)?;
     let e = spec.endpoint_delay_ns;
     if !(e >= 0.0 && e.is_finite()) {
         return Err(SimError::InvalidInput(format!("endpoint delay must be >= 0 ns, got {e}")));
@@ -235,6 +251,7 @@ pub fn simulate_watched(
             fold: members,
             chunks_left: vec![p.chunks as u32; members],
             finish_ns: vec![0.0; members],
+            start_ns: spec.starts.get(gi).cloned().unwrap_or_else(|| vec![0.0; members]),
             plan: p,
             base,
             queue_base,
@@ -245,6 +262,7 @@ pub fn simulate_watched(
     if base > u32::MAX as usize {
         return Err(SimError::InvalidInput(format!("{base} member-phase states exceed the engine's index range; use fewer chunks")));
     }
+    let has_schedule = jobs.iter().any(|j| j.plan.phases.iter().any(|ph| ph.algo.algo == Algo::Schedule));
     let mut sim = Sim {
         topo,
         npu_nodes,
@@ -266,7 +284,23 @@ pub fn simulate_watched(
         steps_total,
         symmetry: None,
         symmetry_report: Report::default(),
+        gate: None,
+        released: Vec::new(),
+        reductions: (cfg.astra && spec.local_mem_bw_gb_per_s.is_some() && has_schedule).then(Reductions::default),
     };
+    if let (Some(order), Model::Fair, false) = (spec.chunk_order.as_deref(), cfg.model, cfg.astra) {
+        // Every group is a copy of the first: positions are its members.
+        let nodes = sim.jobs[0].member_nodes.clone();
+        let router = &mut sim.router;
+        sim.gate = Some(PairGate::new(order, |a, b| -> SimResult<Vec<u32>> {
+            let set = router.route_set(nodes[a as usize], nodes[b as usize])?;
+            let parts = router.parts(set).to_vec();
+            Ok(parts.iter().flat_map(|&(route, _)| router.links(route).to_vec()).collect())
+        })?);
+    }
+    if sim.gate.is_some() {
+        sim.net.report_drained();
+    }
     if cfg.symmetry {
         sim.fold()?;
     }
@@ -284,6 +318,35 @@ pub fn simulate_watched(
     sim.finish(wall.elapsed().as_secs_f64())
 }
 
+
+/// Member starts, if given: one list per process group, one entry per member, each finite and >= 0.
+fn check_starts(spec: &CollectiveSpec) -> SimResult<()> {
+    if spec.starts.is_empty() {
+        return Ok(());
+    }
+    if spec.starts.len() != spec.groups.len() {
+        return Err(SimError::InvalidInput(format!(
+            "member starts given for {} process groups, but there are {}; give one list per group, or none",
+            spec.starts.len(),
+            spec.groups.len()
+        )));
+    }
+    for (g, (starts, group)) in spec.starts.iter().zip(&spec.groups).enumerate() {
+        if starts.len() != group.len() {
+            return Err(SimError::InvalidInput(format!(
+                "process group {g} has {} members but {} member starts; give one start (ns) per member",
+                group.len(),
+                starts.len()
+            )));
+        }
+        if let Some((m, t)) = starts.iter().enumerate().find(|(_, t)| !(**t >= 0.0 && t.is_finite())) {
+            return Err(SimError::InvalidInput(format!(
+                "member {m} of process group {g} starts at {t} ns; expected a finite time >= 0 ns"
+            )));
+        }
+    }
+    Ok(())
+}
 
 /// The router the configuration asks for, with no route made yet.
 fn new_router<'t>(topo: &'t Topology, npu_nodes: &[u32], cfg: &SimConfig) -> SimResult<Router<'t>> {
@@ -340,6 +403,11 @@ impl<'t> Sim<'t> {
     fn fold(&mut self) -> SimResult<()> {
         let job = &self.jobs[0];
         let members = job.plan.ranks.len();
+        if self.jobs.iter().any(|j| j.start_ns.iter().any(|&t| t != 0.0)) {
+            let why = "members start at different times".to_string();
+            self.symmetry_report = Report { tried: true, simulated: members, members, reason: Some(why) };
+            return Ok(());
+        }
         let found =
             symmetry::find(&job.plan, self.jobs.len(), self.spec.scheduling, &job.member_nodes, &mut self.router, self.topo, self.cfg);
         self.symmetry_report = Report { tried: true, simulated: members, members, reason: None };
@@ -425,6 +493,9 @@ impl<'t> Sim<'t> {
         }
         let mut net = Network::new(self.cfg.model, self.cfg.astra, self.topo, self.npu_nodes, !self.cfg.no_shortcuts);
         net.collapse = false;
+        if self.gate.is_some() {
+            net.report_drained();
+        }
         Sim {
             states: vec![MemberPhase::default(); self.states.len()],
             queues: (0..self.queues.len()).map(|_| DimQueue::default()).collect(),
@@ -436,6 +507,11 @@ impl<'t> Sim<'t> {
             split_free: Vec::new(),
             out: SimOutput::new(self.topo.num_links(), self.npu_nodes.len()),
             steps_done: 0,
+            gate: self.gate.map(|mut g| {
+                g.reset();
+                g
+            }),
+            reductions: self.reductions.as_ref().map(|_| Reductions::default()),
             ..self
         }
     }
@@ -443,10 +519,12 @@ impl<'t> Sim<'t> {
     fn run(&mut self, monitor: &mut dyn Monitor, interval: Duration) -> SimResult<()> {
         let mut ticker = Ticker::new(interval);
         for j in 0..self.jobs.len() {
-            let (members, chunks) = (self.jobs[j].fold, self.jobs[j].plan.chunks);
-            for m in 0..members {
-                for c in 0..chunks {
-                    self.enter_phase(j, m, c, 0, 0.0);
+            for m in 0..self.jobs[j].fold {
+                let at = self.jobs[j].start_ns[m];
+                if at == 0.0 {
+                    self.start_member(j, m, 0.0);
+                } else {
+                    self.q.push(at, Ev::Start { mps: self.mps(j, 0, 0, m) as u32 });
                 }
             }
         }
@@ -486,7 +564,25 @@ impl<'t> Sim<'t> {
                         return Ok(());
                     }
                 }
-                Ev::Deliver { msg } => self.deliver(now, msg),
+                Ev::Start { mps } => {
+                    let (j, _, _, member) = self.decode(mps);
+                    self.start_member(j, member, now);
+                }
+                Ev::Deliver { msg } => {
+                    self.deliver(now, msg)?;
+                    if self.net.conflict {
+                        return Ok(());
+                    }
+                }
+                Ev::Drained { msg } => {
+                    let m = *self.net.msg(msg);
+                    if m.parent == WHOLE {
+                        self.next_in_turn(now, &m)?;
+                        if self.net.conflict {
+                            return Ok(());
+                        }
+                    }
+                }
                 Ev::Hop { msg, pos, left } => self.net.hop(now, msg, pos, left, &self.router, &mut self.q),
                 Ev::FairRecompute => self.net.fair_recompute(now, &mut self.q),
                 Ev::FairWake { gen } => self.net.fair_wake(now, gen, &mut self.q),
@@ -520,6 +616,16 @@ impl<'t> Sim<'t> {
     fn mps(&self, j: usize, chunk: usize, phase: usize, member: usize) -> usize {
         let job = &self.jobs[j];
         job.base + (chunk * job.plan.phases.len() + phase) * job.plan.ranks.len() + member
+    }
+
+    /// A member starts its part: every chunk enters its first phase, chunk 0 first. Messages that
+    /// reached it earlier wait in its member-phase states (`MemberPhase::pending`), as ASTRA-sim's
+    /// analytical network keeps a message whose receive is not posted yet and hands it over the
+    /// moment the receive is posted (CommonNetworkApi::sim_recv).
+    fn start_member(&mut self, j: usize, member: usize, now: f64) {
+        for c in 0..self.jobs[j].plan.chunks {
+            self.enter_phase(j, member, c, 0, now);
+        }
     }
 
     /// A member's chunk becomes ready for phase `p` at `now`.
@@ -659,6 +765,24 @@ impl<'t> Sim<'t> {
         self.cfg.astra && spec.recv > 0 && spec.reduce_bytes > 0.0 && !spec.staggered && self.spec.local_mem_bw_gb_per_s.is_some()
     }
 
+    /// Under `reductions`: the reduction the receiver of message `i` of a schedule step owes it.
+    #[allow(clippy::too_many_arguments)]
+    fn note_reduction(&mut self, j: usize, chunk: usize, p: usize, member: usize, s: usize, i: usize, snd: &Send) {
+        let plan = &self.jobs[j].plan;
+        let phase = plan.phase(chunk, p);
+        let (Some(program), Some(bw)) = (phase.algo.program.as_ref(), self.spec.local_mem_bw_gb_per_s) else {
+            return;
+        };
+        let pos = plan.position(chunk, p, member);
+        let ns = custom_reductions::reduction_ns(snd.bytes * program.reduced_share(pos, s, i), bw);
+        let peer = member + snd.to * phase.stride - pos * phase.stride;
+        let dst_mps = self.mps(j, chunk, p, peer % self.jobs[j].fold) as u32;
+        let src_rank = self.jobs[j].plan.ranks[member];
+        if let Some(r) = self.reductions.as_mut() {
+            r.sent(dst_mps, snd.tag, src_rank, ns);
+        }
+    }
+
     fn step(&mut self, now: f64, mps: u32, lane: usize, s: usize) -> SimResult<()> {
         self.steps_done += 1;
         let (j, chunk, p, member) = self.decode(mps);
@@ -666,6 +790,7 @@ impl<'t> Sim<'t> {
         let phase = plan.phase(chunk, p);
         let pos = plan.position(chunk, p, member);
         let mut sends = std::mem::take(&mut self.sends);
+        let custom = self.reductions.is_some() && phase.algo.algo == Algo::Schedule;
         let Some(spec) = phase.algo.step(pos, lane, s, plan.turn(chunk, p), &mut sends) else {
             self.sends = sends;
             let st = &mut self.states[mps as usize];
@@ -698,20 +823,26 @@ impl<'t> Sim<'t> {
                 }
             }
             None => {
-                for snd in sends.iter() {
-                    self.send_one(now, j, chunk, p, member, snd)?;
+                for (i, snd) in sends.iter().enumerate() {
+                    if custom {
+                        self.note_reduction(j, chunk, p, member, s, i, snd);
+                    }
+                    self.send_in_turn(now, j, chunk, p, member, snd)?;
                 }
             }
         }
         self.sends = sends;
-        let reduce = self.reduce_ns(spec.reduce_bytes);
+        let t = tag(lane, s);
+        let reduce = if custom { 0.0 } else { self.reduce_ns(spec.reduce_bytes) };
         let endpoint = if spec.recv > 0 { self.spec.endpoint_delay_ns } else { 0.0 };
         let delay = endpoint + reduce;
-        let processing = self.processing(&spec);
+        let processing = !custom && self.processing(&spec);
+        if let (true, Some(r)) = (custom && spec.recv > 0, self.reductions.as_mut()) {
+            r.started(mps, t, now);
+        }
         if spec.staggered {
             self.stagger.entry(mps).or_default().start = Some(now);
         }
-        let t = tag(lane, s);
         let st = &mut self.states[mps as usize];
         let have = st.pending.iter().position(|e| e.0 == t);
         let got = have.map_or(0, |i| st.pending[i].1);
@@ -725,7 +856,8 @@ impl<'t> Sim<'t> {
                 st.reduce[lane] = Some(reduce);
                 self.q.push(now + endpoint, Ev::Reduce { mps, lane: lane as u8, step: s as u32 + 1 });
             } else {
-                self.q.push(now + delay, Ev::Step { mps, lane: lane as u8, step: s as u32 + 1 });
+                let ready = if custom { self.reductions.as_mut().map_or(now, |r| r.done(mps, t, now)) } else { now };
+                self.q.push(ready + delay, Ev::Step { mps, lane: lane as u8, step: s as u32 + 1 });
             }
         } else {
             st.waiting[lane] = true;
@@ -734,6 +866,42 @@ impl<'t> Sim<'t> {
             st.delay[lane] = if processing { endpoint } else { delay };
             st.reduce[lane] = processing.then_some(reduce);
         }
+        Ok(())
+    }
+
+    /// Sends one message now, or when its turn on its links comes (`gate`).
+    fn send_in_turn(&mut self, now: f64, j: usize, chunk: usize, p: usize, member: usize, snd: &Send) -> SimResult<()> {
+        if let (Some(gate), Some(order)) = (self.gate.as_mut(), self.spec.chunk_order.as_deref()) {
+            let pos = self.jobs[j].plan.position(chunk, p, member);
+            let go = gate.send(order, chunk as u32, j as u32, pos as u32, snd.to as u32, (j, chunk, p, member, *snd));
+            return match go {
+                Some(_) => self.send_one(now, j, chunk, p, member, snd),
+                None => Ok(()),
+            };
+        }
+        self.send_one(now, j, chunk, p, member, snd)
+    }
+
+    /// A gated message's last byte has left (`Ev::Drained`; a sprayed one: it arrived whole): the
+    /// next messages on its links go, if they wait already and are first in line everywhere.
+    fn next_in_turn(&mut self, now: f64, m: &Msg) -> SimResult<()> {
+        if self.gate.is_none() {
+            return Ok(());
+        }
+        let (j, chunk, p, dst_member) = self.decode(m.dst_mps);
+        let plan = &self.jobs[j].plan;
+        let src_member = plan.ranks.iter().position(|&r| r == m.src_rank).expect("a message from outside its group");
+        let (a, b) = (plan.position(chunk, p, src_member) as u32, plan.position(chunk, p, dst_member) as u32);
+        let (Some(gate), Some(order)) = (self.gate.as_mut(), self.spec.chunk_order.as_deref()) else {
+            return Ok(());
+        };
+        let mut go = std::mem::take(&mut self.released);
+        gate.done(order, chunk as u32, a, b, &mut go);
+        for &(j, chunk, p, member, snd) in &go {
+            self.send_one(now, j, chunk, p, member, &snd)?;
+        }
+        go.clear();
+        self.released = go;
         Ok(())
     }
 
@@ -873,17 +1041,19 @@ impl<'t> Sim<'t> {
         self.jobs[j].plan.phase(chunk, p).algo.staggered_step((tag & 0xFF_FFFF) as usize)
     }
 
-    fn deliver(&mut self, now: f64, id: u32) {
+    fn deliver(&mut self, now: f64, id: u32) -> SimResult<()> {
         let mut m = self.net.take(id);
         if m.parent != WHOLE {
             // A part of a sprayed message: the message arrives with its last part.
             let entry = &mut self.split[m.parent as usize];
             entry.0 -= 1;
             if entry.0 > 0 {
-                return;
+                return Ok(());
             }
             m.bytes = entry.1;
             self.split_free.push(m.parent);
+            // A sprayed message's parts drain apart: its links' next messages go once all arrived.
+            self.next_in_turn(now, &m)?;
         }
         self.out.record_delivery(&m, now);
         if self.cfg.trace {
@@ -904,6 +1074,9 @@ impl<'t> Sim<'t> {
         } else {
             self.release_on_arrival(now, &m);
         }
+        if let Some(r) = self.reductions.as_mut() {
+            r.arrived(m.dst_mps, m.tag, m.src_rank, now);
+        }
         let st = &mut self.states[m.dst_mps as usize];
         let count = match st.pending.iter_mut().find(|e| e.0 == m.tag) {
             Some(e) => {
@@ -922,8 +1095,10 @@ impl<'t> Sim<'t> {
             if let Some(i) = st.pending.iter().position(|e| e.0 == m.tag) {
                 st.pending.swap_remove(i);
             }
-            let at = now + st.delay[lane];
+            let delay = st.delay[lane];
             let processing = st.reduce[lane].is_some();
+            let ready = self.reductions.as_mut().map_or(now, |r| r.done(m.dst_mps, m.tag, now));
+            let at = ready + delay;
             if self.staggered_tag(m.dst_mps, m.tag) {
                 self.release_staggered(m.dst_mps, lane, s as usize, at - now);
             } else if processing {
@@ -932,6 +1107,7 @@ impl<'t> Sim<'t> {
                 self.q.push(at, Ev::Step { mps: m.dst_mps, lane: lane as u8, step: s + 1 });
             }
         }
+        Ok(())
     }
 
     /// ASTRA-sim's order (`Sys::proceed_to_next_vnet_baseline`): the chunk leaves its queue and

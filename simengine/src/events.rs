@@ -15,8 +15,14 @@ pub enum Ev {
     /// A release of a step whose sends a staggered step releases one by one: its next unsent
     /// message goes.
     Send { mps: u32, lane: u8, step: u32 },
+    /// A member starts its part of the collective (`CollectiveSpec::starts`): the member-phase
+    /// state of its chunk 0, phase 0.
+    Start { mps: u32 },
     /// A message reaches its destination NPU.
     Deliver { msg: u32 },
+    /// Fair-share model, when asked for (`FairShare::drained_events`): a message's last byte has
+    /// left its sender (it is delivered after its route's latency).
+    Drained { msg: u32 },
     /// Congestion-aware model: a message reaches the link at route-arena position `pos`, with
     /// `left` links to go after it (carried in the event so a hop needs no route lookup).
     Hop { msg: u32, pos: u32, left: u32 },
@@ -65,7 +71,7 @@ fn bucket(key: u64, last: u64) -> usize {
 /// Same-instant rank in ordered mode: message events by slot, then steps (stable: FIFO).
 fn rank(ev: &Ev) -> u64 {
     match ev {
-        Ev::Hop { msg, .. } | Ev::Deliver { msg } => *msg as u64,
+        Ev::Hop { msg, .. } | Ev::Deliver { msg } | Ev::Drained { msg } => *msg as u64,
         _ => u64::MAX,
     }
 }

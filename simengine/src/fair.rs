@@ -66,6 +66,8 @@ pub struct FairShare {
     /// Flows added since the last recomputation.
     arrivals: Vec<u32>,
     pub recompute_pending: bool,
+    /// Also schedule `Ev::Drained` when a flow's last byte leaves (the engine's pair gate).
+    pub drained_events: bool,
     /// Generation of the current wake-up (older `FairWake` events are stale).
     wake_gen: u32,
     /// Per route id, the span of its constraint links in `arena` (len u32::MAX: not computed).
@@ -107,6 +109,7 @@ impl FairShare {
             free: Vec::new(),
             arrivals: Vec::new(),
             recompute_pending: false,
+            drained_events: false,
             wake_gen: 0,
             routes: Vec::new(),
             arena: Vec::new(),
@@ -214,6 +217,9 @@ impl FairShare {
         arrivals.retain(|&s| {
             let f = self.flows[s as usize];
             if f.len == 0 {
+                if self.drained_events {
+                    q.push(now, Ev::Drained { msg: f.msg });
+                }
                 q.push(now + f.latency_ns, Ev::Deliver { msg: f.msg });
                 self.release(s);
             }
@@ -291,6 +297,9 @@ impl FairShare {
                 break;
             }
             self.ends.pop();
+            if self.drained_events {
+                q.push(now, Ev::Drained { msg: f.msg });
+            }
             q.push(now + f.latency_ns, Ev::Deliver { msg: f.msg });
             ended.push(s);
         }

@@ -9,7 +9,9 @@
 //! `engine` (discrete-event loop) → `results`.
 
 pub mod algorithms;
+pub mod chakra_reader;
 pub mod astra_algorithms;
+pub mod custom_reductions;
 pub mod engine;
 pub mod dim_scheduling;
 pub mod error;
@@ -19,6 +21,7 @@ mod fxhash;
 pub mod hubs;
 pub mod monitor;
 pub mod network;
+pub mod pair_gate;
 pub mod plan;
 pub mod results;
 pub mod routing;
@@ -26,6 +29,8 @@ pub mod symmetry;
 pub mod schedule_program;
 pub mod synth;
 mod synth_python;
+pub mod workload_replay;
+mod workload_python;
 pub mod topology;
 
 pub mod python;

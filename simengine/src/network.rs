@@ -236,6 +236,13 @@ impl Network {
         }
     }
 
+    /// Fair model: also report each message's last byte leaving (`Ev::Drained`).
+    pub fn report_drained(&mut self) {
+        if let Some(fair) = self.fair.as_mut() {
+            fair.drained_events = true;
+        }
+    }
+
     /// Fair model: flows were added at `now` (`Ev::FairRecompute`).
     pub fn fair_recompute(&mut self, now: f64, q: &mut EventQueue) {
         self.fair.as_mut().expect("fair model state").recompute(now, q);

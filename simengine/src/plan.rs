@@ -7,6 +7,7 @@
 use std::sync::Arc;
 
 use crate::algorithms::{Algo, Op, PhaseAlgo};
+use crate::pair_gate::PairOrder;
 use crate::schedule_program::Program;
 use crate::dim_scheduling::{Greedy, InterScheduling, IntraScheduling};
 use crate::error::{invalid, SimError, SimResult};
@@ -36,6 +37,9 @@ pub struct CollectiveSpec {
     /// A schedule with per-chunk dependencies: process group g runs chunk g's transfers (the
     /// groups are copies of one group); empty: none.
     pub chunk_programs: Vec<Arc<Program>>,
+    /// With `chunk_programs`: each (sender, receiver) pair's messages in step order, which the
+    /// fair model sends one at a time (`pair_gate`); None: no such order.
+    pub chunk_order: Option<Arc<PairOrder>>,
     /// Root member index within the group (broadcast, reduce, point-to-point source).
     pub root: usize,
     /// `preferred-dataset-splits`.
@@ -53,6 +57,10 @@ pub struct CollectiveSpec {
     pub inter: InterScheduling,
     /// Bandwidth of each logical dimension (any unit; only ratios count): offlineGreedy's loads.
     pub dim_bandwidth: Vec<f64>,
+    /// Per process group, when each member starts its part (ns, >= 0; a workload's members issue
+    /// a collective at different times, and ASTRA-sim starts each member's part at its own issue).
+    /// Messages that reach a member before it starts wait for it. Empty: every member at 0.
+    pub starts: Vec<Vec<f64>>,
 }
 
 /// Order in which a member's dimension queue admits waiting chunks.
@@ -356,6 +364,7 @@ mod tests {
             algorithms: vec![Algo::Ring],
             programs: vec![],
             chunk_programs: vec![],
+            chunk_order: None,
             root: 0,
             chunks: 4,
             active_chunks_per_dim: 1,
@@ -366,6 +375,7 @@ mod tests {
             intra: IntraScheduling::Fifo,
             inter: InterScheduling::Ascending,
             dim_bandwidth: vec![],
+            starts: vec![],
         }
     }
 

@@ -13,6 +13,7 @@ use crate::engine::{simulate_watched as run, SimConfig};
 use crate::error::SimError;
 use crate::monitor::{Monitor, Progress};
 use crate::network::Model;
+use crate::pair_gate::PairOrder;
 use crate::plan::{CollectiveSpec, Optimization, Scheduling};
 use crate::results::bandwidths;
 use crate::routing::{Metric, Policy};
@@ -98,14 +99,15 @@ impl Monitor for PyMonitor {
 /// between servers first cross to the NPU at the destination's position (needs `npu_nic`);
 /// `schedules`: per entry of `algorithms`, the schedules of a `schedule` entry, one per collective
 /// its phases may run (see `ScheduleArrays` and `schedule_program`), an empty list for the others;
-/// empty: no schedules.
+/// empty: no schedules. `starts`: per process group, when each member starts its part (ns >= 0,
+/// a workload's members issue a collective at different times); empty: every member at 0.
 #[pyfunction]
 #[pyo3(signature = (*, num_nodes, edge_src, edge_dst, edge_bandwidth_gbps, edge_latency_ns, npu_nodes,
     collective, size_bytes, groups, algorithms, dims=vec![], root=0, chunks=1, active_chunks=1,
     endpoint_delay_ns=10.0, local_mem_bw_gb_per_s=None, optimization="localBWAware", scheduling="fifo",
     intra_dimension_scheduling="FIFO", inter_dimension_scheduling="ascending", dim_bandwidth=vec![],
     model="unaware", astra=false, routing="hops", ecmp=true, dor_dims=None, dor_direct_dims=vec![], trace=false,
-    node_kind=None, no_transit_kinds=vec![], no_transit_nodes=vec![], npu_nic=vec![], npu_server=vec![], edge_policy=vec![], pxn=false, cut_through_kinds=vec![], max_events=u64::MAX, symmetry=false, progress=None, progress_interval_s=0.2, schedules=vec![]))]
+    node_kind=None, no_transit_kinds=vec![], no_transit_nodes=vec![], npu_nic=vec![], npu_server=vec![], edge_policy=vec![], pxn=false, cut_through_kinds=vec![], max_events=u64::MAX, symmetry=false, progress=None, progress_interval_s=0.2, schedules=vec![], starts=vec![]))]
 #[allow(clippy::too_many_arguments)]
 fn simulate<'py>(
     py: Python<'py>,
@@ -150,6 +152,7 @@ fn simulate<'py>(
     progress: Option<PyObject>,
     progress_interval_s: f64,
     schedules: Vec<Vec<ScheduleArrays>>,
+    starts: Vec<Vec<f64>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let build = || -> Result<(Topology, CollectiveSpec, SimConfig), SimError> {
         let mut topo = Topology::new(
@@ -184,7 +187,9 @@ fn simulate<'py>(
             )));
         }
         let mut groups = groups.clone();
+        let mut starts = starts.clone();
         let mut chunk_programs = Vec::new();
+        let mut chunk_order = None;
         let mut programs = Vec::new();
         for entry in &schedules {
             let mut list = Vec::new();
@@ -213,7 +218,11 @@ fn simulate<'py>(
                     let red: Vec<bool> = idx.iter().map(|&i| reduce[i]).collect();
                     chunk_programs.push(Arc::new(Program::new(op, *n, *per, *steps, &pick(step), &pick(src), &pick(dst), &red)?));
                 }
+                chunk_order = Some(Arc::new(PairOrder::new(step, src, dst, chunk)));
                 groups = vec![groups[0].clone(); chunks];
+                if let Some(first) = starts.first().cloned() {
+                    starts = vec![first; chunks]; // every copy of the group starts as the group
+                }
             }
             programs.push(list);
         }
@@ -225,6 +234,7 @@ fn simulate<'py>(
             algorithms,
             programs,
             chunk_programs,
+            chunk_order,
             root,
             chunks,
             active_chunks_per_dim: active_chunks,
@@ -235,6 +245,7 @@ fn simulate<'py>(
             intra: parse("intra-dimension scheduling", intra_dimension_scheduling, &[("FIFO", IntraScheduling::Fifo), ("SCF", IntraScheduling::SmallestFirst), ("lessRemainingPhaseFirst", IntraScheduling::LessRemainingPhaseFirst)])?,
             inter: parse("inter-dimension scheduling", inter_dimension_scheduling, &[("ascending", InterScheduling::Ascending), ("offlineGreedy", InterScheduling::OfflineGreedy), ("offlineGreedyFlex", InterScheduling::OfflineGreedyFlex)])?,
             dim_bandwidth: dim_bandwidth.clone(),
+            starts,
         };
         let cfg = SimConfig {
             model: parse("network model", model, &[("unaware", Model::Unaware), ("aware", Model::Aware), ("fair", Model::Fair)])?,
@@ -326,11 +337,25 @@ fn simulate<'py>(
 }
 
 /// The `infragraph._simengine` extension module.
+/// The `duration_micros` of the COMP node that reduces `bytes` at `local_mem_bw_gb_per_s` in an
+/// exported custom collective: the engine's astra models charge exactly this (`custom_reductions`).
+#[pyfunction]
+fn custom_reduction_micros(bytes: f64, local_mem_bw_gb_per_s: f64) -> PyResult<u64> {
+    if !(bytes >= 0.0 && bytes.is_finite() && local_mem_bw_gb_per_s > 0.0 && local_mem_bw_gb_per_s.is_finite()) {
+        return Err(SimEngineError::new_err(format!(
+            "reduction of {bytes} B at {local_mem_bw_gb_per_s} GB/s: expected bytes >= 0 and a bandwidth > 0"
+        )));
+    }
+    Ok(crate::custom_reductions::micros(bytes, local_mem_bw_gb_per_s))
+}
+
 #[pymodule]
 fn _simengine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("SimEngineError", m.py().get_type::<SimEngineError>())?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(custom_reduction_micros, m)?)?;
     crate::synth_python::register(m)?;
+    crate::workload_python::register(m)?;
     Ok(())
 }

@@ -503,9 +503,10 @@ impl<'t> Router<'t> {
     /// its trees are not built yet.
     fn walk_over_hub_trees(&mut self, a: u32, b: u32, flow_hash: u64, build: bool) -> Option<SimResult<()>> {
         let mut hubs = self.hubs.take()?;
+        let topo = self.topo;
         let r = hubs
-            .enter(self.topo, a, build, &self.upcoming)
-            .then(|| self.walk_back(a, b, flow_hash, |v| hubs.dist(v), |_| 1.0));
+            .enter(topo, a, build, &self.upcoming)
+            .then(|| self.walk_back(a, b, flow_hash, |v| hubs.dist(topo, v), |_| 1.0));
         self.hubs = Some(hubs);
         r
     }
@@ -517,7 +518,7 @@ impl<'t> Router<'t> {
         a: u32,
         b: u32,
         flow_hash: u64,
-        dist: impl Fn(u32) -> f64,
+        mut dist: impl FnMut(u32) -> f64,
         cost: impl Fn(u32) -> f64,
     ) -> SimResult<()> {
         if !dist(b).is_finite() {
@@ -628,9 +629,10 @@ impl<'t> Router<'t> {
         let flow_hash = mix(((fs as u64) << 32) | fd as u64);
         if self.metric == Metric::Hops {
             if let Some(mut hubs) = self.hubs.take() {
+                let topo = self.topo;
                 let r = hubs
-                    .enter(self.topo, a, true, &self.upcoming)
-                    .then(|| self.enumerate_back(a, b, flow_hash, |v| hubs.dist(v)));
+                    .enter(topo, a, true, &self.upcoming)
+                    .then(|| self.enumerate_back(a, b, flow_hash, |v| hubs.dist(topo, v)));
                 self.hubs = Some(hubs);
                 if let Some(r) = r {
                     return r;
@@ -649,7 +651,7 @@ impl<'t> Router<'t> {
     }
 
     /// The ways of `all_shortest` over the distances `dist` from `a`.
-    fn enumerate_back(&self, a: u32, b: u32, flow_hash: u64, dist: impl Fn(u32) -> f64) -> SimResult<Vec<(Vec<u32>, f64)>> {
+    fn enumerate_back(&self, a: u32, b: u32, flow_hash: u64, mut dist: impl FnMut(u32) -> f64) -> SimResult<Vec<(Vec<u32>, f64)>> {
         let topo = self.topo;
         if !dist(b).is_finite() {
             return Err(SimError::Unreachable { src: a, dst: b });

@@ -5,7 +5,7 @@
 //! every transfer of step `s` whose source is `pos` (transfers to the same receiver in one step go
 //! as one message of their summed chunks), then waits for the messages of step `s` addressed to
 //! it, then pays the endpoint delay (if it received anything) and the reduction of the chunks it
-//! received with `reduce`. So a member's step `s` starts when its own step `s - 1` is done: steps
+//! received with `reduce` (under the astra models per message, concurrently: `custom_reductions`). So a member's step `s` starts when its own step `s - 1` is done: steps
 //! are sequence points per member, not a global barrier. This is the built-in ring's step
 //! discipline, which is why the ring written as a schedule times exactly like `ring`.
 //!
@@ -30,8 +30,9 @@ pub struct Program {
     pos_start: Vec<u32>,
     /// Per local step: range of `sends` (offsets, one more entry than local steps).
     send_start: Vec<u32>,
-    /// (receiver position, chunks in the message, the receiver's local step = the message's tag).
-    sends: Vec<(u32, u32, u32)>,
+    /// (receiver position, chunks in the message, the receiver's local step = the message's tag,
+    /// chunks of it the receiver reduces).
+    sends: Vec<(u32, u32, u32, u32)>,
     /// Per local step: messages to wait for, chunks received with `reduce`.
     recv: Vec<u32>,
     reduce_chunks: Vec<u32>,
@@ -97,7 +98,7 @@ impl Program {
             (src[i], step[i], dst[i])
         });
         let mut send_start = vec![0u32; slots + 1];
-        let mut sends: Vec<(u32, u32, u32)> = Vec::new();
+        let mut sends: Vec<(u32, u32, u32, u32)> = Vec::new();
         let mut recv = vec![0u32; slots];
         let mut reduce_chunks = vec![0u32; slots];
         let mut last: Option<(u32, u32, u32)> = None;
@@ -109,13 +110,14 @@ impl Program {
                 sends.last_mut().unwrap().1 += 1;
             } else {
                 let tag = (at_dst - pos_start[dst[i] as usize] as usize) as u32;
-                sends.push((dst[i], 1, tag));
+                sends.push((dst[i], 1, tag, 0));
                 send_start[local(src[i], step[i]) + 1] += 1;
                 recv[at_dst] += 1;
                 last = Some(key);
             }
             if reduce[i] {
                 reduce_chunks[at_dst] += 1;
+                sends.last_mut().unwrap().3 += 1;
             }
         }
         for k in 0..slots {
@@ -133,10 +135,17 @@ impl Program {
             return None;
         }
         let chunk = div(bytes_in, self.divisor);
-        for &(to, chunks, at) in &self.sends[self.send_start[slot] as usize..self.send_start[slot + 1] as usize] {
+        for &(to, chunks, at, _) in &self.sends[self.send_start[slot] as usize..self.send_start[slot + 1] as usize] {
             sends.push(Send { to: to as usize, bytes: chunk * chunks as f64, tag: tag(0, at as usize) });
         }
         Some(StepSpec { recv: self.recv[slot], reduce_bytes: chunk * self.reduce_chunks[slot] as f64, staggered: false })
+    }
+
+    /// Of the `i`-th message local step `s` of `pos` sends (in `step`'s order): the fraction of
+    /// its bytes the receiver reduces (`reduce` chunks / chunks).
+    pub fn reduced_share(&self, pos: usize, s: usize, i: usize) -> f64 {
+        let (_, chunks, _, reduced) = self.sends[self.send_start[self.pos_start[pos] as usize + s] as usize + i];
+        reduced as f64 / chunks as f64
     }
 }
 
@@ -190,6 +199,16 @@ mod tests {
         sends.clear();
         p.step(1, 1, 10.0, d, &mut sends).unwrap();
         assert_eq!(sends, vec![Send { to: 2, bytes: 10.0, tag: tag(0, 0) }]);
+    }
+
+    #[test]
+    fn a_message_knows_the_share_its_receiver_reduces() {
+        // step 0: 0 sends chunks 0 (reduce) and 1 (copy) to 1, and chunk 2 (reduce) to 2.
+        let p = Program::new(Op::AllReduce, 3, 1, 1, &[0, 0, 0], &[0, 0, 0], &[1, 1, 2], &[true, false, true]).unwrap();
+        let mut sends = Vec::new();
+        p.step(0, 0, 30.0, |x, k| x / k, &mut sends).unwrap();
+        assert_eq!(sends.iter().map(|x| (x.to, x.bytes)).collect::<Vec<_>>(), vec![(1, 20.0), (2, 10.0)]);
+        assert_eq!((p.reduced_share(0, 0, 0), p.reduced_share(0, 0, 1)), (0.5, 1.0));
     }
 
     #[test]

@@ -4,7 +4,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
-use crate::synth::{all_gather, replay, Links};
+use crate::synth::{all_gather, all_gather_from, replay, Links};
 
 fn u32s(b: &[u8]) -> Vec<u32> {
     b.chunks_exact(4).map(|x| u32::from_le_bytes([x[0], x[1], x[2], x[3]])).collect()
@@ -24,14 +24,21 @@ fn links(npus: usize, src: &[u8], dst: &[u8], ser: &[u8], fly: &[u8], path_ptr: 
 }
 
 /// Greedy all-gather (synth::all_gather). Link arrays: src/dst/path_ptr/path u32, ser/fly f64 (ns).
+/// `owner` (u32 bytes, one rank per chunk) replaces rank r's chunks_per_rank chunks r*k .. r*k+k-1.
 /// Returns {link: u32 bytes, chunk: u32 bytes, start: f64 bytes, transfers, time_ns}.
 #[pyfunction]
-#[pyo3(signature = (*, npus, src, dst, ser, fly, path_ptr, path, resources, chunks_per_rank, seed=0, record=true))]
+#[pyo3(signature = (*, npus, src, dst, ser, fly, path_ptr, path, resources, chunks_per_rank, seed=0, record=true, owner=None))]
 #[allow(clippy::too_many_arguments)]
 fn synth_all_gather<'py>(py: Python<'py>, npus: usize, src: &[u8], dst: &[u8], ser: &[u8], fly: &[u8], path_ptr: &[u8], path: &[u8],
-                         resources: usize, chunks_per_rank: usize, seed: u64, record: bool) -> PyResult<Bound<'py, PyDict>> {
+                         resources: usize, chunks_per_rank: usize, seed: u64, record: bool, owner: Option<&[u8]>) -> PyResult<Bound<'py, PyDict>> {
     let l = links(npus, src, dst, ser, fly, path_ptr, path, resources);
-    let out = py.allow_threads(|| all_gather(&l, chunks_per_rank, seed, record)).map_err(PyValueError::new_err)?;
+    let owner = owner.map(u32s);
+    let out = py
+        .allow_threads(|| match &owner {
+            Some(o) => all_gather_from(&l, o, seed, record),
+            None => all_gather(&l, chunks_per_rank, seed, record),
+        })
+        .map_err(PyValueError::new_err)?;
     let d = PyDict::new(py);
     d.set_item("link", PyBytes::new(py, &bytes_of(&out.link, u32::to_le_bytes)))?;
     d.set_item("chunk", PyBytes::new(py, &bytes_of(&out.chunk, u32::to_le_bytes)))?;

@@ -56,6 +56,7 @@ pub fn spec(op: Op, algo: Algo, n: u32, size: f64) -> CollectiveSpec {
         algorithms: vec![algo],
         programs: vec![],
         chunk_programs: vec![],
+        chunk_order: None,
         root: 0,
         chunks: 1,
         active_chunks_per_dim: 1,
@@ -66,6 +67,7 @@ pub fn spec(op: Op, algo: Algo, n: u32, size: f64) -> CollectiveSpec {
         intra: IntraScheduling::Fifo,
         inter: InterScheduling::Ascending,
         dim_bandwidth: vec![],
+        starts: vec![],
     }
 }
 

@@ -37,7 +37,8 @@ def test_ring_all_reduce_ets(tmp_path):
     assert {n[4]["comm_dst"] for n in sends} == {1} and {n[4]["comm_src"] for n in recvs} == {7}
     assert {n[4]["comm_size"] for n in sends + recvs} == {131072}
     assert [n[4]["comm_tag"] for n in sends] == list(range(14))
-    # 3 x 131,072 B at 50 GB/s = 7.86 us, whole microseconds as the ET stores it
+    # 3 x floor(131,072 B / 50 GB/s) = 7,863 ns: 7 us, whole microseconds cut down as the ET stores
+    # them (ASTRA-sim's shipped ring ETs hold 7 too)
     assert {n[3] for n in comps} == {7}
     # step s's send waits for step s-1's reduction (RS) or receive (AG)
     by_id = {n[0]: n for n in nodes}
@@ -67,3 +68,23 @@ def test_chunk_dependencies_give_one_node_per_transfer(tmp_path):
     for send in sends[1:]:
         (dep,) = send[2]
         assert by_id[dep][1] == "recv" and by_id[dep][4]["comm_tag"] % 4 == send[4]["comm_tag"] % 4
+
+
+def test_chunk_dependencies_wait_for_every_receipt_of_the_chunks_latest_step(tmp_path):
+    """A reduce-scatter on 3 ranks where rank 0 reduces chunk 0 from ranks 1 and 2 in one step and
+    then sends it on: its send waits for both reductions (the engine's per-chunk step waits for
+    both messages), not only the last one written."""
+    doc = {"collective": "all-reduce", "ranks": 3, "chunks_per_rank": 1, "dependencies": "chunks", "steps": [
+        [{"src": 1, "dst": 0, "chunk": 0, "op": "reduce"}, {"src": 2, "dst": 0, "chunk": 0, "op": "reduce"},
+         {"src": 0, "dst": 1, "chunk": 1, "op": "reduce"}, {"src": 2, "dst": 1, "chunk": 1, "op": "reduce"},
+         {"src": 0, "dst": 2, "chunk": 2, "op": "reduce"}, {"src": 1, "dst": 2, "chunk": 2, "op": "reduce"}],
+        [{"src": 0, "dst": 1, "chunk": 0, "op": "copy"}, {"src": 0, "dst": 2, "chunk": 0, "op": "copy"},
+         {"src": 1, "dst": 0, "chunk": 1, "op": "copy"}, {"src": 1, "dst": 2, "chunk": 1, "op": "copy"},
+         {"src": 2, "dst": 0, "chunk": 2, "op": "copy"}, {"src": 2, "dst": 1, "chunk": 2, "op": "copy"}]]}
+    nodes = read_et(write_ets(read_schedule(doc), str(tmp_path / "ar"), 3 << 20, 50.0)[0])
+    by_id = {n[0]: n for n in nodes}
+    later = [n for n in nodes if n[1] == "send" and n[4]["comm_tag"] // 3 == 1]
+    assert len(later) == 2
+    for send in later:
+        assert sorted(by_id[d][1] for d in send[2]) == ["compute", "compute"]
+        assert sorted(by_id[by_id[d][2][0]][4]["comm_src"] for d in send[2]) == [1, 2]

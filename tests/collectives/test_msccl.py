@@ -67,14 +67,14 @@ def test_imported_programs_time_like_the_builtin_algorithm(name, fabric, builtin
     schedule = imported(name)
     ours = simulate_schedule(g, schedule, 1 << 20, Opts(model=model))
     ref = simulate(g, Opts(collective=schedule.collective, algorithm=(builtin,), model=model, size_bytes=1 << 20))
-    if name != "allpairs_allreduce":
+    if name.endswith("allgather") or (name == "ring_allreduce" and model == "fair"):
         assert ours["collective_time_ns"] == ref["collective_time_ns"] > 0
     elif model == "fair":
         extra = 6 * 3 * ((1 << 20) / 8) / 1600
         assert ours["collective_time_ns"] == pytest.approx(ref["collective_time_ns"] + extra, rel=1e-12)
-    # (astra: ASTRA-sim's direct all-reduce reduces each message as it arrives and releases the
-    # second round one send at a time, which a schedule's steps do not express; free reductions
-    # make the two equal again, below.)
+    # (astra: a schedule's reductions are timed as ASTRA-sim times an exported one, in whole
+    # microseconds per message (tests/collectives/test_run.py), not as its built-in algorithms;
+    # free reductions make the two equal again, below.)
     free = Opts(model=model, local_mem_bw_gb_per_s=None)
     assert simulate_schedule(g, schedule, 1 << 20, free)["collective_time_ns"] == simulate(
         g, Opts(collective=schedule.collective, algorithm=(builtin,), model=model, size_bytes=1 << 20,

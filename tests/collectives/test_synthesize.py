@@ -123,11 +123,29 @@ def test_pipelined_pieces_overlap_the_two_phases_on_a_mesh():
     """On a mesh the corners' two links bound both phases; pieces let one piece's all-gather run
     beside the next one's reduce-scatter."""
     g = load_graph("std.fabrics.mesh", {"sizes": "[4,4]"})
-    one = synthesize(g, "all-reduce", 2, pieces=1)
-    two = synthesize(g, "all-reduce", 2, pieces=2)
+    one = synthesize(g, "all-reduce", 2, pieces=1, by_ports=False)
+    two = synthesize(g, "all-reduce", 2, pieces=2, by_ports=False)
     validate(two.schedule())
     assert two.chunks_per_rank == 4
     assert two.time_ns < 0.95 * one.time_ns
+
+
+def test_a_mesh_reduces_at_its_corners():
+    """A mesh's corners have 2 ports, its interior 4: with equal shares the corners bound both
+    phases (2/3 of the aggregate bound at best); reducing every chunk at the 4 corners makes each
+    phase's port bound 3/8 D/B and the pair 5/6 of the aggregate bound."""
+    from infragraph.collectives.links import logical_links
+    from infragraph.collectives.synthesize import reduction_owners
+    from infragraph.graph.ranks import npu_order
+
+    g = load_graph("std.fabrics.mesh", {"sizes": "[4,4]"})
+    owner = reduction_owners(logical_links(g, npu_order(g)), 4)
+    assert owner.tolist() == [0] * 16 + [3] * 16 + [12] * 16 + [15] * 16
+    assert reduction_owners(logical_links(*(lambda t: (t, npu_order(t)))(torus((4, 4)))), 4) is None
+    equal = synthesize(g, "all-reduce", 4, by_ports=False)
+    corners = synthesize(g, "all-reduce", 4)
+    validate(corners.schedule())
+    assert equal.efficiency < 0.67 < 0.75 < corners.efficiency
 
 
 def test_slow_detours_are_skipped_but_bounded():

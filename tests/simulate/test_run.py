@@ -262,3 +262,14 @@ def test_scheduling_options_match_astra_sims_code():
                                                  inter_dimension_scheduling=inter))["collective_time_ns"]
              for intra, inter in (("FIFO", "baseline"), ("FIFO", "themis"), ("SCF", "themis"))}
     assert times == {("FIFO", "baseline"): 68_712, ("FIFO", "themis"): 74_062, ("SCF", "themis"): 70_692}
+
+
+@pytest.mark.parametrize("starts, message", [
+    (((0, 1),), "member_start_ns[0] has 2 starts for a group of 8 members"),
+    (((0,) * 8, (0,) * 8), "member_start_ns gives starts for 2 process groups, but there are 1"),
+    (((0, 0, 0, -5, 0, 0, 0, 0),), "member_start_ns[0][3] = -5: expected a finite time >= 0 ns"),
+    (((0, 0, 0, 0, 0, 0, 0, float("inf")),), "member_start_ns[0][7] = inf: expected a finite time >= 0 ns"),
+])
+def test_bad_member_starts_are_located(starts, message):
+    with pytest.raises(InfraGraphError, match=message.replace("[", r"\[").replace("]", r"\]")):
+        simulate(simgraphs.ring(8), Opts(model="astra", member_start_ns=starts))

@@ -2,21 +2,26 @@
 
 from __future__ import annotations
 
-from infragraph.workload.report import breakdown, breakdown_picture, chrome_trace, format_report
-from infragraph.workload.trace import Node
+import math
 
+import numpy as np
 
-def _nodes(*kinds):
-    return {i: Node(id=i, name=f"n{i}", kind=k, deps=()) for i, k in enumerate(kinds)}
+from infragraph.workload.report import breakdown_picture, breakdowns, chrome_trace, format_report
+from infragraph.workload.trace import KIND_CODES
 
 
 def test_breakdown_splits_time_into_disjoint_parts():
-    nodes = _nodes("compute", "collective", "compute", "recv", "mem-load")
-    spans = {0: [0, 10], 1: [5, 20], 2: [20, 25], 3: [22, 30], 4: [30, 34]}
-    b = breakdown(0, 40, nodes, spans)
-    # compute [0,10]+[20,25] = 15; comm [5,20]+[22,30] = 23; overlap [5,10]+[22,25] = 8
-    assert (b["compute_ns"], b["communication_ns"], b["overlapped_ns"], b["exposed_ns"]) == (15, 23, 8, 15)
-    assert (b["memory_ns"], b["idle_ns"]) == (4, 40 - 30 - 4)
+    kinds = np.array([KIND_CODES[k] for k in ("compute", "collective", "compute", "recv", "mem-load", "metadata",
+                                              "compute", "mem-store", "compute")], dtype=np.uint8)
+    start = [0, 5, 20, 22, 30, 0, math.nan, 8, 3]
+    end = [10, 20, 25, 30, 34, 40, math.nan, 12, 3]
+    # NPU 0: compute [0,10]+[20,25] = 15; comm [5,20]+[22,30] = 23; overlap [5,10]+[22,25] = 8; memory
+    # [30,34] outside both; a metadata node counts nowhere, a node that never ran neither.
+    # NPU 1: a memory store inside nothing, an empty compute span.
+    b0, b1 = breakdowns([40.0, 20.0], np.array([0, 7, 9]), kinds, np.array(start, float), np.array(end, float))
+    assert (b0["compute_ns"], b0["communication_ns"], b0["overlapped_ns"], b0["exposed_ns"]) == (15, 23, 8, 15)
+    assert (b0["memory_ns"], b0["idle_ns"]) == (4, 40 - 30 - 4)
+    assert (b1["rank"], b1["compute_ns"], b1["memory_ns"], b1["idle_ns"]) == (1, 0, 4, 16)
 
 
 def _report():

@@ -139,3 +139,94 @@ def test_bad_text_workloads(tmp_path, text, message):
     p.write_text(text)
     with pytest.raises(InfraGraphError, match=message):
         read_text(p, 4)
+
+
+def test_update_times_wait_the_micro_layers_update_time_after_its_collective(tmp_path):
+    p = tmp_path / "micro.txt"
+    p.write_text("MICRO\n1\nallreduce -1 1 NONE 0 1 NONE 0 1 ALLREDUCE 1048576 25\n")
+    w = read_text(p, 4, update_times=True)
+    nodes = sorted(w.nodes[3].values(), key=lambda n: n.id)
+    assert [(n.kind, n.deps, n.duration_ns, n.is_cpu_op) for n in nodes] == [
+        ("collective", (), 1, False), ("compute", (nodes[0].id,), 25, True)]
+    p.write_text("MICRO\n1\nallreduce -1 1 NONE 0 1 NONE 0 1 ALLREDUCE 1048576 0\n")
+    assert [n.kind for n in read_text(p, 4, update_times=True).nodes[0].values()] == ["collective"]
+
+
+@pytest.mark.parametrize("text,passes,message", [
+    ("DATA\n1\nl0 -1 5 NONE 0 5 NONE 0 5 ALLREDUCE 1024 1\n", 1,
+     r":1:1: error: --text-update-times takes a one-layer MICRO workload of one pass .* DATA parallelism with 1 layer"),
+    ("MICRO\n2\na -1 1 NONE 0 1 NONE 0 1 ALLREDUCE 1024 1\nb -1 1 NONE 0 1 NONE 0 1 ALLREDUCE 1024 1\n", 1,
+     r":1:1: error: --text-update-times takes .* MICRO parallelism with 2 layer\(s\) and 1 pass"),
+    ("MICRO\n1\na -1 1 NONE 0 1 NONE 0 1 ALLREDUCE 1024 1\n", 2, r"with 1 layer\(s\) and 2 pass\(es\)"),
+    ("MICRO\n1\na -1 1 NONE 0 1 NONE 0 1 ALLREDUCE 1024 1.5\n", 1,
+     r":3:41: error: update time '1.5' is not a whole number of ns"),
+])
+def test_bad_update_times(tmp_path, text, passes, message):
+    p = tmp_path / "bad.txt"
+    p.write_text(text)
+    with pytest.raises(InfraGraphError, match=message):
+        read_text(p, 4, passes, update_times=True)
+
+
+def _python_read(prefix: str, n: int):
+    from pathlib import Path
+
+    from infragraph.workload.trace import _read_file
+
+    return [_read_file(Path(f"{prefix}.{r}.et"), r) for r in range(n)]
+
+
+def test_the_engines_reader_gives_the_python_readers_nodes(tmp_path):
+    """The fast path (the engine decodes the files) reads every attribute value kind the Python
+    reader accepts as the Python reader does, and leaves nothing to it on ordinary files."""
+    from infragraph.workload.chakra import et_bytes, schema
+    from infragraph.workload.trace import _read_columns
+
+    S = schema()
+    n = S.Node(id=7, name="odd ints", type=S.COMP_NODE, duration_micros=0)
+    n.data_deps.extend([1, 1])
+    n.ctrl_deps.extend([1])
+    n.attr.add(name="num_ops", uint64_val=2**64 - 1)
+    n.attr.add(name="tensor_size", sfixed32_val=12)
+    n.attr.add(name="is_cpu_op", bool_val=True)
+    n.attr.add(name="unused", double_val=1.5)
+    c = S.Node(id=9, name="coll", type=S.COMM_COLL_NODE)
+    c.attr.add(name="comm_type", int32_val=7)
+    c.attr.add(name="comm_size", sint64_val=4096)
+    c.attr.add(name="pg_name", string_val="")
+    per_rank = [[comp(1, 2), n, c, send(3, 0, 1, 64, tag=5)], [comp(1, 2), n, c, recv(3, 0, 1, 64, tag=5)]]
+    prefix = tmp_path / "wl"
+    for r, nodes in enumerate(per_rank):
+        (tmp_path / f"wl.{r}.et").write_bytes(et_bytes(nodes))
+    cols, bad = _read_columns([f"{prefix}.{r}.et" for r in range(2)])
+    assert bad == []
+    w = read_et_set(str(prefix), 2)
+    assert w.nodes == _python_read(str(prefix), 2)
+    assert w.nodes[0][7].num_ops == 2**64 - 1 and w.nodes[0][7].deps == (1,) and w.nodes[1][9].collective == "reduce-scatter"
+
+
+def test_the_engines_reader_leaves_what_it_cannot_prove_to_the_python_reader(tmp_path):
+    from infragraph.workload.chakra import et_bytes, schema
+    from infragraph.workload.trace import _read_columns
+
+    S = schema()
+    n = S.Node(id=2, name="pg as a number", type=S.COMM_COLL_NODE)
+    n.attr.add(name="comm_type", int64_val=0)
+    n.attr.add(name="comm_size", int64_val=8)
+    n.attr.add(name="pg_name", int64_val=1)  # the Python reader takes int(1)
+    for r in range(2):
+        (tmp_path / f"wl.{r}.et").write_bytes(et_bytes([comp(1, 1), n]))
+    (tmp_path / "wl.json").write_text('{"1": [0, 1]}')
+    _, bad = _read_columns([f"{tmp_path}/wl.{r}.et" for r in range(2)])
+    assert bad == [0, 1]
+    w = read_et_set(str(tmp_path / "wl"), 2, tmp_path / "wl.json")
+    assert w.nodes[1][2].group == 1 and w.cols.group.tolist() == [0, 1, 0, 1]
+
+
+def test_a_generated_step_reads_the_same_both_ways(tmp_path):
+    from infragraph.workload.llm import Generator, LlmSpec
+
+    s = LlmSpec(layers=2, hidden=64, heads=4, seq=32, vocab=100, global_batch=8, tp=2, pp=2, dp=2)
+    out = Generator(s).write(tmp_path / "step")
+    w = read_et_set(str(tmp_path / "step"), 8, out["comm_group_file"])
+    assert w.nodes == _python_read(str(tmp_path / "step"), 8) and len(w.cols.id) > 100

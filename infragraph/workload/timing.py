@@ -1,0 +1,230 @@
+"""How long a workload's collectives and messages take: the one place the replay asks.
+
+The replay's event loop (replay.py) decides *when* each NPU issues a collective or a send; this
+module decides *how long* it takes once issued, and keeps what the report needs from those
+answers (one record per collective and per message, and the bytes every link tier carried).
+
+- A collective: `CollectiveTimer.collective_finish` gets every member's issue time and returns
+  every member's absolute finish time. Each member starts its part at its own issue, as ASTRA-sim
+  does (Workload::issue_comm -> Sys::generate_collective starts the member's streams at once;
+  a message that reaches a member before it issued waits in the analytical network's callback
+  tracker until the member posts the receive, CommonNetworkApi::sim_recv). The collective engine
+  (every model, algorithm and dimension option of `infragraph simulate`) runs the group alone
+  with each member's start offset from the first issue (`SimulationOptions.member_start_ns`).
+- A message: `CollectiveTimer.message_arrival` gets the send's issue time and returns its arrival.
+  Under the astra models it is ASTRA-sim's send (no endpoint delay; the congestion-unaware one on
+  the first dimension where the NPUs differ, `astra_send_ns`); under the other models the
+  collective engine's point-to-point time on the fabric.
+
+Engine runs are cached by (type, group, size, root, start offsets): a training step repeats a
+few shapes many times, and symmetric members issue together (offsets all 0). On an intact
+std.fabrics.stack (`symmetric_dims`) groups that are images of each other under the fabric's
+symmetries share one run (`canonical_group`, each member's start going with its image): a
+1,024-NPU step's 192 TP and DP groups and 2,048 pipeline pairs need a handful of runs instead of
+thousands. Collectives and messages that run at the same time do not share links here: each is timed
+alone on the fabric (docs/workloads.md, "What the replay ignores").
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from dataclasses import replace
+from typing import Any, Sequence
+
+from ..simulate.run import PreparedGraph, SimulationOptions, simulate
+
+
+# ASTRA-sim (518bd51) builds a sub-group's ring as a RingTopology of dimension Local
+# (CommunicatorGroup::get_collective_plan), and its Ring, AllToAll (direct) and HalvingDoubling
+# algorithms move such a ring's packets with MemBus's Fast transmission: a fixed 10 ns
+# (MemBus::send_from_NPU_to_MA / send_from_MA_to_NPU) where the whole system's rings take the
+# configured endpoint-delay.
+SUB_GROUP_ENDPOINT_DELAY_NS = 10.0
+
+
+class CollectiveTimer:
+    """Times collectives and messages on the prepared fabric `p` for a workload of `num_npus` ranks,
+    with the collective options `sim`; owns the engine cache, the records and the tier bytes."""
+
+    def __init__(self, p: PreparedGraph, num_npus: int, sim: SimulationOptions) -> None:
+        self.p, self.num_npus, self.sim = p, num_npus, sim
+        self.engine_cache: dict[tuple, dict[str, Any]] = {}
+        self.tier_bytes: dict[str, float] = defaultdict(float)
+        self.collectives: list[dict[str, Any]] = []
+        self.messages: list[dict[str, Any]] = []
+        self._stack_dims = stack_dims(p, num_npus)
+        self._symmetric = symmetric_dims(p, self._stack_dims)
+
+    def collective_finish(self, collective: str, members: tuple[int, ...], size: int, root: int,
+                          issue_ns: Sequence[float], group: int = 0, name: str = "") -> list[float]:
+        """`root` is a member index (SimulationOptions.root). Every member's absolute finish time (ns),
+        in `members` order, for a collective each member issued at `issue_ns` (same order) and starts
+        at that time; records the collective (`group`, `name` label it; it starts at the first issue)."""
+        start = min(issue_ns)
+        offsets = tuple(t - start for t in issue_ns)
+        r = self._engine(collective, members, size, root, offsets if any(offsets) else ())
+        offset = {x["rank"]: x["finish_ns"] for x in r["ranks"]}
+        finish = [start + offset[m] for m in members]
+        end = start + max(offset.values())
+        self.collectives.append({
+            "group": group, "ranks": len(members), "collective": collective, "size_bytes": size,
+            "name": name, "start_ns": start, "end_ns": end, "time_ns": end - start,
+            "last_issue_ns": max(issue_ns), "bus_bandwidth_gb_per_s": r["bus_bandwidth_gb_per_s"]})
+        return finish
+
+    def message_arrival(self, src: int, dst: int, size: int, t: float, tag: int = 0) -> float:
+        """When a `size`-byte message sent from `src` to `dst` at `t` (ns) arrives; records it."""
+        r = self._engine("point-to-point", (src, dst), size)
+        arrival = t + self._message_ns(src, dst, size, max(x["finish_ns"] for x in r["ranks"]))
+        self.messages.append({"src": src, "dst": dst, "tag": tag, "size_bytes": size, "start_ns": t,
+                              "end_ns": arrival})
+        return arrival
+
+    @property
+    def engine_runs(self) -> int:
+        return len(self.engine_cache)
+
+    def tiers(self, step_ns: float) -> list[dict[str, Any]]:
+        """Per link tier, the bytes every timed collective and message carried, and the mean load."""
+        return link_load(self.p, self.tier_bytes, step_ns)
+
+    def _engine(self, collective: str, members: tuple[int, ...], size: int, root: int = 0,
+                starts: tuple[float, ...] = ()) -> dict[str, Any]:
+        """The engine's result for the group (its `ranks` as `members`, in order), each member starting
+        at its entry of `starts` (ns; empty: together), from the cache or one run on the group's
+        canonical image (member i's start goes with image member i); adds its bytes to the tiers."""
+        canon = canonical_group(self._symmetric, members) if self._symmetric else None
+        run_members = canon or members
+        key = (collective, run_members, size, root, starts)
+        if key not in self.engine_cache:
+            sim = replace(self.sim, collective=collective, size_bytes=float(size), groups=(run_members,),
+                          root=root, top_links=0, trace=False, member_start_ns=(starts,) if starts else ())
+            if len(members) < self.num_npus:
+                # ASTRA-sim's CommunicatorGroup: a group smaller than the whole system runs on one
+                # logical ring over its members, with the configured algorithm when there is one
+                # dimension, else Ring.
+                sim = replace(sim, dims=(len(members),),
+                              algorithm=sim.algorithm if len(sim.algorithm) == 1 else ("ring",))
+                if collective != "point-to-point" and sim.model in ("astra", "astra-aware"):
+                    sim = replace(sim, endpoint_delay_ns=SUB_GROUP_ENDPOINT_DELAY_NS)
+            self.engine_cache[key] = simulate(self.p, sim)
+        r = self.engine_cache[key]
+        for tier in r["tiers"]:
+            self.tier_bytes[tier["tier"]] += tier["bytes"]
+        if canon and canon != members:
+            real = dict(zip(canon, members))
+            r = {**r, "ranks": [{**x, "rank": real[x["rank"]]} for x in r["ranks"]]}
+        return r
+
+    def _message_ns(self, src: int, dst: int, size: int, engine_ns: float) -> float:
+        """A send's time. ASTRA-sim's analytical sends (Workload -> Sys::front_end_sim_send ->
+        sim_send) carry no endpoint delay, unlike its collectives' messages, which the engine's
+        point-to-point run includes at both ends; and its congestion-unaware network times a send
+        on the first dimension where source and destination differ alone (MultiDimTopology::send:
+        hops x latency + size / bandwidth, cut to whole ns). The astra models follow both rules;
+        the others keep the engine's time."""
+        if self.sim.model == "astra" and self._stack_dims is not None:
+            return astra_send_ns(self._stack_dims, src, dst, size)
+        if self.sim.model in ("astra", "astra-aware"):
+            return engine_ns - 2 * self.sim.endpoint_delay_ns
+        return engine_ns
+
+
+def stack_dims(p: PreparedGraph, npus: int) -> list[tuple[str, int, float, float]] | None:
+    """The ASTRA-sim dimensions a graph states (std.fabrics.stack's `astra.topology`, `npus_count`,
+    `latency_ns` annotations): (kind, NPUs, GB/s with GB = 2^30 B as ASTRA-sim reads them, ns) per
+    dimension, dimension 0 first; None when the graph states none or they do not cover `npus`. The
+    bandwidth is the dimension's link as built (simulate.dim_bandwidths), not the annotation, which
+    keeps 6 significant digits only (429.497 Gbit/s for 50 GiB/s: 5 ns off on a 400 MB message)."""
+    from ..simulate.run import dim_bandwidths
+
+    a = p.g.graph_annotations
+    try:
+        kinds = [k.strip() for k in str(a["astra.topology"]).split(",")]
+        counts = [int(x) for x in str(a["npus_count"]).split(",")]
+        lats = [float(x) for x in str(a["latency_ns"]).split(",")]
+    except (KeyError, ValueError):
+        return None
+    if not len(kinds) == len(counts) == len(lats) or math.prod(counts) != npus:
+        return None
+    gbps = dim_bandwidths(p, counts)
+    # Gbit/s back to ASTRA-sim's GB/s (2^30 B), rounded to undo the float round trip
+    return [(k, c, round(b * 1e9 / 8 / 2**30, 9), t) for k, c, b, t in zip(kinds, counts, gbps, lats)]
+
+
+def symmetric_dims(p: PreparedGraph, dims: list[tuple[str, int, float, float]] | None) -> list[tuple[str, int]] | None:
+    """The (kind, NPUs) of every dimension when the graph is an intact std.fabrics.stack, whose
+    symmetries `canonical_group` uses; else None. Intact: the stated dimensions are Ring,
+    FullyConnected or Switch (no line, `wrap: false`), and the graph has exactly the stack's edges
+    (NPU ports, switch ports, one cable set per dimension: stack.igl's counts) with no link
+    degraded by a failure (graph.failures renames those link classes `<link>~x<factor>...`), so
+    no failed or degraded link breaks the symmetry."""
+    if dims is None or any(k not in ("Ring", "FullyConnected", "Switch") for k, *_ in dims):
+        return None
+    if "LI(" in str(p.g.graph_annotations.get("dims", "")) or any("~" in x.name for x in p.g.links):
+        return None
+    n = math.prod(c for _, c, *_ in dims)
+    ports = {"Ring": lambda k: 1 if k == 2 else 2, "FullyConnected": lambda k: k - 1, "Switch": lambda k: 1}
+    cables = {"Ring": lambda k: n // 2 if k == 2 else n, "FullyConnected": lambda k: n * (k - 1) // 2,
+              "Switch": lambda k: n}
+    sw = [c for k, c, *_ in dims if k == "Switch"]
+    edges = (n * sum(ports[k](c) for k, c, *_ in dims) + sum(n // c for c in sw) * max(sw, default=0)
+             + sum(cables[k](c) for k, c, *_ in dims))
+    return [(k, c) for k, c, *_ in dims] if p.g.num_edges == edges else None
+
+
+def canonical_group(dims: list[tuple[str, int]], members: tuple[int, ...]) -> tuple[int, ...] | None:
+    """The group's image under the stack's symmetries, the same for every group that is such an
+    image, or None when the group is not handled. Handled: members that differ in one dimension
+    only (a TP group inside a server, a DP group along a rail, a pipeline pair). Every route
+    between them then stays in that dimension and is the only shortest one (one switch, one direct
+    link, or the shorter way round an odd ring), so no ECMP choice can tell two images apart.
+    The image: the other coordinates set to 0 and the varying one relabelled, first member first:
+    any permutation of a switch's or full mesh's coordinates, a rotation of a ring's, maps the
+    stack onto itself, dimension by dimension."""
+    stride, varying = 1, []
+    for d, (kind, n) in enumerate(dims):
+        coords = [(m // stride) % n for m in members]
+        if len(set(coords)) > 1:
+            varying.append((kind, n, stride, coords))
+        stride *= n
+    if len(varying) != 1:
+        return None
+    kind, n, stride, coords = varying[0]
+    if kind == "Ring":
+        if n > 2 and n % 2 == 0:
+            return None  # two ways round are equally short for members half the ring apart
+        return tuple(((c - coords[0]) % n) * stride for c in coords)
+    label: dict[int, int] = {}
+    return tuple(label.setdefault(c, len(label)) * stride for c in coords)
+
+
+def astra_send_ns(dims: list[tuple[str, int, float, float]], src: int, dst: int, size: int) -> int:
+    """ASTRA-sim's congestion-unaware send time (MultiDimTopology::send at 518bd51): on the first
+    dimension where the two NPUs' coordinates differ, hops x latency + size / bandwidth, cut to whole
+    ns; hops: Ring the shorter way round, FullyConnected 1, Switch 2."""
+    a, b = src, dst
+    for kind, n, gb_per_s, latency in dims:
+        x, y = a % n, b % n
+        if x != y:
+            hops = min((y - x) % n, (x - y) % n) if kind == "Ring" else 1 if kind == "FullyConnected" else 2
+            return int(hops * latency + size / (gb_per_s * (1 << 30) / 1e9))
+        a, b = a // n, b // n
+    raise ValueError(f"a send from NPU {src} to itself")
+
+
+def link_load(p: PreparedGraph, tier_bytes: dict[str, float], step_ns: float) -> list[dict[str, Any]]:
+    """Per link tier: bytes carried over the step and the mean load per directed link in Gbit/s
+    (bytes x 8 / step / directed links of the tier)."""
+    from ..simulate.load import link_tiers
+
+    if p.tiers is None:
+        p.tiers = link_tiers(p.g)
+    out = []
+    for t, name in enumerate(p.tiers.names):
+        links = 2 * int((p.tiers.edge_tier == t).sum())
+        b = tier_bytes.get(name, 0.0)
+        out.append({"tier": name, "directed_links": links, "bytes": b,
+                    "mean_gbit_per_s_per_link": b * 8 / step_ns / links if step_ns > 0 and links else 0.0})
+    return out

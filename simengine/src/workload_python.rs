@@ -1,0 +1,179 @@
+//! PyO3 glue of `workload_replay` (the workload replay's event loop): the DAG crosses as
+//! little-endian arrays (numpy's `tobytes()`), the timing as two Python callables, so the
+//! replay's timer (infragraph/workload/timing.py) stays the one place collective and message times
+//! are decided.
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict};
+use std::collections::HashMap;
+
+use crate::chakra_reader::{read, AttrFields, FieldKind, NodeFields, Schema, ValueKind};
+use crate::workload_replay::{replay, span_unions, Dag, Timing, OP_COLLECTIVE, OP_RECV, OP_SEND};
+
+fn u32s(b: &[u8]) -> Vec<u32> {
+    b.chunks_exact(4).map(|x| u32::from_le_bytes([x[0], x[1], x[2], x[3]])).collect()
+}
+
+fn f64s(b: &[u8]) -> Vec<f64> {
+    b.chunks_exact(8).map(|x| f64::from_le_bytes(x.try_into().unwrap())).collect()
+}
+
+fn le_bytes(v: &[f64]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+struct PyTiming<'py> {
+    on_collective: Bound<'py, PyAny>,
+    on_send: Bound<'py, PyAny>,
+}
+
+impl Timing for PyTiming<'_> {
+    type Error = PyErr;
+    fn collective(&mut self, node: u32, issue_ns: &[f64]) -> PyResult<Vec<f64>> {
+        let finish: Vec<f64> = self.on_collective.call1((node, issue_ns.to_vec()))?.extract()?;
+        if finish.len() != issue_ns.len() {
+            return Err(PyValueError::new_err(format!(
+                "the collective timing answered {} finish times for {} members", finish.len(), issue_ns.len())));
+        }
+        Ok(finish)
+    }
+    fn message(&mut self, node: u32, t: f64) -> PyResult<f64> {
+        self.on_send.call1((node, t))?.extract()
+    }
+}
+
+/// Check the arrays against each other, so a malformed DAG is an error, not a panic.
+fn check(d: &Dag) -> Result<(), String> {
+    let n = d.op.len();
+    if d.npu_ptr.is_empty() || d.npu_ptr[0] != 0 || *d.npu_ptr.last().unwrap() as usize != n
+        || d.npu_ptr.windows(2).any(|w| w[0] > w[1])
+    {
+        return Err("npu_ptr must rise from 0 to the node count".into());
+    }
+    if d.resource.len() != n || d.duration.len() != n || d.channel.len() != n || d.dep_ptr.len() != n + 1 {
+        return Err(format!("per-node arrays disagree on the node count {n}"));
+    }
+    if d.dep_ptr[0] != 0 || d.dep_ptr.windows(2).any(|w| w[0] > w[1]) || *d.dep_ptr.last().unwrap() as usize != d.deps.len() {
+        return Err("dep_ptr must rise from 0 to the dependency count".into());
+    }
+    if d.group_ptr.is_empty() || d.group_ptr[0] != 0 || d.group_ptr.windows(2).any(|w| w[0] > w[1])
+        || *d.group_ptr.last().unwrap() as usize != d.members.len()
+    {
+        return Err("group_ptr must rise from 0 to the member count".into());
+    }
+    let npus = d.npu_ptr.len() - 1;
+    if d.members.iter().any(|&m| m as usize >= npus) || d.resource.iter().any(|&r| r > 3) {
+        return Err("a group member or a resource is out of range".into());
+    }
+    for r in 0..npus {
+        let (lo, hi) = (d.npu_ptr[r], d.npu_ptr[r + 1]);
+        for i in lo..hi {
+            let deps = &d.deps[d.dep_ptr[i as usize] as usize..d.dep_ptr[i as usize + 1] as usize];
+            if deps.iter().any(|&x| x < lo || x >= hi) {
+                return Err(format!("node {i}: a dependency outside its NPU"));
+            }
+            let ch = d.channel[i as usize] as usize;
+            match d.op[i as usize] {
+                OP_COLLECTIVE if ch + 1 >= d.group_ptr.len() => return Err(format!("node {i}: group {ch} out of range")),
+                OP_SEND | OP_RECV if ch >= d.p2p_keys => return Err(format!("node {i}: message key {ch} out of range")),
+                x if x > OP_RECV => return Err(format!("node {i}: op {x} unknown")),
+                _ => {}
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Replay every NPU's DAG (workload_replay::replay). Arrays: npu_ptr, dep_ptr, deps, channel,
+/// group_ptr, members u32; op, resource u8; duration f64 (ns). `on_collective(node, issue_ns)`
+/// returns the members' finish times, `on_send(node, t)` the arrival. Returns (finish per NPU,
+/// start per node, end per node: f64 bytes, NaN where it never happened; state per node: u8 bytes).
+#[pyfunction]
+#[pyo3(signature = (*, npu_ptr, op, resource, duration, dep_ptr, deps, channel, group_ptr, members, p2p_keys,
+                    on_collective, on_send))]
+#[allow(clippy::too_many_arguments)]
+fn workload_replay<'py>(py: Python<'py>, npu_ptr: &[u8], op: &[u8], resource: &[u8], duration: &[u8], dep_ptr: &[u8],
+                        deps: &[u8], channel: &[u8], group_ptr: &[u8], members: &[u8], p2p_keys: usize,
+                        on_collective: Bound<'py, PyAny>, on_send: Bound<'py, PyAny>)
+                        -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>, Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
+    let dag = Dag { npu_ptr: u32s(npu_ptr), op: op.to_vec(), resource: resource.to_vec(), duration: f64s(duration),
+                    dep_ptr: u32s(dep_ptr), deps: u32s(deps), channel: u32s(channel), group_ptr: u32s(group_ptr),
+                    members: u32s(members), p2p_keys };
+    check(&dag).map_err(PyValueError::new_err)?;
+    let out = replay(&dag, &mut PyTiming { on_collective, on_send })?;
+    Ok((PyBytes::new(py, &le_bytes(&out.finish)), PyBytes::new(py, &le_bytes(&out.start)),
+        PyBytes::new(py, &le_bytes(&out.end)), PyBytes::new(py, &out.state)))
+}
+
+fn le<T: Copy, const N: usize>(v: &[T], f: impl Fn(T) -> [u8; N]) -> Vec<u8> {
+    v.iter().flat_map(|&x| f(x)).collect()
+}
+
+/// Read Chakra ET files into columns (chakra_reader::read). `fields`: (message, field number,
+/// kind: 0 scalar / 1 string / 2 message, nested message) for every field of every message type
+/// (0 Node, 1 AttributeProto, 2 GlobalMetadata); `node`: the Node fields by name (id, name, type,
+/// ctrl_deps, data_deps, duration_micros, attr); `attr_name`; `attr_values`: AttributeProto's
+/// oneof value fields -> their proto type name (bool, int64, ..., string; others read as "other").
+/// Returns a dict of little-endian column bytes and `bad`, the ranks left to the Python reader.
+#[pyfunction]
+#[pyo3(signature = (*, paths, fields, node, attr_name, attr_values))]
+fn read_chakra_et<'py>(py: Python<'py>, paths: Vec<String>, fields: Vec<(usize, u32, u8, usize)>, node: HashMap<String, u32>,
+                       attr_name: u32, attr_values: HashMap<u32, String>) -> PyResult<Bound<'py, PyDict>> {
+    let types = fields.iter().map(|f| f.0.max(if f.2 == 2 { f.3 } else { 0 })).max().unwrap_or(0) + 1;
+    let mut messages = vec![HashMap::new(); types.max(3)];
+    for &(m, f, k, sub) in &fields {
+        messages[m].insert(f, match k { 1 => FieldKind::String, 2 => FieldKind::Message(sub), _ => FieldKind::Scalar });
+    }
+    let get = |k: &str| node.get(k).copied().ok_or_else(|| PyValueError::new_err(format!("no Node field '{k}'")));
+    let nf = NodeFields { id: get("id")?, name: get("name")?, kind: get("type")?, ctrl_deps: get("ctrl_deps")?,
+                          data_deps: get("data_deps")?, duration_micros: get("duration_micros")?, attr: get("attr")? };
+    let values = attr_values.into_iter().map(|(f, t)| (f, match t.as_str() {
+        "bool" => ValueKind::Bool, "int32" => ValueKind::Int32, "int64" => ValueKind::Int64, "uint32" => ValueKind::Uint32,
+        "uint64" => ValueKind::Uint64, "sint32" => ValueKind::Sint32, "sint64" => ValueKind::Sint64,
+        "fixed32" => ValueKind::Fixed32, "fixed64" => ValueKind::Fixed64, "sfixed32" => ValueKind::Sfixed32,
+        "sfixed64" => ValueKind::Sfixed64, "string" => ValueKind::Str, _ => ValueKind::Other })).collect();
+    let schema = Schema { messages, node: nf, attr: AttrFields { name: attr_name, values } };
+    let c = py.allow_threads(|| read(&schema, &paths));
+    let d = PyDict::new(py);
+    d.set_item("bad", c.bad.clone())?;
+    d.set_item("npu_ptr", PyBytes::new(py, &le(&c.npu_ptr, u32::to_le_bytes)))?;
+    d.set_item("id", PyBytes::new(py, &le(&c.id, u64::to_le_bytes)))?;
+    d.set_item("kind", PyBytes::new(py, &c.kind))?;
+    d.set_item("is_cpu", PyBytes::new(py, &c.is_cpu))?;
+    d.set_item("duration_ns", PyBytes::new(py, &le(&c.duration_ns, f64::to_le_bytes)))?;
+    d.set_item("num_ops", PyBytes::new(py, &le(&c.num_ops, u64::to_le_bytes)))?;
+    d.set_item("tensor_size", PyBytes::new(py, &le(&c.tensor_size, u64::to_le_bytes)))?;
+    d.set_item("comm_size", PyBytes::new(py, &le(&c.comm_size, u64::to_le_bytes)))?;
+    d.set_item("comm_type", PyBytes::new(py, &le(&c.comm_type, u32::to_le_bytes)))?;
+    d.set_item("tag", PyBytes::new(py, &le(&c.tag, u32::to_le_bytes)))?;
+    d.set_item("src", PyBytes::new(py, &le(&c.src, u32::to_le_bytes)))?;
+    d.set_item("dst", PyBytes::new(py, &le(&c.dst, u32::to_le_bytes)))?;
+    d.set_item("group", PyBytes::new(py, &le(&c.group, u64::to_le_bytes)))?;
+    d.set_item("dep_ptr", PyBytes::new(py, &le(&c.dep_ptr, u32::to_le_bytes)))?;
+    d.set_item("deps", PyBytes::new(py, &le(&c.deps, u32::to_le_bytes)))?;
+    d.set_item("name_ptr", PyBytes::new(py, &le(&c.name_ptr, u64::to_le_bytes)))?;
+    d.set_item("names", PyBytes::new(py, &c.names))?;
+    Ok(d)
+}
+
+/// Per NPU, the union lengths of its spans (workload_replay::span_unions): npu_ptr u32, class u8,
+/// start/end f64 bytes; returns f64 bytes, 5 per NPU.
+#[pyfunction]
+#[pyo3(signature = (*, npu_ptr, class_, start, end))]
+fn workload_span_unions<'py>(py: Python<'py>, npu_ptr: &[u8], class_: &[u8], start: &[u8], end: &[u8]) -> PyResult<Bound<'py, PyBytes>> {
+    let (ptr, start, end) = (u32s(npu_ptr), f64s(start), f64s(end));
+    if ptr.is_empty() || *ptr.last().unwrap() as usize != class_.len() || start.len() != class_.len() || end.len() != class_.len()
+        || ptr.windows(2).any(|w| w[0] > w[1])
+    {
+        return Err(PyValueError::new_err("span arrays disagree on the node count"));
+    }
+    let u = span_unions(&ptr, class_, &start, &end);
+    Ok(PyBytes::new(py, &le_bytes(&u.concat())))
+}
+
+/// Adds the workload replay and the ET reader to the extension module.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(workload_replay, m)?)?;
+    m.add_function(wrap_pyfunction!(workload_span_unions, m)?)?;
+    m.add_function(wrap_pyfunction!(read_chakra_et, m)?)
+}
