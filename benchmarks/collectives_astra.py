@@ -4,8 +4,9 @@
     ASTRA_AWARE=/path/AstraSim_Analytical_Congestion_Aware \\
     python benchmarks/collectives_astra.py
 
-Each schedule (the ring written as a schedule, and the hand-written 8-GPU MSCCL ring and all-pairs
-programs and MSCCL++ LL-packet all-pairs plan of tests/collectives) is exported with
+Each schedule (the ring written as a schedule, the hand-written 8-GPU MSCCL ring and all-pairs
+programs and MSCCL++ LL-packet all-pairs plan of tests/collectives, and an all-reduce synthesized for
+the network with 2 chunks per rank, with per-rank-step and per-chunk dependencies) is exported with
 `infragraph.collectives.chakra_et.write_ets` and run by ASTRA-sim 518bd51 as
 `all-reduce-implementation-custom` on its Ring_8npus network (8 NPUs, 50 GB/s, 500 ns), a 1 MiB
 all-reduce workload, local-mem-bw none (no reduction nodes) and 50 GB/s. Our side: the same schedule
@@ -32,18 +33,23 @@ FINISHED = re.compile(r"sys\[(\d+)\] finished, (\d+) cycles")
 SIZE = 1 << 20
 
 
-def cases() -> dict:
+def cases(graph) -> dict:
+    """The schedules compared; `graph` (the imported network) is what the synthesized ones are for."""
     from infragraph.collectives.msccl import read_msccl, to_schedule
     from infragraph.collectives.mscclpp import read_mscclpp
     from infragraph.collectives.ring import ring_schedule
     from infragraph.collectives.schedule import read_schedule
+    from infragraph.collectives.synthesize import synthesize
     from tests.collectives import msccl_programs as mp, mscclpp_programs as mpp
 
+    synthesized = synthesize(graph, "all-reduce", chunks_per_rank=2, size_bytes=SIZE)
     return {
         "ring (as a schedule)": read_schedule(ring_schedule("all-reduce", 8)),
         "MSCCL ring (XML)": to_schedule(read_msccl(mp.ring_allreduce(8), "ring.xml")),
         "MSCCL all-pairs (XML)": to_schedule(read_msccl(mp.allpairs_allreduce(8), "allpairs.xml")),
         "MSCCL++ all-pairs, LL packets": read_mscclpp(mpp.allpairs_allreduce_packets(8), "allpairs.json"),
+        "synthesized, 2 chunks/rank": synthesized.schedule("rank-steps"),
+        "synthesized, 2 chunks/rank, chunk deps": synthesized.schedule("chunks"),
     }
 
 
@@ -80,10 +86,11 @@ def main() -> None:
         (folder / "workload").mkdir()
         for name, data in workload_files(workload, 8, folder="workload").items():
             (folder / name.replace(workload.stem, "all_reduce")).write_bytes(data)
-        graph = prepare(expand(import_astra_analytical(folder / "network.yml")))
+        fqg = expand(import_astra_analytical(folder / "network.yml"))
+        graph = prepare(fqg)
         print("| schedule | local-mem-bw | ASTRA-sim unaware | ours (astra) | ASTRA-sim aware | ours (astra-aware) |")
         print("|---|---|---:|---:|---:|---:|")
-        for name, schedule in cases().items():
+        for name, schedule in cases(fqg).items():
             for bw in (None, 50.0):
                 prefix = folder / f"custom_{abs(hash((name, bw)))}"
                 write_ets(schedule, str(prefix), SIZE, bw)

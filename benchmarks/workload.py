@@ -67,7 +67,14 @@ def fabric_args(servers: int) -> list[str]:
             "-D", "latency=[100 ns, 1000 ns]"]
 
 
+CPU_S: dict[str, float] = {}  # command name -> CPU seconds (user + system) of its last run
+
+
 def timed(cmd: list[str], cwd: str, limit_s: float) -> tuple[float, str]:
+    """Wall seconds and stdout of `cmd`; its CPU seconds (user + system, children included) go to CPU_S."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     try:
         out = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd, timeout=limit_s)
@@ -75,6 +82,8 @@ def timed(cmd: list[str], cwd: str, limit_s: float) -> tuple[float, str]:
         return float("inf"), ""
     if out.returncode != 0:
         raise SystemExit(f"{cmd[0]} failed ({out.returncode}): {(out.stderr or out.stdout)[-2000:]}")
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    CPU_S[Path(cmd[0]).name] = round(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime, 2)
     return time.perf_counter() - t0, out.stdout
 
 
@@ -92,7 +101,8 @@ def gpt3_1k(scale: int, binary: str | None, limit_s: float) -> dict:
                              "--algorithm", "ring", "--scheduling", "lifo", "--json", "ours.json", "-q"], tmp, limit_s)
         ours = json.loads((folder / "ours.json").read_text()) if ours_s < float("inf") else None
         row = {"case": f"gpt3-1k b={scale}", "ranks": nodes, "write_s": round(write_s, 2), "ours_s": round(ours_s, 2),
-               "ours_step_ns": ours and ours["step_time_ns"]}
+               "ours_cpu_s": CPU_S.get("infragraph"), "ours_step_ns": ours and ours["step_time_ns"],
+               "load_average": os.getloadavg()[0]}
         if binary:
             cfg = write_inputs(folder, 128)
             ref_s, out = timed([binary, "--workload-configuration=et/step", "--comm-group-configuration=et/step.json",
@@ -100,11 +110,13 @@ def gpt3_1k(scale: int, binary: str | None, limit_s: float) -> dict:
                                 f"--remote-memory-configuration={cfg['memory']}"], tmp, limit_s)
             found = {int(m.group(1)): int(m.group(2)) for m in FINISHED.finditer(out)}
             row["astra_s"] = round(ref_s, 2) if ref_s < float("inf") else f"> {limit_s:.0f}"
+            row["astra_cpu_s"] = CPU_S.get(Path(binary).name)
             row["astra_step_ns"] = max(found.values()) if found else None
             if ours and found:
                 row["same_finish"] = sum(int(n["finish_ns"]) == found.get(n["rank"]) for n in ours["npus"])
             if ref_s < float("inf"):
                 row["speedup"] = round(ref_s / ours_s, 1)
+                row["cpu_speedup"] = round(row["astra_cpu_s"] / row["ours_cpu_s"], 1)
         return row
 
 
@@ -120,7 +132,8 @@ def fair_16k(limit_s: float) -> dict:
                         "--comm-group", "et/step.json", "--model", "fair", "--json", "ours.json", "-q"], tmp, limit_s)
         step = json.loads((folder / "ours.json").read_text())["step_time_ns"] if s < float("inf") else None
         return {"case": "fair-16k", "write_s": round(write_s, 2),
-                "ours_s": round(s, 2) if s < float("inf") else f"> {limit_s:.0f}", "ours_step_ns": step}
+                "ours_s": round(s, 2) if s < float("inf") else f"> {limit_s:.0f}", "ours_cpu_s": CPU_S.get("infragraph"),
+                "ours_step_ns": step, "load_average": os.getloadavg()[0]}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -34,7 +34,9 @@ def register(sub) -> None:
     e.add_argument("--name", help="msccl: the program's name (default: the schedule's)")
     e.add_argument("--size", help="chakra: per-NPU buffer (all-gather: shard), e.g. 1MiB; sets every message's bytes")
     e.add_argument("--local-mem-bw", default="1600",
-                   help="chakra: GB/s (1e9 B/s) for the reduction nodes, or 'none' (default 1600)")
+                   help="chakra: GB/s (1e9 B/s) for the reduction nodes, 3 x floor(bytes / bandwidth) ns cut to whole "
+                        "microseconds as the ET stores them (what --model astra charges a schedule), or 'none' "
+                        "(default 1600)")
     e.set_defaults(func=run_export)
 
 

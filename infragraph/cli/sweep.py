@@ -7,7 +7,8 @@
     infragraph sweep SPEC --dry-run                                          # count the points
 
 Writes RESULTS.parquet and RESULTS.csv: every point of the spec exactly once, with its result or its
-error. Run the same command again to resume: points already done are skipped (the earlier rows are
+error. A spec with a `workload` section replays an LLM training step at every point (its keys, such
+as tp, pp, dp and micro_batch, vary like any axis; the ETs go to RESULTS.workloads). Run the same command again to resume: points already done are skipped (the earlier rows are
 checked first; a corrupt journal is refused naming its line). One sweep at a time may write RESULTS
 (RESULTS.lock). Exit code 1 when any point failed (its row says why).
 """

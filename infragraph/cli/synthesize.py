@@ -31,8 +31,9 @@ def register(sub) -> None:
     p.add_argument("--collective", required=True, choices=COLLECTIVES, help="the collective to synthesize")
     p.add_argument("--chunks", default="auto",
                    help="chunks per rank (more: closer to the bound, more transfers), or auto (default): the fastest "
-                        "in the synthesizer's model of 1, 2, 4, 8 chunks (all-reduce: in 1 or 2 pieces) within "
-                        "4 million transfers")
+                        "in the synthesizer's model of 1, 2, 4, 8 chunks (all-reduce: in 1 or 2 pieces, and where the NPUs' ports "
+                        "differ also 16 chunks, each reduced where the ports suggest or at its rank) within 4 million "
+                        "transfers")
     p.add_argument("--pieces", type=int, default=1,
                    help="all-reduce: split each chunk into P pieces whose reduce-scatter and all-gather pipeline "
                         "(default 1; 2 helps meshes in the synthesizer's model; the schedule has chunks x pieces "

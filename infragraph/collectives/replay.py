@@ -36,3 +36,20 @@ def replay(links: LogicalLinks, link: np.ndarray, chunk: np.ndarray, reduce: np.
         raise error(f"cannot time the schedule: {exc}") from None
     return (np.frombuffer(start, dtype="<f8"), np.frombuffer(land, dtype="<f8"),
             np.frombuffer(rounds, dtype="<u4").astype(np.int64))
+
+
+def work_conserving_order(links: LogicalLinks, link: np.ndarray, chunk: np.ndarray, reduce: np.ndarray,
+                          chunk_bytes: float, chunks: int) -> np.ndarray:
+    """The transfers' order (indices) when every physical link, whenever it is free, starts the
+    first-listed transfer that is ready and whose other links are free (synth_list.rs): a transfer
+    whose data comes late no longer holds back the ones listed after it on its links. `replay` of
+    the list in this order times every transfer no later than that."""
+    from .._simengine import synth_list_replay
+
+    try:
+        start = synth_list_replay(**engine_arrays(links, chunk_bytes), link=link.astype("<u4").tobytes(),
+                                  chunk=chunk.astype("<u4").tobytes(), reduce=reduce.astype(np.uint8).tobytes(),
+                                  chunks=chunks)
+    except ValueError as exc:
+        raise error(f"cannot time the schedule: {exc}") from None
+    return np.argsort(np.frombuffer(start, dtype="<f8"), kind="stable")

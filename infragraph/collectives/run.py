@@ -9,7 +9,8 @@ steps in order; at step s it sends its transfers of step s (those to one receive
 of their summed chunks), waits for the messages of step s sent to it, then pays the endpoint delay
 (if it received any) and the reduction of the chunks it received with `reduce` (local-mem-bw, as
 the built-in algorithms are charged; under the astra models as ASTRA-sim charges an exported
-schedule: per message, concurrently, in whole microseconds, simengine/src/custom_reductions.rs). Steps are sequence points per rank, not a global barrier: a
+schedule: per message, concurrently, in whole microseconds, and a rank done only when its own
+messages have landed too; simengine/src/custom_reductions.rs). Steps are sequence points per rank, not a global barrier: a
 rank's step s starts when its own step s - 1 is done. With "dependencies": "chunks" each chunk's
 transfers run as their own process group, and under fair each link carries one transfer at a time
 in step order (pair_gate.rs). A transfer carries size / (ranks x

@@ -26,7 +26,7 @@ from ..graph.ranks import npu_order
 from .bound import Bound, lower_bound
 from .links import LogicalLinks, logical_links
 from .matching import all_gather, check_connected
-from .replay import replay
+from .replay import replay, work_conserving_order
 from .schedule import COLLECTIVES, Schedule, Transfer
 
 MODEL = ("synthesizer: each transfer holds every link of its NPU-to-NPU path for 8 B / bottleneck bandwidth "
@@ -102,13 +102,17 @@ class Synthesis:
 
 
 def synthesize(g: FQG, collective: str, chunks_per_rank: int = 1, size_bytes: float = float(1 << 30),
-               seed: int = 0, links: LogicalLinks | None = None, pieces: int = 1, by_ports: bool = True) -> Synthesis:
+               seed: int = 0, links: LogicalLinks | None = None, pieces: int = 1, by_ports: bool = True,
+               work_conserving: bool = False) -> Synthesis:
     """Synthesize `collective` on `g` (its failure annotations applied). `size_bytes` is the
     per-NPU buffer (all-gather: each NPU's shard); `links` may be passed when already built.
     All-reduce only: `pieces` P > 1 splits every chunk into P pieces whose reduce-scatter and
     all-gather pipeline (piece p's all-gather beside piece p+1's reduce-scatter), so the schedule
     has chunks_per_rank x P chunks per rank; `by_ports` reduces each chunk where the NPUs' ports
-    suggest (reduction_owners), False: chunks_per_rank of them at each rank."""
+    suggest (reduction_owners), False: chunks_per_rank of them at each rank. `work_conserving`
+    orders the transfers as links that never idle while a later-listed transfer is ready would
+    (replay.work_conserving_order): the all-gather of a chunk may then pass the reduce-scatter of
+    others on a link, which overlaps the two phases where ports idle in one of them."""
     if collective not in COLLECTIVES:
         raise error(f"cannot synthesize '{collective}'; expected one of {', '.join(COLLECTIVES)}")
     if not (isinstance(chunks_per_rank, int) and chunks_per_rank >= 1):
@@ -146,6 +150,9 @@ def synthesize(g: FQG, collective: str, chunks_per_rank: int = 1, size_bytes: fl
         link, chunk, reduce = _pipelined_all_reduce(ag, links.count, k, pieces)
         k, chunk_bytes = k * pieces, chunk_bytes / pieces
         total = n * k
+    if work_conserving:
+        first = work_conserving_order(both, link, chunk, reduce, chunk_bytes, total)
+        link, chunk, reduce = link[first], chunk[first], reduce[first]
     start, land, step = replay(both, link, chunk, reduce, chunk_bytes, total)
     src, dst = both.src[link], both.dst[link]
     link = np.where(link >= links.count, link - links.count, link)
@@ -162,9 +169,9 @@ AUTO_BUDGET = 4_000_000  # transfers: the largest schedule `synthesize_best` tri
 def synthesize_best(g: FQG, collective: str, size_bytes: float = float(1 << 30), seed: int = 0,
                     links: LogicalLinks | None = None, budget: int = AUTO_BUDGET) -> Synthesis:
     """The fastest, in the synthesizer's model, of the schedules with 1, 2, 4 or 8 chunks per rank
-    (all-reduce: in 1 or 2 pieces; where the NPUs' ports differ, also 16 chunks, and each reduced
-    where the ports suggest or at its rank) whose transfers fit in `budget`; always at least the
-    1-chunk one. More chunks shorten the last rounds (a 16-NPU RFS system: 83 % of the bound with 1
+    (all-reduce: in 1 or 2 pieces; where the NPUs' ports differ, also 16 chunks, each reduced where
+    the ports suggest or at its rank, and 4, 8, 16 chunks in 2 or 4 pieces in work-conserving order)
+    whose transfers fit in `budget`; always at least the 1-chunk one. More chunks shorten the last rounds (a 16-NPU RFS system: 83 % of the bound with 1
     or 2, 95 % with 4) and, when a few NPUs start every chunk of the all-gather, its first ones;
     pieces help where an NPU's ports bound both all-reduce phases (meshes)."""
     if links is None:
@@ -173,15 +180,17 @@ def synthesize_best(g: FQG, collective: str, size_bytes: float = float(1 << 30),
     n = links.npus
     per_chunk = n * (n - 1) * (2 if collective == "all-reduce" else 1)
     uneven = collective == "all-reduce" and reduction_owners(links, 1) is not None
+    tries = [(k, pieces, by_ports, False) for k in ((1, 2, 4, 8, 16) if uneven else (1, 2, 4, 8))
+             for pieces in ((1, 2) if collective == "all-reduce" else (1,)) for by_ports in ((True, False) if uneven else (True,))]
+    if uneven:  # the phases overlap (work-conserving order), in 2 or 4 pieces
+        tries += [(k, pieces, True, True) for k in (4, 8, 16) for pieces in (2, 4)]
     best: Synthesis | None = None
-    for k in (1, 2, 4, 8, 16) if uneven else (1, 2, 4, 8):
-        for pieces in ((1, 2) if collective == "all-reduce" else (1,)):
-            for by_ports in (True, False) if uneven else (True,):
-                if best is not None and per_chunk * k * pieces > budget:
-                    continue
-                s = synthesize(g, collective, k, size_bytes, seed, links, pieces, by_ports)
-                if best is None or s.time_ns < best.time_ns * (1 - 1e-9):
-                    best = s
+    for k, pieces, by_ports, work_conserving in tries:
+        if best is not None and per_chunk * k * pieces > budget:
+            continue
+        s = synthesize(g, collective, k, size_bytes, seed, links, pieces, by_ports, work_conserving)
+        if best is None or s.time_ns < best.time_ns * (1 - 1e-9):
+            best = s
     assert best is not None
     return best
 

@@ -88,6 +88,10 @@ class SimulationOptions:
     # collective at different times and ASTRA-sim starts each member's part at its own issue;
     # messages reaching a member before it starts wait for it. Empty: every member at 0.
     member_start_ns: tuple[tuple[float, ...], ...] = ()
+    # The astra models: the group is an ASTRA-sim communicator group smaller than the system (a
+    # workload's process group), whose ring ASTRA-sim builds as a `Local` ring: its direct
+    # all-reduce reduces the second round's messages too (docs/workloads.md).
+    astra_communicator_group: bool = False
     chunks: int = 1  # preferred-dataset-splits
     active_chunks: int = 1  # per dimension
     endpoint_delay_ns: float = 10.0
@@ -203,6 +207,19 @@ def _astra_direct_dims(p: PreparedGraph, dims: tuple[int, ...]) -> list[int] | N
     if len(names) != len(dims):
         return None
     return [d for d, k in enumerate(names) if k != "Ring"]
+
+
+def _astra_stack_dims(p: PreparedGraph) -> tuple[list[int], list[int]] | None:
+    """The graph's stated ASTRA-sim dimensions over all NPUs (std.fabrics.stack's `npus_count`,
+    `astra.topology`): (NPUs per dimension, the dimensions that are not rings); None when the graph
+    states none that cover its NPUs."""
+    a = p.g.graph_annotations
+    try:
+        counts = tuple(int(x) for x in str(a["npus_count"]).split(","))
+    except (KeyError, ValueError):
+        return None
+    direct = _astra_direct_dims(p, counts)
+    return None if direct is None else (list(counts), direct)
 
 
 def dim_bandwidths(p: PreparedGraph, dims: Sequence[int]) -> list[float]:
@@ -343,6 +360,7 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
                         "NCCL mode: GPUs per server, then servers" if len(plan.dims) > 1 else "NCCL mode: flat")
         dims = plan.dims
     direct_dims = _astra_direct_dims(p, dims)
+    auto_routing = opts.routing is None
     if opts.routing is None:
         routing = "dor" if opts.model.startswith("astra") and direct_dims is not None else "hops"
         opts = replace(opts, routing=routing)
@@ -350,6 +368,11 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
         raise error("dimension-order routing needs logical dimensions (--dims)")
     if opts.routing == "dor" and math.prod(dims) != n_npus:
         raise error(f"dimension-order routing needs dims covering all {n_npus} NPUs; {dims} cover {math.prod(dims)}")
+    # ASTRA-sim's congestion-unaware network times every message on the first dimension where its
+    # ends differ (MultiDimTopology::send); a group smaller than the system (its own logical ring)
+    # may have members that differ in several, so its messages route that way over the stated stack.
+    sub_group_dor = (_astra_stack_dims(p) if opts.model == "astra" and auto_routing
+                     and direct_dims is None and len(groups[0]) < n_npus and len(groups) == 1 else None)
     type_names = list(p.g.type_names)
     no_transit = [type_names.index(t) for t in opts.no_transit_types if t in type_names]
     cut_through = [type_names.index(t) for t in opts.cut_through_types if t in type_names]
@@ -377,14 +400,16 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
         astra=astra,
         routing="hops" if opts.routing == "dor" else opts.routing,
         ecmp=opts.ecmp,
-        dor_dims=list(dims) if opts.routing == "dor" else None,
-        dor_direct_dims=direct_dims or [],
+        dor_dims=list(dims) if opts.routing == "dor" else sub_group_dor[0] if sub_group_dor else None,
+        dor_direct_dims=direct_dims or (sub_group_dor[1] if sub_group_dor else []),
+        dor_first_dim_only=sub_group_dor is not None,
         trace=opts.trace,
         no_transit_kinds=no_transit,
         cut_through_kinds=cut_through,
         symmetry=opts.symmetry,
         schedules=_schedule_arrays(opts, dims),
         starts=[[float(t) for t in s] for s in opts.member_start_ns],
+        local_ring=astra and opts.astra_communicator_group,
         **routes,
     )
     if plan is not None:

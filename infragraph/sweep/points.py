@@ -71,6 +71,8 @@ def _describe(spec: Spec, env: dict[str, Any]) -> str:
 
 
 def _where(spec: Spec, name: str) -> str:
+    if name in spec.section:
+        return spec.workload.paths[name]
     return f"axes.{name}" if name in spec.axes else f"derive.{name}"
 
 
@@ -81,7 +83,7 @@ def _point(spec: Spec, index: int, env: dict[str, Any]) -> Point:
     workload: dict[str, Any] = {}
     for name, value in env.items():
         role = spec.roles[name]
-        if role == WORKLOAD:
+        if role == WORKLOAD and name not in spec.section:  # the point's own values (the section's are the base)
             workload[name] = value
         if role == OPTION:
             field, _column, check = OPTIONS[name]

@@ -63,6 +63,7 @@ class Spec:
     source_map: SourceMap = field(repr=False, default=None)  # type: ignore[assignment]
     workload: WorkloadBase | None = None  # the `workload` section: each point replays a training step
     report: list[tuple[str, expr.Expr]] = field(default_factory=list)  # result columns, from inputs + metrics
+    section: tuple[str, ...] = ()  # workload keys only the section sets (constants at the head of `derive`)
 
     def fail(self, path: str, message: str, hint: str | None = None, offset: int | None = None,
              text: str | None = None) -> InfraGraphError:
@@ -124,8 +125,11 @@ def _check(data: dict, file: str, source_map: SourceMap) -> Spec:
             raise fail(where, f"'{name}' is a column of the results table; name this value otherwise")
     axes = {name: _axis_values(name, value, fail) for name, value in data["axes"].items()}
     factors = _factors(data, axes, fail)
-    derive: list[tuple[str, Any]] = []
-    known = list(axes)
+    # The workload section's values that no axis or derived value sets are constants every
+    # expression may read (`where: "heads % tp == 0"`).
+    section = [k for k in (workload.values if workload else {}) if k not in axes and k not in (data.get("derive") or {})]
+    derive: list[tuple[str, Any]] = [(k, workload.values[k]) for k in section] if workload else []
+    known = list(axes) + section
     reads: set[str] = set()
     for name, value in (data.get("derive") or {}).items():
         where = f"derive.{name}"
@@ -156,7 +160,7 @@ def _check(data: dict, file: str, source_map: SourceMap) -> Spec:
         check_required(workload, [n for n, r in roles.items() if r == WORKLOAD], fail)
     report = _report(data.get("report") or {}, roles, workload is not None, source_map, fail)
     spec = Spec(file, data.get("name") or Path(file).stem, source, axes, factors, derive, where_list, roles,
-                source_map, workload, report)
+                source_map, workload, report, tuple(section))
     if spec.num_points() > MAX_POINTS:
         raise fail("axes", f"the axes make {spec.num_points():,} points; the limit is {MAX_POINTS:,}",
                    "zip axes that vary together, or split the study")

@@ -33,7 +33,6 @@ WORLD = ("dp", "pp", "tp")  # the keys whose product must be the fabric's NPU co
 class WorkloadBase:
     """The `workload` section: its values (every LlmSpec key it sets) and where each is written."""
 
-    label: str  # the file as written, or "inline"
     values: dict[str, Any]
     paths: dict[str, str]  # key -> the spec path its value is written at ("workload" for a file)
 
@@ -55,12 +54,12 @@ def read_base(value: Any, base: Path, fail: Callable[..., InfraGraphError]) -> W
             raise fail("workload", f"no such workload spec '{value}' (looked for {path})",
                        "give a workload spec file (docs/workloads.md) relative to the sweep spec, or a mapping")
         spec = read_llm_spec(path)  # its errors name the workload file
-        return WorkloadBase(value, asdict(spec), {k: "workload" for k in KEYS})
+        return WorkloadBase(asdict(spec), {k: "workload" for k in KEYS})
     for key in value:
         if key not in KEYS:
             raise fail(f"workload.{key}", f"'{key}' is not a workload key; expected one of: {', '.join(KEYS)}",
                        did_you_mean(key, KEYS))
-    return WorkloadBase("inline", dict(value), {k: f"workload.{k}" for k in value})
+    return WorkloadBase(dict(value), {k: f"workload.{k}" for k in value})
 
 
 def check_required(base: WorkloadBase, swept: list[str], fail: Callable[..., InfraGraphError]) -> None:

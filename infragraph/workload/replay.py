@@ -134,10 +134,21 @@ class Replay:
         return self.timer.message_arrival(int(c.src[row]), int(c.dst[row]), int(c.comm_size[row]), t, int(c.tag[row]))
 
     def run(self) -> dict[str, Any]:
+        import gc
+
         from .._simengine import workload_replay
 
-        finish, start, end, state = workload_replay(**self._arrays(), on_collective=self._on_collective,
-                                                    on_send=self._on_send)
+        arrays = self._arrays()
+        # The callbacks add a record per collective and message (hundreds of thousands at 16,384
+        # NPUs) and nothing cyclic: the cyclic collector would only walk them again and again.
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
+            finish, start, end, state = workload_replay(**arrays, on_collective=self._on_collective,
+                                                        on_send=self._on_send)
+        finally:
+            if enabled:
+                gc.enable()
         self.finish = np.frombuffer(finish, dtype="<f8")
         self.start, self.end = np.frombuffer(start, dtype="<f8"), np.frombuffer(end, dtype="<f8")
         self.state = np.frombuffer(state, dtype=np.uint8)

@@ -39,7 +39,8 @@ from ..simulate.run import PreparedGraph, SimulationOptions, simulate
 # (CommunicatorGroup::get_collective_plan), and its Ring, AllToAll (direct) and HalvingDoubling
 # algorithms move such a ring's packets with MemBus's Fast transmission: a fixed 10 ns
 # (MemBus::send_from_NPU_to_MA / send_from_MA_to_NPU) where the whole system's rings take the
-# configured endpoint-delay.
+# configured endpoint-delay. (The Local ring also changes the direct all-reduce's packet counts:
+# SimulationOptions.astra_communicator_group.)
 SUB_GROUP_ENDPOINT_DELAY_NS = 10.0
 
 
@@ -53,8 +54,11 @@ class CollectiveTimer:
         self.tier_bytes: dict[str, float] = defaultdict(float)
         self.collectives: list[dict[str, Any]] = []
         self.messages: list[dict[str, Any]] = []
-        self._stack_dims = stack_dims(p, num_npus)
-        self._symmetric = symmetric_dims(p, self._stack_dims)
+        # the dimensions' bandwidths (a walk over the fabric) only where a send needs them
+        self._stack_dims = stack_dims(p, num_npus) if sim.model == "astra" else None
+        self._symmetric = symmetric_dims(p, stack_shape(p, num_npus))
+        self._mapped: dict[tuple, dict[str, Any]] = {}
+        self._images: dict[tuple[int, ...], tuple[int, ...] | None] = {}
 
     def collective_finish(self, collective: str, members: tuple[int, ...], size: int, root: int,
                           issue_ns: Sequence[float], group: int = 0, name: str = "") -> list[float]:
@@ -94,7 +98,9 @@ class CollectiveTimer:
         """The engine's result for the group (its `ranks` as `members`, in order), each member starting
         at its entry of `starts` (ns; empty: together), from the cache or one run on the group's
         canonical image (member i's start goes with image member i); adds its bytes to the tiers."""
-        canon = canonical_group(self._symmetric, members) if self._symmetric else None
+        if members not in self._images:  # a step repeats its groups: map each once
+            self._images[members] = canonical_group(self._symmetric, members) if self._symmetric else None
+        canon = self._images[members]
         run_members = canon or members
         key = (collective, run_members, size, root, starts)
         if key not in self.engine_cache:
@@ -107,14 +113,20 @@ class CollectiveTimer:
                 sim = replace(sim, dims=(len(members),),
                               algorithm=sim.algorithm if len(sim.algorithm) == 1 else ("ring",))
                 if collective != "point-to-point" and sim.model in ("astra", "astra-aware"):
-                    sim = replace(sim, endpoint_delay_ns=SUB_GROUP_ENDPOINT_DELAY_NS)
+                    sim = replace(sim, endpoint_delay_ns=SUB_GROUP_ENDPOINT_DELAY_NS, astra_communicator_group=True)
+            if collective == "point-to-point" and sim.model in ("astra", "astra-aware"):
+                # ASTRA-sim's native send is one message of the whole size (Workload::issue_send_comm
+                # -> sim_send), never cut into preferred-dataset-splits chunks.
+                sim = replace(sim, chunks=1)
             self.engine_cache[key] = simulate(self.p, sim)
         r = self.engine_cache[key]
         for tier in r["tiers"]:
             self.tier_bytes[tier["tier"]] += tier["bytes"]
         if canon and canon != members:
-            real = dict(zip(canon, members))
-            r = {**r, "ranks": [{**x, "rank": real[x["rank"]]} for x in r["ranks"]]}
+            if (key, members) not in self._mapped:
+                real = dict(zip(canon, members))
+                self._mapped[(key, members)] = {**r, "ranks": [{**x, "rank": real[x["rank"]]} for x in r["ranks"]]}
+            r = self._mapped[(key, members)]
         return r
 
     def _message_ns(self, src: int, dst: int, size: int, engine_ns: float) -> float:
@@ -131,14 +143,10 @@ class CollectiveTimer:
         return engine_ns
 
 
-def stack_dims(p: PreparedGraph, npus: int) -> list[tuple[str, int, float, float]] | None:
+def stack_shape(p: PreparedGraph, npus: int) -> list[tuple[str, int, float]] | None:
     """The ASTRA-sim dimensions a graph states (std.fabrics.stack's `astra.topology`, `npus_count`,
-    `latency_ns` annotations): (kind, NPUs, GB/s with GB = 2^30 B as ASTRA-sim reads them, ns) per
-    dimension, dimension 0 first; None when the graph states none or they do not cover `npus`. The
-    bandwidth is the dimension's link as built (simulate.dim_bandwidths), not the annotation, which
-    keeps 6 significant digits only (429.497 Gbit/s for 50 GiB/s: 5 ns off on a 400 MB message)."""
-    from ..simulate.run import dim_bandwidths
-
+    `latency_ns` annotations): (kind, NPUs, latency ns) per dimension, dimension 0 first; None when
+    the graph states none or they do not cover `npus`."""
     a = p.g.graph_annotations
     try:
         kinds = [k.strip() for k in str(a["astra.topology"]).split(",")]
@@ -148,12 +156,25 @@ def stack_dims(p: PreparedGraph, npus: int) -> list[tuple[str, int, float, float
         return None
     if not len(kinds) == len(counts) == len(lats) or math.prod(counts) != npus:
         return None
-    gbps = dim_bandwidths(p, counts)
+    return list(zip(kinds, counts, lats))
+
+
+def stack_dims(p: PreparedGraph, npus: int) -> list[tuple[str, int, float, float]] | None:
+    """`stack_shape` with each dimension's bandwidth: (kind, NPUs, GB/s with GB = 2^30 B as ASTRA-sim
+    reads them, ns). The bandwidth is the dimension's link as built (simulate.dim_bandwidths), not
+    the annotation, which keeps 6 significant digits only (429.497 Gbit/s for 50 GiB/s: 5 ns off on a
+    400 MB message)."""
+    from ..simulate.run import dim_bandwidths
+
+    shape = stack_shape(p, npus)
+    if shape is None:
+        return None
+    gbps = dim_bandwidths(p, [c for _, c, _ in shape])
     # Gbit/s back to ASTRA-sim's GB/s (2^30 B), rounded to undo the float round trip
-    return [(k, c, round(b * 1e9 / 8 / 2**30, 9), t) for k, c, b, t in zip(kinds, counts, gbps, lats)]
+    return [(k, c, round(b * 1e9 / 8 / 2**30, 9), t) for (k, c, t), b in zip(shape, gbps)]
 
 
-def symmetric_dims(p: PreparedGraph, dims: list[tuple[str, int, float, float]] | None) -> list[tuple[str, int]] | None:
+def symmetric_dims(p: PreparedGraph, dims: list[tuple] | None) -> list[tuple[str, int]] | None:
     """The (kind, NPUs) of every dimension when the graph is an intact std.fabrics.stack, whose
     symmetries `canonical_group` uses; else None. Intact: the stated dimensions are Ring,
     FullyConnected or Switch (no line, `wrap: false`), and the graph has exactly the stack's edges

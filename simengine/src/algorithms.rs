@@ -122,6 +122,8 @@ pub struct PhaseAlgo {
     pub integer: bool,
     /// The schedule of an `Algo::Schedule` phase.
     pub program: Option<Arc<Program>>,
+    /// ASTRA-sim mode: the phase runs on a communicator group's ring (`CollectiveSpec::local_ring`).
+    pub local_ring: bool,
 }
 
 impl PhaseAlgo {
@@ -497,7 +499,7 @@ pub(crate) mod tests {
     }
 
     fn phase(op: Op, algo: Algo, n: usize) -> PhaseAlgo {
-        PhaseAlgo { op, algo, n, bytes_in: 1024.0 * 1024.0, root: 1 % n, integer: false, program: None }
+        PhaseAlgo { op, algo, n, bytes_in: 1024.0 * 1024.0, root: 1 % n, integer: false, program: None, local_ring: false }
     }
 
     #[test]

@@ -66,6 +66,10 @@ impl PhaseAlgo {
                 let first = self.direct_first_round(pos, sends);
                 Some(first.map(|st| StepSpec { staggered: true, ..st }))
             }
+            (Algo::Direct, Op::AllReduce) if self.local_ring && self.n > 2 && s == 1 => {
+                let second = self.direct_second_round(pos, sends);
+                Some(second)
+            }
             (Algo::DoubleBinaryTree, Op::AllReduce) => Some(self.astra_tree(pos, s, chunk, sends)),
             _ => None,
         }
@@ -131,6 +135,19 @@ impl PhaseAlgo {
         spec((n - 1) as u32, m)
     }
 
+    /// A communicator group's direct all-reduce of 3 or more members, second round: every message
+    /// is reduced on arrival too. ASTRA-sim's AllToAll on a `Local` ring counts (n-1)^2
+    /// non-zero-latency packets where the whole system's counts n-1: the packets after the first
+    /// round stay "processed" instead of starting a new unprocessed batch (the same for n = 2).
+    fn direct_second_round(&self, pos: usize, sends: &mut Vec<Send>) -> Option<StepSpec> {
+        let n = self.n;
+        let m = self.div(self.bytes_in, n as f64);
+        for k in 1..n {
+            sends.push(Send { to: (pos + k) % n, bytes: m, tag: tag(0, 1) });
+        }
+        spec((n - 1) as u32, m)
+    }
+
     fn astra_tree(&self, pos: usize, s: usize, chunk: usize, sends: &mut Vec<Send>) -> Option<StepSpec> {
         let which = chunk % 2;
         let node = tree_node(self.n, which, pos);
@@ -190,7 +207,7 @@ mod tests {
     }
 
     fn astra(op: Op, algo: Algo, n: usize, bytes: f64) -> PhaseAlgo {
-        PhaseAlgo { op, algo, n, bytes_in: bytes, root: 0, integer: true, program: None }
+        PhaseAlgo { op, algo, n, bytes_in: bytes, root: 0, integer: true, program: None, local_ring: false }
     }
 
     #[test]

@@ -11,6 +11,12 @@
 //! arrival, at ASTRA-sim's built-in rate; under the astra models a schedule step uses this rule
 //! instead, with the whole microseconds the exporter (infragraph/collectives/chakra_et.py) writes
 //! into the COMP node, so an exported schedule times the same here and in ASTRA-sim.
+//!
+//! Also: a COMM_SEND node completes when its message arrives (the analytical backends call the
+//! send's callback on arrival, CallbackTracker), and the custom algorithm ends, for its NPU, when no
+//! node is left. So a member is done with a schedule only once its own sends have arrived too,
+//! not when its last receipt is in (all-pairs: a member whose last receipt comes early still waits
+//! for its last message to land).
 use std::collections::HashMap;
 
 use crate::fxhash::FxBuild;
@@ -37,29 +43,55 @@ pub fn reduction_ns(bytes: f64, local_mem_bw_gb_per_s: f64) -> f64 {
     }
 }
 
-/// Reductions in flight and arrived, per receiving member-phase and step tag.
+/// Messages in flight, reductions arrived, and members waiting for their own sends to land.
 #[derive(Default)]
 pub struct Reductions {
-    /// Sent, not yet arrived: (receiver member-phase, tag, sender rank) -> its reduction in ns
-    /// (one message per sender, receiver and step: a schedule merges the transfers of a pair's step).
-    sent: HashMap<(u32, u32, u32), f64, FxBuild>,
+    /// Sent, not yet arrived: (receiver member-phase, tag, sender rank) -> (the receiver's
+    /// reduction in ns, the sender's member-phase). One message per sender, receiver and step: a
+    /// schedule merges the transfers of a pair's step.
+    sent: HashMap<(u32, u32, u32), (f64, u32), FxBuild>,
+    /// Per sender member-phase: its messages not yet arrived, and whether it has walked all its
+    /// steps (then it is done when the count reaches 0).
+    sending: HashMap<u32, (u32, bool), FxBuild>,
     /// Per (member-phase, tag): when the receiver's step started (NaN: not yet), and the
     /// arrivals with their reductions.
     steps: HashMap<(u32, u32), (f64, Vec<(f64, f64)>), FxBuild>,
 }
 
 impl Reductions {
-    /// A message the receiver reduces `ns` of is on its way.
-    pub fn sent(&mut self, dst_mps: u32, tag: u32, src_rank: u32, ns: f64) {
-        if ns > 0.0 {
-            self.sent.insert((dst_mps, tag, src_rank), ns);
-        }
+    /// Member-phase `src_mps` sent a message the receiver reduces `ns` of (0: none).
+    pub fn sent(&mut self, dst_mps: u32, tag: u32, src_rank: u32, ns: f64, src_mps: u32) {
+        self.sent.insert((dst_mps, tag, src_rank), (ns, src_mps));
+        self.sending.entry(src_mps).or_insert((0, false)).0 += 1;
     }
 
-    /// A message arrived at `now` (a message without a reduction needs no record).
-    pub fn arrived(&mut self, dst_mps: u32, tag: u32, src_rank: u32, now: f64) {
-        if let Some(ns) = self.sent.remove(&(dst_mps, tag, src_rank)) {
+    /// A message arrived at `now`. Returns its sender's member-phase when that was the sender's
+    /// last message in flight and the sender has walked all its steps: it is done now.
+    pub fn arrived(&mut self, dst_mps: u32, tag: u32, src_rank: u32, now: f64) -> Option<u32> {
+        let (ns, src_mps) = self.sent.remove(&(dst_mps, tag, src_rank))?;
+        if ns > 0.0 {
             self.steps.entry((dst_mps, tag)).or_insert((f64::NAN, Vec::new())).1.push((now, ns));
+        }
+        let entry = self.sending.get_mut(&src_mps).expect("a sender of a message in flight is known");
+        entry.0 -= 1;
+        if entry.0 == 0 && entry.1 {
+            self.sending.remove(&src_mps);
+            return Some(src_mps);
+        }
+        None
+    }
+
+    /// `mps` has walked all its steps: true when it must still wait for messages of its own to land.
+    pub fn wait_for_sends(&mut self, mps: u32) -> bool {
+        match self.sending.get_mut(&mps) {
+            Some(entry) if entry.0 > 0 => {
+                entry.1 = true;
+                true
+            }
+            _ => {
+                self.sending.remove(&mps);
+                false
+            }
         }
     }
 
@@ -96,19 +128,33 @@ mod tests {
     #[test]
     fn a_step_ends_with_its_latest_reduction_not_the_sum() {
         let mut r = Reductions::default();
-        r.sent(7, 3, 0, 5_000.0);
-        r.sent(7, 3, 1, 2_000.0);
-        r.sent(7, 3, 2, 0.0); // a copy: no record
+        r.sent(7, 3, 0, 5_000.0, 10);
+        r.sent(7, 3, 1, 2_000.0, 11);
+        r.sent(7, 3, 2, 0.0, 12); // a copy: no reduction
         r.arrived(7, 3, 0, 100.0); // before the step starts at 400: reduces from 400
         r.started(7, 3, 400.0);
         r.arrived(7, 3, 1, 4_000.0);
-        r.arrived(7, 3, 2, 6_000.0);
-        assert_eq!(r.done(7, 3, 6_000.0), 6_000.0_f64.max(400.0 + 5_000.0).max(4_000.0 + 2_000.0));
-        r.sent(7, 4, 0, 5_000.0);
+        r.arrived(7, 3, 2, 5_000.0);
+        assert_eq!(r.done(7, 3, 5_000.0), 6_000.0); // 4,000 + 2,000, not 5,000 + 7,000
+        r.sent(7, 4, 0, 5_000.0, 10);
         r.arrived(7, 4, 0, 10.0);
         r.started(7, 4, 20.0);
         assert_eq!(r.done(7, 4, 20.0), 5_020.0);
         assert_eq!(r.done(7, 5, 30.0), 30.0); // no reductions: the last arrival
         assert!(r.sent.is_empty() && r.steps.is_empty());
+    }
+
+    #[test]
+    fn a_member_is_done_when_its_own_messages_have_landed() {
+        let mut r = Reductions::default();
+        r.sent(1, 0, 0, 0.0, 20);
+        r.sent(2, 0, 0, 0.0, 20);
+        assert_eq!(r.arrived(1, 0, 0, 5.0), None);
+        assert!(r.wait_for_sends(20)); // walked all its steps, one message still in flight
+        assert_eq!(r.arrived(2, 0, 0, 9.0), Some(20));
+        r.sent(1, 1, 0, 0.0, 21);
+        assert_eq!(r.arrived(1, 1, 0, 3.0), None); // still walking its steps
+        assert!(!r.wait_for_sends(21));
+        assert!(r.sending.is_empty());
     }
 }

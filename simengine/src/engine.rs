@@ -34,6 +34,9 @@ pub struct SimConfig {
     pub dor_dims: Option<Vec<usize>>,
     /// Dimensions that dimension-order routing crosses in one step (see `routing::DorSpec`).
     pub dor_direct_dims: Vec<usize>,
+    /// Dimension-order routes stop after the first dimension where the ranks differ (see
+    /// `routing::DorSpec::first_dim_only`).
+    pub dor_first_dim_only: bool,
     /// Routing policy per physical edge and whether it is a scale-up link; empty: ECMP everywhere,
     /// no tiers (see `routing::Policy`).
     pub policies: Vec<(Policy, bool)>,
@@ -66,6 +69,7 @@ impl Default for SimConfig {
             ecmp: true,
             dor_dims: None,
             dor_direct_dims: vec![],
+            dor_first_dim_only: false,
             affinity: vec![],
             policies: vec![],
             pxn: false,
@@ -158,9 +162,9 @@ struct Sim<'t> {
     gate: Option<PairGate<Gated>>,
     /// Messages the gate just released (kept to reuse its allocation).
     released: Vec<Gated>,
-    /// Schedules under the astra models with reductions charged: each received message is reduced
-    /// on its own, concurrently, in whole microseconds, as ASTRA-sim runs an exported schedule
-    /// (`custom_reductions`).
+    /// Schedules under the astra models, as ASTRA-sim runs an exported one (`custom_reductions`):
+    /// each received message reduced on its own, concurrently, in whole microseconds; a member
+    /// done once its own messages have landed too.
     reductions: Option<Reductions>,
 }
 
@@ -286,7 +290,7 @@ pub fn simulate_watched(
         symmetry_report: Report::default(),
         gate: None,
         released: Vec::new(),
-        reductions: (cfg.astra && spec.local_mem_bw_gb_per_s.is_some() && has_schedule).then(Reductions::default),
+        reductions: (cfg.astra && has_schedule).then(Reductions::default),
     };
     if let (Some(order), Model::Fair, false) = (spec.chunk_order.as_deref(), cfg.model, cfg.astra) {
         // Every group is a copy of the first: positions are its members.
@@ -354,6 +358,7 @@ fn new_router<'t>(topo: &'t Topology, npu_nodes: &[u32], cfg: &SimConfig) -> Sim
         npu_nodes: npu_nodes.to_vec(),
         dims: dims.clone(),
         direct: (0..dims.len()).map(|d| cfg.dor_direct_dims.contains(&d)).collect(),
+        first_dim_only: cfg.dor_first_dim_only,
     });
     let mut router = Router::new(topo, cfg.metric, cfg.ecmp, dor)?;
     if cfg.no_shortcuts {
@@ -765,21 +770,24 @@ impl<'t> Sim<'t> {
         self.cfg.astra && spec.recv > 0 && spec.reduce_bytes > 0.0 && !spec.staggered && self.spec.local_mem_bw_gb_per_s.is_some()
     }
 
-    /// Under `reductions`: the reduction the receiver of message `i` of a schedule step owes it.
+    /// Under `reductions`: message `i` of a schedule step is on its way, with the reduction its
+    /// receiver owes it (none without --local-mem-bw).
     #[allow(clippy::too_many_arguments)]
     fn note_reduction(&mut self, j: usize, chunk: usize, p: usize, member: usize, s: usize, i: usize, snd: &Send) {
         let plan = &self.jobs[j].plan;
         let phase = plan.phase(chunk, p);
-        let (Some(program), Some(bw)) = (phase.algo.program.as_ref(), self.spec.local_mem_bw_gb_per_s) else {
+        let Some(program) = phase.algo.program.as_ref() else {
             return;
         };
         let pos = plan.position(chunk, p, member);
-        let ns = custom_reductions::reduction_ns(snd.bytes * program.reduced_share(pos, s, i), bw);
+        let ns = self.spec.local_mem_bw_gb_per_s
+            .map_or(0.0, |bw| custom_reductions::reduction_ns(snd.bytes * program.reduced_share(pos, s, i), bw));
         let peer = member + snd.to * phase.stride - pos * phase.stride;
         let dst_mps = self.mps(j, chunk, p, peer % self.jobs[j].fold) as u32;
         let src_rank = self.jobs[j].plan.ranks[member];
+        let src_mps = self.mps(j, chunk, p, member) as u32;
         if let Some(r) = self.reductions.as_mut() {
-            r.sent(dst_mps, snd.tag, src_rank, ns);
+            r.sent(dst_mps, snd.tag, src_rank, ns, src_mps);
         }
     }
 
@@ -797,7 +805,9 @@ impl<'t> Sim<'t> {
             st.lanes_left -= 1;
             if st.lanes_left == 0 {
                 st.pending = Vec::new();
-                self.finish_phase(j, chunk, p, member, now);
+                if !(custom && self.reductions.as_mut().is_some_and(|r| r.wait_for_sends(mps))) {
+                    self.finish_phase(j, chunk, p, member, now);
+                }
             }
             return Ok(());
         };
@@ -1010,7 +1020,10 @@ impl<'t> Sim<'t> {
         if !self.jobs[j].plan.phase(chunk, p).algo.staggered_step(s as usize) {
             return;
         }
-        let at = now + self.spec.endpoint_delay_ns;
+        // On a communicator group's ring the second round's messages are reduced too.
+        let algo = &self.jobs[j].plan.phase(chunk, p).algo;
+        let reduce = if algo.local_ring && algo.n > 2 { self.reduce_ns(m.bytes) } else { 0.0 };
+        let at = now + self.spec.endpoint_delay_ns + reduce;
         let lane = (m.tag >> 24) as u8;
         if self.unsent.contains_key(&m.dst_mps) {
             self.q.push(at, Ev::Send { mps: m.dst_mps, lane, step: s + 1 });
@@ -1074,8 +1087,10 @@ impl<'t> Sim<'t> {
         } else {
             self.release_on_arrival(now, &m);
         }
-        if let Some(r) = self.reductions.as_mut() {
-            r.arrived(m.dst_mps, m.tag, m.src_rank, now);
+        if let Some(sender) = self.reductions.as_mut().and_then(|r| r.arrived(m.dst_mps, m.tag, m.src_rank, now)) {
+            // The sender had walked all its steps; this was its last message in flight.
+            let (j, chunk, p, member) = self.decode(sender);
+            self.finish_phase(j, chunk, p, member, now);
         }
         let st = &mut self.states[m.dst_mps as usize];
         let count = match st.pending.iter_mut().find(|e| e.0 == m.tag) {

@@ -28,6 +28,7 @@ pub mod routing;
 pub mod symmetry;
 pub mod schedule_program;
 pub mod synth;
+pub mod synth_list;
 mod synth_python;
 pub mod workload_replay;
 mod workload_python;

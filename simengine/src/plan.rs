@@ -61,6 +61,10 @@ pub struct CollectiveSpec {
     /// a collective at different times, and ASTRA-sim starts each member's part at its own issue).
     /// Messages that reach a member before it starts wait for it. Empty: every member at 0.
     pub starts: Vec<Vec<f64>>,
+    /// ASTRA-sim mode: the group is a communicator group smaller than the system, whose logical
+    /// ring ASTRA-sim builds as a `Local` RingTopology (CommunicatorGroup::get_collective_plan);
+    /// its direct all-reduce reduces the second round's messages too.
+    pub local_ring: bool,
 }
 
 /// Order in which a member's dimension queue admits waiting chunks.
@@ -296,7 +300,8 @@ impl PhaseContext<'_> {
             let choices = spec.programs.get(which).map_or(&[][..], |v| &v[..]);
             let program = choices.iter().find(|p| p.op == op).or(choices.first()).cloned();
             let algo =
-                PhaseAlgo { op, algo: algo_of(dim), n: dims[dim], bytes_in, root: self.root_coords[dim], integer: astra, program };
+                PhaseAlgo { op, algo: algo_of(dim), n: dims[dim], bytes_in, root: self.root_coords[dim], integer: astra, program,
+                            local_ring: astra && spec.local_ring };
             algo.validate()?;
             if bytes_in <= 0.0 && astra {
                 return Err(SimError::InvalidInput(format!(
@@ -376,6 +381,7 @@ mod tests {
             inter: InterScheduling::Ascending,
             dim_bandwidth: vec![],
             starts: vec![],
+            local_ring: false,
         }
     }
 

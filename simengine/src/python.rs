@@ -106,8 +106,8 @@ impl Monitor for PyMonitor {
     collective, size_bytes, groups, algorithms, dims=vec![], root=0, chunks=1, active_chunks=1,
     endpoint_delay_ns=10.0, local_mem_bw_gb_per_s=None, optimization="localBWAware", scheduling="fifo",
     intra_dimension_scheduling="FIFO", inter_dimension_scheduling="ascending", dim_bandwidth=vec![],
-    model="unaware", astra=false, routing="hops", ecmp=true, dor_dims=None, dor_direct_dims=vec![], trace=false,
-    node_kind=None, no_transit_kinds=vec![], no_transit_nodes=vec![], npu_nic=vec![], npu_server=vec![], edge_policy=vec![], pxn=false, cut_through_kinds=vec![], max_events=u64::MAX, symmetry=false, progress=None, progress_interval_s=0.2, schedules=vec![], starts=vec![]))]
+    model="unaware", astra=false, routing="hops", ecmp=true, dor_dims=None, dor_direct_dims=vec![], dor_first_dim_only=false, trace=false,
+    node_kind=None, no_transit_kinds=vec![], no_transit_nodes=vec![], npu_nic=vec![], npu_server=vec![], edge_policy=vec![], pxn=false, cut_through_kinds=vec![], max_events=u64::MAX, symmetry=false, progress=None, progress_interval_s=0.2, schedules=vec![], starts=vec![], local_ring=false))]
 #[allow(clippy::too_many_arguments)]
 fn simulate<'py>(
     py: Python<'py>,
@@ -138,6 +138,7 @@ fn simulate<'py>(
     ecmp: bool,
     dor_dims: Option<Vec<usize>>,
     dor_direct_dims: Vec<usize>,
+    dor_first_dim_only: bool,
     trace: bool,
     node_kind: Option<Vec<i32>>,
     no_transit_kinds: Vec<i32>,
@@ -153,6 +154,7 @@ fn simulate<'py>(
     progress_interval_s: f64,
     schedules: Vec<Vec<ScheduleArrays>>,
     starts: Vec<Vec<f64>>,
+    local_ring: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let build = || -> Result<(Topology, CollectiveSpec, SimConfig), SimError> {
         let mut topo = Topology::new(
@@ -246,6 +248,7 @@ fn simulate<'py>(
             inter: parse("inter-dimension scheduling", inter_dimension_scheduling, &[("ascending", InterScheduling::Ascending), ("offlineGreedy", InterScheduling::OfflineGreedy), ("offlineGreedyFlex", InterScheduling::OfflineGreedyFlex)])?,
             dim_bandwidth: dim_bandwidth.clone(),
             starts,
+            local_ring,
         };
         let cfg = SimConfig {
             model: parse("network model", model, &[("unaware", Model::Unaware), ("aware", Model::Aware), ("fair", Model::Fair)])?,
@@ -254,6 +257,7 @@ fn simulate<'py>(
             ecmp,
             dor_dims: dor_dims.clone(),
             dor_direct_dims: dor_direct_dims.clone(),
+            dor_first_dim_only,
             policies: edge_policy
                 .iter()
                 .map(|&p| match p & 3 {

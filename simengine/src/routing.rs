@@ -45,6 +45,10 @@ pub struct DorSpec {
     pub npu_nodes: Vec<u32>,
     pub dims: Vec<usize>,
     pub direct: Vec<bool>,
+    /// Route only through the first dimension where the two ranks differ, ending at the rank with
+    /// the destination's coordinate there: ASTRA-sim's congestion-unaware MultiDimTopology::send
+    /// times a message on that dimension alone (a sub-group's members may differ in several).
+    pub first_dim_only: bool,
 }
 
 /// Summary of one route, what the congestion-unaware model needs without walking the links.
@@ -429,15 +433,24 @@ impl<'t> Router<'t> {
                 if coord[d] != target[d] {
                     coord[d] = target[d];
                     out.push(spec.npu_nodes[rank_of(&coord, &spec.dims)]);
+                    if spec.first_dim_only {
+                        break;
+                    }
                 }
                 continue;
             }
             let k = spec.dims[d] as i64;
             let fwd = (target[d] as i64 - coord[d] as i64).rem_euclid(k);
             let step = if fwd <= k - fwd { 1 } else { -1 };
+            if fwd == 0 {
+                continue;
+            }
             while coord[d] != target[d] {
                 coord[d] = (coord[d] as i64 + step).rem_euclid(k) as usize;
                 out.push(spec.npu_nodes[rank_of(&coord, &spec.dims)]);
+            }
+            if spec.first_dim_only {
+                break;
             }
         }
         out
@@ -968,10 +981,17 @@ mod tests {
             }
         }
         let t = Topology::uniform(16, &e, 8.0, 1.0).unwrap();
-        let spec = DorSpec { npu_nodes: (0..16).collect(), dims: dims.to_vec(), direct: vec![] };
-        let mut r = Router::new(&t, Metric::Hops, true, Some(spec)).unwrap();
+        let spec = DorSpec { npu_nodes: (0..16).collect(), dims: dims.to_vec(), direct: vec![], first_dim_only: false };
+        let mut r = Router::new(&t, Metric::Hops, true, Some(spec.clone())).unwrap();
         let id = r.route(0, 5).unwrap(); // (0,0) -> (1,1): x first to node 1, then y to 5
         let nodes: Vec<u32> = r.links(id).iter().map(|&l| t.link_to[l as usize]).collect();
         assert_eq!(nodes, vec![1, 5]);
+        // ASTRA-sim's congestion-unaware send: only the first dimension that differs.
+        let mut r = Router::new(&t, Metric::Hops, true, Some(DorSpec { first_dim_only: true, ..spec })).unwrap();
+        for (dst, want) in [(5, vec![1]), (4, vec![4]), (14, vec![1, 2])] {
+            let id = r.route(0, dst).unwrap();
+            let nodes: Vec<u32> = r.links(id).iter().map(|&l| t.link_to[l as usize]).collect();
+            assert_eq!(nodes, want, "0 -> {dst}");
+        }
     }
 }

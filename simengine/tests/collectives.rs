@@ -319,3 +319,19 @@ fn fifo_never_deadlocks_on_asymmetric_fabrics_and_lifo_deadlock_is_reported() {
     // Greedy LIFO does deadlock here (that is why FIFO is the default); it is an error, not a hang.
     assert!(lifo_deadlocks > 0);
 }
+
+/// ASTRA-sim's direct all-reduce on a communicator group's (`Local`) ring reduces the second
+/// round's messages too: one more reduction of D/n = 1000 B (3 x 100 ns at 10 B/ns) per member
+/// once the last one arrives; with 2 members the rings behave alike.
+#[test]
+fn a_communicator_groups_direct_all_reduce_reduces_its_second_round() {
+    let t = fully_connected(4, 80.0, 100.0);
+    let cfg = SimConfig { model: Model::Unaware, astra: true, ..Default::default() };
+    for (n, extra) in [(4u32, 300.0), (3, 3.0 * (4000.0f64 / 3.0).floor().div_euclid(10.0)), (2, 0.0)] {
+        let mut s = with(Op::AllReduce, Algo::Direct, n, 4000.0, Some(10.0));
+        let whole = simulate(&t, &ranks(4), &s, &cfg).unwrap().collective_time_ns;
+        s.local_ring = true;
+        let local = simulate(&t, &ranks(4), &s, &cfg).unwrap().collective_time_ns;
+        assert_eq!(local - whole, extra, "{n} members");
+    }
+}

@@ -68,6 +68,7 @@ pub fn spec(op: Op, algo: Algo, n: u32, size: f64) -> CollectiveSpec {
         inter: InterScheduling::Ascending,
         dim_bandwidth: vec![],
         starts: vec![],
+        local_ring: false,
     }
 }
 

@@ -195,9 +195,10 @@ def test_chunk_dependencies_do_not_wait_for_unrelated_receipts():
     assert 2 * slow < times["chunks", "fair"] <= times["rank-steps", "fair"]
 
 
-@pytest.mark.parametrize("source, defines", [("std.fabrics.mesh", {"sizes": "[4,4]"}),
-                                             ("std.fabrics.stack", {"shape": '"RI(2)_FC(2)_SW(4)"'})])
-def test_chunk_dependencies_send_one_message_per_link_at_a_time_under_fair(source, defines):
+@pytest.mark.parametrize("source, defines, overlap", [("std.fabrics.mesh", {"sizes": "[4,4]"}, False),
+                                                      ("std.fabrics.mesh", {"sizes": "[4,4]"}, True),
+                                                      ("std.fabrics.stack", {"shape": '"RI(2)_FC(2)_SW(4)"'}, False)])
+def test_chunk_dependencies_send_one_message_per_link_at_a_time_under_fair(source, defines, overlap):
     """Under fair sharing each link carries a schedule's transfers one at a time in step order
     (pairs behind one switch port take turns), the next one leaving as the last byte of the one
     before leaves: the engine then times a synthesized schedule exactly as the synthesizer's model
@@ -207,7 +208,7 @@ def test_chunk_dependencies_send_one_message_per_link_at_a_time_under_fair(sourc
     from infragraph.sources import load_graph
 
     g = load_graph(source, defines)
-    s = synthesize(g, "all-reduce", 4)
+    s = synthesize(g, "all-reduce", 4, pieces=2 if overlap else 1, work_conserving=overlap)
     e = engine_time(g, s, "fair", "chunks")
     assert e["time_ns"] == pytest.approx(s.time_ns, rel=1e-9)
 

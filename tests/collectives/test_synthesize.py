@@ -130,6 +130,17 @@ def test_pipelined_pieces_overlap_the_two_phases_on_a_mesh():
     assert two.time_ns < 0.95 * one.time_ns
 
 
+def test_work_conserving_order_overlaps_the_phases_on_a_mesh():
+    """In list order a link serves the whole reduce-scatter before any all-gather; in
+    work-conserving order a corner's in-ports, idle in the reduce-scatter, start the all-gather of
+    the chunks already reduced."""
+    g = load_graph("std.fabrics.mesh", {"sizes": "[4,4]"})
+    strict = synthesize(g, "all-reduce", 8, pieces=2)
+    overlap = synthesize(g, "all-reduce", 8, pieces=2, work_conserving=True)
+    validate(overlap.schedule())
+    assert overlap.bound.time_ns < overlap.time_ns < 0.97 * strict.time_ns
+
+
 def test_a_mesh_reduces_at_its_corners():
     """A mesh's corners have 2 ports, its interior 4: with equal shares the corners bound both
     phases (2/3 of the aggregate bound at best); reducing every chunk at the 4 corners makes each

@@ -112,3 +112,23 @@ def test_cli_states_the_path(tmp_path, capsys):
     assert "full run (turned off with --no-symmetry)" in capsys.readouterr().out
     a, b = (json.loads((tmp_path / f).read_text()) for f in ("a.json", "b.json"))
     assert a["collective_time_ns"] == b["collective_time_ns"] and a["ranks"] == b["ranks"]
+
+
+def test_hashed_ecmp_breaks_the_symmetry_of_the_hierarchical_all_reduce():
+    """Why the hierarchical all-reduce of the scale benchmarks is not folded (docs/simulate.md,
+    "Symmetric collectives"): 16 servers of 8 GPUs sharing 2 NICs under a 2-tier Clos, ring in the
+    server, halving-doubling across. With ECMP hashing the full run's servers finish at many
+    different times (the hash spreads each connection over the uplinks on its own, so collisions
+    differ from server to server): no fold that copies representative servers can give this answer.
+    Without hashing (first way everywhere) the same servers finish at one or two times."""
+    server = "hosts.host(cpus=1, gpus=8, nics=2, pcie_switches=2, scaleup_switches=1)"
+    p = prepare(blueprints.graph("std.fabrics.clos", radix=8, tiers=2, nics_per_host=2, host_device=server))
+    assert p.npu_nodes.size == 128
+    gpu0 = {}
+    for ecmp in (True, False):
+        r = simulate(p, SimulationOptions(collective="all-reduce", algorithm=("ring", "halving-doubling"), dims=(8, 16),
+                                          model="aware", size_bytes=1 << 20, ecmp=ecmp, top_links=None))
+        assert r["symmetry"]["path"] == "full" and "halving-doubling" in r["symmetry"]["reason"]
+        gpu0[ecmp] = {rank["finish_ns"] for rank in r["ranks"] if rank["rank"] % 8 == 0}
+    assert len(gpu0[True]) >= 8, gpu0[True]
+    assert len(gpu0[False]) <= 2, gpu0[False]

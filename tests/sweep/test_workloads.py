@@ -138,3 +138,10 @@ def test_a_bad_workload_file_is_located_in_that_file(tmp_path):
                                      "tpp: 2\n", encoding="utf-8")
     out = located(tmp_path, "source: std.fabrics.stack\nworkload: w.yaml\naxes:\n  shape: \"RI(4)\"\n")
     assert "w.yaml" in out and "tpp: unknown key" in out
+
+
+def test_where_keeps_only_the_feasible_points_of_a_product(tmp_path):
+    text = TINY.replace("  tp: [2, 4]\n  bw: [50, 100]\n", "  tp: [1, 2, 3, 4]\n  dp: [1, 2, 4]\n  bw: [50]\n")
+    text = text.replace('derive:\n  dp: "4 // tp"\n', 'where: "tp * dp == 4 and heads % tp == 0"\nderive:\n')
+    points = expand(read_spec(write(tmp_path, text)))
+    assert [(p.workload.spec.tp, p.workload.spec.dp) for p in points] == [(1, 4), (2, 2), (4, 1)]

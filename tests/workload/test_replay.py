@@ -199,3 +199,55 @@ def test_a_sub_group_collective_takes_astra_sims_fixed_10_ns_in_place_of_the_end
     prefix, cg = write_set(tmp_path, [[coll(1, "all-reduce", 1248382)]] * 4)
     r = replay(p, read_et_set(prefix, 4, cg), ReplayOptions(sim=sim))
     assert [n["finish_ns"] for n in r["npus"]] == [12614] * 4
+
+
+@pytest.mark.parametrize("kind, size, want", [("all-reduce", 13627, 4230), ("all-gather", 13627, 2282),
+                                              ("all-to-all", 1362700, 15730)])
+def test_a_sub_group_across_two_dimensions_times_each_message_on_the_first_dimension_that_differs(
+        tmp_path, kind, size, want):
+    """Measured on the congestion-unaware binary (518bd51), SW(4) x SW(3) at 100 / 50 GB/s, 500 ns,
+    endpoint delay 10, ring, 1 chunk: the group {3, 4, 5} (coordinates (3, 0), (0, 1), (1, 1)) runs
+    its ring with every message timed on the first dimension where its ends differ alone
+    (MultiDimTopology::send), not over both switches."""
+    p = prepare(blueprints.graph("std.fabrics.stack", shape="SW(4)_SW(3)", bandwidth="[100.0 GiB/s, 50.0 GiB/s]",
+                                 latency="[500.0 ns, 500.0 ns]"))
+    sim = SimulationOptions(model="astra", chunks=1, endpoint_delay_ns=10, local_mem_bw_gb_per_s=1600)
+    per_rank = [[comp(1, 1)] for _ in range(12)]
+    for r in (3, 4, 5):
+        per_rank[r] = [coll(1, kind, size, group=1)]
+    prefix, cg = write_set(tmp_path, per_rank, {1: [3, 4, 5]})
+    r = replay(p, read_et_set(prefix, 12, cg), ReplayOptions(sim=sim))
+    assert [r["npus"][i]["finish_ns"] for i in (3, 4, 5)] == [want] * 3
+
+
+@pytest.mark.parametrize("members, size, late_us, want", [
+    ((0, 1, 2, 3), 19328, (0, 0, 0, 0), [1650] * 4),  # the whole 4-NPU system (FC(4)): 1,362
+    ((0, 1, 2, 3), 19328, (0, 3, 0, 1), [4650] * 4),
+    ((0, 1, 2, 3, 4), 1932800, (0, 3, 0, 1, 0), [52016] + [54016] * 4),
+])
+def test_a_sub_group_direct_all_reduce_reduces_its_second_round_as_astra_sim_does(tmp_path, members, size, late_us, want):
+    """Measured on the congestion-unaware binary (518bd51), FC(8) 200 GB/s 500 ns, endpoint delay 10,
+    local-mem-bw 50, direct, 1 chunk: a communicator group's direct all-reduce (its Local ring)
+    reduces the second round's messages too, one more reduction than on the whole system."""
+    p = prepare(blueprints.graph("std.fabrics.stack", shape="FC(8)", bandwidth="[200.0 GiB/s]", latency="[500.0 ns]"))
+    sim = SimulationOptions(model="astra", chunks=1, endpoint_delay_ns=10, local_mem_bw_gb_per_s=50, algorithm=("direct",))
+    per_rank = [[comp(1, 1)] for _ in range(8)]
+    for r, d in zip(members, late_us):
+        per_rank[r] = [comp(1, d), coll(2, "all-reduce", size, group=1, deps=(1,))] if d else [coll(1, "all-reduce", size, group=1)]
+    prefix, cg = write_set(tmp_path, per_rank, {1: list(members)})
+    r = replay(p, read_et_set(prefix, 8, cg), ReplayOptions(sim=sim))
+    assert [r["npus"][i]["finish_ns"] for i in members] == want
+
+
+def test_a_send_is_one_message_whatever_the_chunk_count(tmp_path):
+    """Measured on the congestion-aware binary (518bd51, corpus case w2000178: SW(4) 50 GB/s 100 ns,
+    endpoint delay 10, 4 chunks): two sends into NPU 2 at once, 18,071 B from NPU 1 and 3,017 B
+    from NPU 3, arrive at 872 and 312 ns, each one message store-and-forwarded over two links
+    (ASTRA-sim never cuts a native send into preferred-dataset-splits chunks)."""
+    p = prepare(blueprints.graph("std.fabrics.stack", shape="SW(4)", bandwidth="[50.0 GiB/s]", latency="[100.0 ns]"))
+    sim = SimulationOptions(model="astra-aware", chunks=4, endpoint_delay_ns=10, local_mem_bw_gb_per_s=1600)
+    per_rank = [[comp(1, 1)], [send(1, 1, 2, 18071)], [recv(1, 1, 2, 18071), recv(2, 3, 2, 3017)],
+                [send(1, 3, 2, 3017)]]
+    prefix, cg = write_set(tmp_path, per_rank)
+    r = replay(p, read_et_set(prefix, 4, cg), ReplayOptions(sim=sim))
+    assert [n["finish_ns"] for n in r["npus"]] == [1000, 872, 872, 312]
