@@ -589,6 +589,7 @@ impl<'t> Sim<'t> {
                     }
                 }
                 Ev::Hop { msg, pos, left } => self.net.hop(now, msg, pos, left, &self.router, &mut self.q),
+                Ev::LinkFree { link } => self.net.link_free(now, link, &self.router, &mut self.q),
                 Ev::FairRecompute => self.net.fair_recompute(now, &mut self.q),
                 Ev::FairWake { gen } => self.net.fair_wake(now, gen, &mut self.q),
             }

@@ -162,8 +162,10 @@ def test_stratified_subset_matches_the_real_binaries_to_the_ns():
 # arrivals release second-round sends (g23-03228: one chunk on a Ring of 9, g23-01455); a
 # reduction registered as its own event once the endpoint delay has passed, after what is already
 # due at that instant (g23-02395: double binary tree on FullyConnected(2), a leaf's send before
-# the root's; g23-02275: halving-doubling on an aware Ring of 64).
-RULE_CASES = ("g23-00202", "g23-01949", "g23-03228", "g23-01455", "g23-02395", "g23-02275")
+# the root's; g23-02275: halving-doubling on an aware Ring of 64); an aware link's next message
+# starts at its link-free event, so its next hop is scheduled then (g23-03027: halving-doubling
+# all-gather on a Ring of 32 whose 2-byte messages serialize in 0 ns).
+RULE_CASES = ("g23-00202", "g23-01949", "g23-03228", "g23-01455", "g23-02395", "g23-02275", "g23-03027")
 
 
 @pytest.mark.parametrize("name", RULE_CASES)
