@@ -22,6 +22,8 @@ from ..errors import InfraGraphError, error
 from ..graph import FQG
 from ..graph.failures import with_failures
 from ..graph.ranks import npu_order
+from ..importers.astra_analytical import DIGITS
+from ..units import gbps_to_gib_per_s
 from .affinity import Affinity, affinity
 from .engine import engine_error_type, simulate_arrays
 from .checks import injection_bound_gbps, warnings
@@ -276,6 +278,18 @@ def _check_member_starts(starts: Sequence[Sequence[float]], groups: list[list[in
                 raise error(f"member_start_ns[{g}][{m}] = {t!r}: expected a finite time >= 0 ns")
 
 
+def greedy_bandwidths(p: PreparedGraph, dims: Sequence[int]) -> list[float]:
+    """`dim_bandwidths` as offlineGreedy weighs them: ASTRA-sim divides network.yml's bandwidths
+    (GB/s, GB = 2^30 B), so they are taken as the ASTRA-sim translator writes them there (rounded
+    to its DIGITS). The greedy compares loads that can tie to the last bit, and ratios of the
+    graph's Gbit/s differ from those of the GB/s values there, which flips dimension orders."""
+    out = []
+    for gbps in dim_bandwidths(p, dims):
+        gib = gbps_to_gib_per_s(gbps)
+        out.append(round(gib, DIGITS) or gib)
+    return out
+
+
 def _check_choice(what: str, value: str, choices: Sequence[str]) -> None:
     if value not in choices:
         from ..errors import did_you_mean
@@ -395,7 +409,7 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
         scheduling=scheduling,
         intra_dimension_scheduling=opts.intra_dimension_scheduling,
         inter_dimension_scheduling=_ENGINE_INTER[opts.inter_dimension_scheduling],
-        dim_bandwidth=dim_bandwidths(p, dims) if greedy else [],
+        dim_bandwidth=greedy_bandwidths(p, dims) if greedy else [],
         model=model,
         astra=astra,
         routing="hops" if opts.routing == "dor" else opts.routing,
