@@ -3,7 +3,7 @@
 Run: python benchmarks/collectives_synthesize.py quality [K [P]] # the table: bound, ring, RHD, direct, ours
      python benchmarks/collectives_synthesize.py quality 0      # ... with synthesize_best (chunks auto)
      python benchmarks/collectives_synthesize.py speed [N ...]  # synthesis CPU time (default 1024 4096)
-     python benchmarks/collectives_synthesize.py gather N       # all-gather only, timeline not kept (16,384)
+     python benchmarks/collectives_synthesize.py gather N [keep]  # all-gather only, timeline not kept (16,384)
 
 Quality: a 1 GiB all-reduce per NPU on 3-D Ring-FC-Switch stacks of 16-128 NPUs and 2-D/3-D tori
 and meshes. Ring, halving-doubling (RHD) and direct run in the engine as `simulate --algorithm X`
@@ -81,8 +81,12 @@ def speed(sizes: list[int]) -> None:
                   f"{t1 - t0:.1f} s CPU, proof {t2 - t1:.1f} s; {s.efficiency * 100:.1f} % of the bound", flush=True)
 
 
-def gather(n: int) -> None:
-    """All-gather synthesis at scale with the timeline not kept (n^2 transfers would not fit)."""
+def gather(n: int, keep: bool = False) -> None:
+    """All-gather synthesis at scale, the timeline not kept (`keep`: kept, as the engine's compact
+    columns: 16 B per transfer); peak RSS and the load average say what the run cost and shared."""
+    import os
+    import resource
+
     from infragraph.collectives.links import logical_links
     from infragraph.collectives.matching import all_gather
     from infragraph.collectives.bound import lower_bound
@@ -90,22 +94,26 @@ def gather(n: int) -> None:
 
     side = int(round(n ** 0.5))
     g = load_graph("std.fabrics.torus", {"sizes": f"[{side},{side}]"})
-    t0 = time.process_time()
+    t0, w0 = time.process_time(), time.perf_counter()
     links = logical_links(g, npu_order(g))
-    t1 = time.process_time()
-    ag = all_gather(links, 1, SIZE / n, record=False)
-    t2 = time.process_time()
+    t1, w1 = time.process_time(), time.perf_counter()
+    ag = all_gather(links, 1, SIZE / n, record=keep)
+    t2, w2 = time.process_time(), time.perf_counter()
     bound = lower_bound(links, "all-gather", SIZE)
-    print(f"{links.npus} NPUs, torus [{side},{side}]: all-gather of {SIZE:.0f} B, {ag.transfers:,} transfers: links "
-          f"{t1 - t0:.1f} s, matching {t2 - t1:.1f} s CPU; {bound.time_ns / ag.time_ns * 100:.1f} % of the bound")
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e6  # kB -> GB
+    print(f"{links.npus} NPUs, torus [{side},{side}]: all-gather of {SIZE:.0f} B, {ag.transfers:,} transfers "
+          f"(timeline {'kept: ' + format(ag.link.nbytes + ag.chunk.nbytes + ag.start.nbytes, ',') + ' B' if keep else 'not kept'}): "
+          f"links {t1 - t0:.1f} s, matching {t2 - t1:.1f} s CPU ({w2 - w1:.1f} s wall, "
+          f"{(t2 - t1) / max(ag.transfers, 1) * 1e6:.2f} us per transfer); {bound.time_ns / ag.time_ns * 100:.1f} % of the "
+          f"bound; peak RSS {peak:.2f} GB; load average {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":
     what = sys.argv[1] if len(sys.argv) > 1 else "quality"
-    rest = [int(a) for a in sys.argv[2:]]
+    rest = [int(a) for a in sys.argv[2:] if a != "keep"]
     if what == "quality":
         quality((rest[0] or None) if rest else 2, rest[1] if len(rest) > 1 else 1)
     elif what == "speed":
         speed(rest or [1024, 4096])
     else:
-        gather(rest[0] if rest else 16384)
+        gather(rest[0] if rest else 16384, "keep" in sys.argv[3:])

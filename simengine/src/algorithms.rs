@@ -124,6 +124,10 @@ pub struct PhaseAlgo {
     pub program: Option<Arc<Program>>,
     /// ASTRA-sim mode: the phase runs on a communicator group's ring (`CollectiveSpec::local_ring`).
     pub local_ring: bool,
+    /// ASTRA-sim mode: the ring runs the other way round (to position - 1): the all-gather phases
+    /// of a multi-dimensional all-reduce (QueueLevelHandler::get_next_queue_id_last gives them
+    /// RingTopology::Direction::Anticlockwise).
+    pub anticlockwise: bool,
 }
 
 impl PhaseAlgo {
@@ -211,7 +215,7 @@ impl PhaseAlgo {
                 let program = self.program.as_ref().expect("validated: a schedule phase has its program");
                 program.step(pos, s, self.bytes_in, |x, k| self.div(x, k), sends)
             }
-            Algo::Ring => self.ring(pos, 1, lane, s, sends),
+            Algo::Ring => self.ring(pos, if self.anticlockwise { -1 } else { 1 }, lane, s, sends),
             Algo::RingBidirectional => self.ring(pos, if lane == 0 { 1 } else { -1 }, lane, s, sends),
             Algo::Direct => self.direct(pos, s, sends),
             Algo::HalvingDoubling => self.halving_doubling(pos, s, sends),
@@ -499,7 +503,7 @@ pub(crate) mod tests {
     }
 
     fn phase(op: Op, algo: Algo, n: usize) -> PhaseAlgo {
-        PhaseAlgo { op, algo, n, bytes_in: 1024.0 * 1024.0, root: 1 % n, integer: false, program: None, local_ring: false }
+        PhaseAlgo { op, algo, n, bytes_in: 1024.0 * 1024.0, root: 1 % n, integer: false, program: None, local_ring: false, anticlockwise: false }
     }
 
     #[test]

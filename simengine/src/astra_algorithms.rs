@@ -207,7 +207,7 @@ mod tests {
     }
 
     fn astra(op: Op, algo: Algo, n: usize, bytes: f64) -> PhaseAlgo {
-        PhaseAlgo { op, algo, n, bytes_in: bytes, root: 0, integer: true, program: None, local_ring: false }
+        PhaseAlgo { op, algo, n, bytes_in: bytes, root: 0, integer: true, program: None, local_ring: false, anticlockwise: false }
     }
 
     #[test]
@@ -250,7 +250,7 @@ mod tests {
 
     #[test]
     fn halving_doubling_sizes_truncate_like_astra_sim() {
-        let p = PhaseAlgo { op: Op::AllReduce, algo: Algo::HalvingDoubling, n: 4, bytes_in: 1001.0, root: 0, integer: true, program: None };
+        let p = PhaseAlgo { op: Op::AllReduce, algo: Algo::HalvingDoubling, n: 4, bytes_in: 1001.0, root: 0, integer: true, program: None, local_ring: false, anticlockwise: false };
         // 1001/2 = 500, /2 = 250; doubling from floor(250/2) = 125: 250, 500.
         let sizes: Vec<f64> = (0..4).map(|s| p.astra_hd_bytes(s)).collect();
         assert_eq!(sizes, vec![500.0, 250.0, 250.0, 500.0]);

@@ -298,8 +298,10 @@ pub fn simulate_watched(
         let router = &mut sim.router;
         sim.gate = Some(PairGate::new(order, |a, b| -> SimResult<Vec<u32>> {
             let set = router.route_set(nodes[a as usize], nodes[b as usize])?;
-            let parts = router.parts(set).to_vec();
-            Ok(parts.iter().flat_map(|&(route, _)| router.links(route).to_vec()).collect())
+            Ok(match router.parts(set) {
+                &[(route, _)] => router.links(route).to_vec(),
+                _ => Vec::new(), // sprayed: not ordered (pair_gate)
+            })
         })?);
     }
     if sim.gate.is_some() {
@@ -893,8 +895,8 @@ impl<'t> Sim<'t> {
         self.send_one(now, j, chunk, p, member, snd)
     }
 
-    /// A gated message's last byte has left (`Ev::Drained`; a sprayed one: it arrived whole): the
-    /// next messages on its links go, if they wait already and are first in line everywhere.
+    /// A gated message's last byte has left (`Ev::Drained`; sprayed ones are not gated): the next
+    /// messages on its links go, if they wait already and are first in line everywhere.
     fn next_in_turn(&mut self, now: f64, m: &Msg) -> SimResult<()> {
         if self.gate.is_none() {
             return Ok(());
@@ -1066,8 +1068,6 @@ impl<'t> Sim<'t> {
             }
             m.bytes = entry.1;
             self.split_free.push(m.parent);
-            // A sprayed message's parts drain apart: its links' next messages go once all arrived.
-            self.next_in_turn(now, &m)?;
         }
         self.out.record_delivery(&m, now);
         if self.cfg.trace {

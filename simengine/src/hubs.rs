@@ -27,8 +27,8 @@
 //! switches each, not of every server.
 //!
 //! A source whose region is large (no hubs nearby, e.g. a torus of NPUs) or has many exits gets
-//! no composition (`Region::enter` says so) and the router falls back to a tree of its own. A
-//! graph whose bridges are long (non-hub transit components larger than `BRIDGE_BUDGET`) gets no
+//! no composition (`HubTrees::enter` says so) and the router falls back to a tree of its own. A
+//! graph where the search for one hub's bridges visits more than `BRIDGE_BUDGET` nodes gets no
 //! hub trees at all.
 use crate::fxhash::FxBuild;
 use crate::topology::Topology;

@@ -74,8 +74,10 @@ pub struct PairGate<W> {
 }
 
 impl<W> PairGate<W> {
-    /// `route(src, dst)`: the directed links a message from position src to dst crosses (every
-    /// way of a sprayed route).
+    /// `route(src, dst)`: the directed links a message from position src to dst crosses; none: its
+    /// messages are not ordered (a route sprayed over several ways, which the synthesizer models as
+    /// separate links, each with its own order: holding every way for one message would serialize
+    /// what runs side by side, as on a DGX's four NVSwitch chips).
     pub fn new<E>(order: &PairOrder, mut route: impl FnMut(u32, u32) -> Result<Vec<u32>, E>) -> Result<Self, E> {
         let mut dense: HashMap<u32, u32> = HashMap::new();
         let (mut link_ptr, mut links) = (vec![0u32], Vec::new());
@@ -141,6 +143,10 @@ impl<W> PairGate<W> {
         let k = st.sent.entry((pair, job)).or_insert(0);
         let m = order.msgs[&(pair, job)][*k as usize];
         *k += 1;
+        if self.links_of(pair).is_empty() {
+            self.lanes.insert(lane, st);
+            return Some(msg);
+        }
         let go = self.may_go(&st, pair, m);
         let out = if go {
             self.hold(&mut st, pair, m);
@@ -164,6 +170,9 @@ impl<W> PairGate<W> {
     /// messages; those that wait already and are first in line everywhere go (pushed to `out`).
     pub fn done(&mut self, order: &PairOrder, lane: u32, src: u32, dst: u32, out: &mut Vec<W>) {
         let pair = order.pair_of[&(src, dst)];
+        if self.links_of(pair).is_empty() {
+            return;
+        }
         let mut st = self.lanes.remove(&lane).expect("a gated message drained in a lane that sent none");
         st.flying.remove(&pair).expect("a gated message drained on a pair with none in flight");
         for &l in self.links_of(pair) {
@@ -208,6 +217,17 @@ mod tests {
         assert_eq!(out, vec!["c0", "c1"]);
         gate.done(&order, 0, 0, 1, &mut out);
         assert_eq!(out.len(), 2);
+    }
+
+    #[test]
+    fn a_pair_without_links_is_not_ordered() {
+        let order = PairOrder::new(&[0, 1], &[0, 0], &[1, 1], &[0, 1]);
+        let mut gate: PairGate<&str> = PairGate::new(&order, |_, _| Ok::<_, ()>(vec![])).unwrap();
+        let mut out = Vec::new();
+        assert_eq!(gate.send(&order, 0, 1, 0, 1, "step 1"), Some("step 1"));
+        assert_eq!(gate.send(&order, 0, 0, 0, 1, "step 0"), Some("step 0"));
+        gate.done(&order, 0, 0, 1, &mut out);
+        assert!(out.is_empty());
     }
 
     #[test]

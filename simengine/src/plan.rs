@@ -301,7 +301,8 @@ impl PhaseContext<'_> {
             let program = choices.iter().find(|p| p.op == op).or(choices.first()).cloned();
             let algo =
                 PhaseAlgo { op, algo: algo_of(dim), n: dims[dim], bytes_in, root: self.root_coords[dim], integer: astra, program,
-                            local_ring: astra && spec.local_ring };
+                            local_ring: astra && spec.local_ring,
+                            anticlockwise: astra && spec.op == Op::AllReduce && op == Op::AllGather };
             algo.validate()?;
             if bytes_in <= 0.0 && astra {
                 return Err(SimError::InvalidInput(format!(
@@ -408,6 +409,11 @@ mod tests {
             vec![(0, Op::ReduceScatter, 262144.0), (2, Op::AllReduce, 65536.0), (0, Op::AllGather, 65536.0)]
         );
         assert_eq!(p.position(0, 1, 4 * 3 + 2), 3);
+        // ASTRA-sim runs an all-reduce's all-gather phases the other way round; an all-gather's not.
+        assert_eq!(p.phases.iter().map(|ph| ph.algo.anticlockwise).collect::<Vec<_>>(), vec![false, false, true]);
+        assert!(!plan(&s, &s.groups[0], false).unwrap().phases[2].algo.anticlockwise);
+        s.op = Op::AllGather;
+        assert!(plan(&s, &s.groups[0], true).unwrap().phases.iter().all(|ph| !ph.algo.anticlockwise));
     }
 
     #[test]

@@ -141,6 +141,23 @@ impl Rng {
         self.0 = self.0.wrapping_add(GOLDEN);
         Self::scale(self.0, n)
     }
+
+    /// What the (ahead + 1)-th next `below(n)` will return (splitmix64 is counter-based).
+    fn peek(&self, ahead: u64, n: usize) -> usize {
+        Self::scale(self.0.wrapping_add(GOLDEN.wrapping_mul(ahead + 1)), n)
+    }
+}
+
+/// Ask the CPU to start loading `x`'s cache line (a hint: no effect on results).
+#[inline(always)]
+fn prefetch<T>(x: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch never faults and `x` is a valid reference.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(x as *const T as *const i8)
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = x;
 }
 
 fn csr(groups: usize, keys: impl Iterator<Item = (usize, u32)> + Clone) -> (Vec<u32>, Vec<u32>) {
@@ -295,6 +312,14 @@ impl State<'_> {
             return None;
         }
         let (u, v) = (links.src[l] as usize, links.dst[l] as usize);
+        if self.listed[l] {
+            // The two picks' usual draws (no stale candidate between them), their cache misses
+            // overlapped rather than taken one after the other.
+            let list = &self.cand[l];
+            let (c1, c2) = (list[self.rng.peek(0, list.len())], list[self.rng.peek(1, list.len())]);
+            prefetch(&self.by_chunk.bits[self.by_chunk.at(GOT, c1 as usize, v)]);
+            prefetch(&self.by_chunk.bits[self.by_chunk.at(GOT, c2 as usize, v)]);
+        }
         let a = self.pick(l, u, v);
         let b = self.pick(l, u, v);
         let c = if self.count[b as usize] < self.count[a as usize] { b } else { a } as usize;

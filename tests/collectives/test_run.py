@@ -257,3 +257,24 @@ def test_exported_schedules_time_as_astra_sim_printed(name, unaware, aware):
                                                           dims=(8,)))["collective_time_ns"]
              for model in ("astra", "astra-aware")]
     assert times == [unaware, aware if name == "ring" else 57_820]
+
+
+def test_astra_models_finish_a_rank_when_its_own_sends_have_landed(fabrics):
+    """An all-gather whose last step has rank 0 only send (chunk 0, four hops to rank 4), after
+    receiving every other chunk in the first: ASTRA-sim completes a send node when its message
+    arrives and ends a rank's custom collective when no node is left, so under the astra models
+    rank 0 finishes when rank 4 receives (rank 4's only receipt of that step); under the other
+    models at its last receipt, earlier."""
+    n = 8
+    first = [{"src": r, "dst": s, "chunk": r, "op": "copy"} for r in range(1, n) for s in range(n) if s != r]
+    first.append({"src": 0, "dst": 1, "chunk": 0, "op": "copy"})
+    second = [{"src": 1, "dst": s, "chunk": 0, "op": "copy"} for s in (2, 3, 5, 6, 7)]
+    second.append({"src": 0, "dst": 4, "chunk": 0, "op": "copy"})
+    schedule = read_schedule({"collective": "all-gather", "ranks": n, "chunks_per_rank": 1, "steps": [first, second]})
+    for model in ("astra", "astra-aware", "unaware"):
+        ranks = simulate_schedule(fabrics["ring"], schedule, 64, Opts(model=model, endpoint_delay_ns=0.0))["ranks"]
+        finish = {r["rank"]: r["finish_ns"] for r in ranks}
+        if model.startswith("astra"):
+            assert finish[0] == finish[4], (model, finish)
+        else:
+            assert finish[0] < finish[4], (model, finish)

@@ -251,3 +251,17 @@ def test_a_send_is_one_message_whatever_the_chunk_count(tmp_path):
     prefix, cg = write_set(tmp_path, per_rank)
     r = replay(p, read_et_set(prefix, 4, cg), ReplayOptions(sim=sim))
     assert [n["finish_ns"] for n in r["npus"]] == [1000, 872, 872, 312]
+
+
+def test_a_two_dimensional_all_reduce_gathers_the_other_way_round(tmp_path):
+    """Measured on the congestion-unaware binary (518bd51), RI(4) x SW(2) at 200 / 25 GB/s, 100 /
+    1,000 ns, endpoint delay 10, ring, 1 chunk, a 60,058 B all-reduce with NPU 0 late by 1 µs: the
+    late NPU finishes last, its ring neighbours 169 ns before it, the NPU opposite 338 ns before it,
+    because ASTRA-sim runs the all-gather phase anticlockwise (QueueLevelHandler::get_next_queue_id_last)."""
+    p = prepare(blueprints.graph("std.fabrics.stack", shape="RI(4)_SW(2)", bandwidth="[200.0 GiB/s, 25.0 GiB/s]",
+                                 latency="[100.0 ns, 1000.0 ns]"))
+    sim = SimulationOptions(model="astra", chunks=1, endpoint_delay_ns=10, local_mem_bw_gb_per_s=1600)
+    per_rank = [[comp(1, 1), coll(2, "all-reduce", 60058, deps=(1,))]] + [[coll(1, "all-reduce", 60058)]] * 7
+    prefix, cg = write_set(tmp_path, per_rank)
+    r = replay(p, read_et_set(prefix, 8, cg), ReplayOptions(sim=sim))
+    assert [n["finish_ns"] for n in r["npus"]] == [6775, 6606, 6437, 6606] + [5775] * 4
