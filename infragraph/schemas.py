@@ -70,12 +70,63 @@ def _message(err) -> str:
         return f"{err.instance!r} is not one of: {', '.join(map(str, err.validator_value))}"
     if err.validator == "pattern":
         return f"{err.instance!r} is not a valid name (letters, digits, spaces, - _ ( ) < > [ ]; no dots)"
+    if err.validator in ("anyOf", "oneOf"):
+        return _alternatives(err)
     return err.message
+
+
+_TYPE_WORDS = {"string": "text", "object": "a mapping", "array": "a list", "number": "a number",
+               "integer": "a whole number", "boolean": "true or false", "null": "null"}
+
+
+def _json_types(value: Any) -> tuple[str, ...]:
+    """The JSON Schema types `value` has (a whole number is also a number)."""
+    if isinstance(value, bool):
+        return ("boolean",)
+    if isinstance(value, int):
+        return ("integer", "number")
+    return {float: ("number",), str: ("string",), list: ("array",), dict: ("object",),
+            type(None): ("null",)}.get(type(value), ())
+
+
+def _fitting(err) -> tuple[set[int], list[str]]:
+    """anyOf/oneOf: the alternatives whose type the value has, and every type the alternatives name."""
+    found = set(_json_types(err.instance))
+    expected: list[str] = []
+    fitting: set[int] = set()
+    for i, branch in enumerate(err.validator_value):
+        kinds = branch.get("type", ()) if isinstance(branch, dict) else ()
+        kinds = [kinds] if isinstance(kinds, str) else list(kinds)
+        expected += kinds
+        fitting |= {i} if found & set(kinds) else set()
+    return fitting, expected
+
+
+def _specific(err):
+    """The error to report: of anyOf/oneOf on a value of one alternative's type, what is wrong inside
+    that alternative (located where it is), since jsonschema says only 'not valid under any of the
+    given schemas'; else `err`."""
+    if err.validator not in ("anyOf", "oneOf"):
+        return err
+    fitting, _ = _fitting(err)
+    inner = [e for e in err.context if e.relative_schema_path[0] in fitting]
+    return _specific(inner[0]) if inner else err
+
+
+def _alternatives(err) -> str:
+    """anyOf/oneOf on a value of none of the alternatives' types: what it is and what was expected."""
+    fitting, expected = _fitting(err)
+    if not expected or fitting:
+        return err.message
+    words = list(dict.fromkeys(_TYPE_WORDS.get(k, k) for k in expected))
+    found = _json_types(err.instance)
+    is_ = _TYPE_WORDS[found[0]] if found else type(err.instance).__name__
+    return f"{err.instance!r} is {is_}; expected {', '.join(words[:-1]) + ' or ' if len(words) > 1 else ''}{words[-1]}"
 
 
 def schema_errors(name: str, data: Any, prefix: tuple = ()) -> list[Diagnostic]:
     """All violations of schemas/<name>.schema.json, each located by document path."""
-    errors = sorted(validator(name).iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
+    errors = sorted(map(_specific, validator(name).iter_errors(data)), key=lambda e: list(map(str, e.absolute_path)))
     return first_errors([
         Diagnostic(_message(e), Location(path=format_path(prefix + tuple(e.absolute_path)) or "<document>"))
         for e in errors[:MAX_REPORTED]

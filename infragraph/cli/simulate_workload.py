@@ -74,10 +74,13 @@ def run_workload(args, sim_options) -> int:
     _not_for_workload(args)
     if args.passes < 1:
         raise option_error("--passes", f"bad --passes {args.passes}; expected a whole number >= 1")
-    latency = _positive(args.remote_mem_latency, "--remote-mem-latency") if args.remote_mem_latency != "0" else 0
-    if latency != int(latency):
+    try:
+        latency = float(args.remote_mem_latency)
+    except ValueError:
+        latency = math.nan
+    if not (math.isfinite(latency) and 0 <= latency < 2**63 and latency == int(latency)):
         raise option_error("--remote-mem-latency", f"bad --remote-mem-latency '{args.remote_mem_latency}'; "
-                                                   "expected whole ns")
+                                                   "expected whole ns >= 0 (below 2^63)")
     opts = ReplayOptions(sim=replace(sim_options, trace=False), roofline=args.roofline,
                          peak_perf_tflops=_positive(args.peak_perf, "--peak-perf"),
                          remote_mem_bw_gb_per_s=_positive(args.remote_mem_bw, "--remote-mem-bw"),
@@ -107,6 +110,9 @@ def run_workload(args, sim_options) -> int:
             if args.text_update_times:
                 raise option_error("--text-update-times", "--text-update-times is for text workloads (FILE.txt); "
                                                           "an ET set's nodes carry their own times")
+            if args.passes != 1:
+                raise option_error("--passes", f"--passes {args.passes} is for text workloads (FILE.txt); an ET "
+                                               "set is the passes its files hold")
             if not Path(f"{args.workload}.0.et").exists() and Path(args.workload).is_file():
                 raise option_error("--workload", f"'{args.workload}' is a file; give an ET set's prefix "
                                                  "(PREFIX.<rank>.et) or a text workload ending in .txt")

@@ -93,13 +93,7 @@ def _count(name: str, value: Any) -> None:
 def _check_workload(row: dict[str, Any]) -> None:
     """A replayed step: counts whole, times finite and ≥ 0, the step positive, the per-NPU means
     within the step (compute + exposed + idle = the step), overlapped within compute."""
-    for name in _WORKLOAD_COUNTS:
-        _count(name, row.get(name))
-    for name in _WORKLOAD_NUMBERS:
-        _number(name, row.get(name))
-    for name, value in row.items():
-        if name.startswith(LOAD_PREFIX) and value is not None:
-            _number(name, value)
+    _check_measures(row, _WORKLOAD_COUNTS, _WORKLOAD_NUMBERS, LOAD_PREFIX)
     step = row["step_time_ns"]
     if not step > 0:
         raise RowError(f"step_time_ns must be > 0, got {step!r}")
@@ -115,16 +109,22 @@ def _check_workload(row: dict[str, Any]) -> None:
 
 
 def _check_collective(row: dict[str, Any]) -> None:
-    for name in _COUNTS:
-        _count(name, row.get(name))
-    for name in _NUMBERS:
-        _number(name, row.get(name))
-    for name, value in row.items():
-        if name.startswith(TIER_PREFIX) and value is not None:
-            _number(name, value)
+    _check_measures(row, _COUNTS, _NUMBERS, TIER_PREFIX)
     for name in _TEXTS:
         if row.get(name) is not None and not isinstance(row.get(name), str):
             raise RowError(f"{name} must be text or empty, got {row.get(name)!r}")
+
+
+def _check_measures(row: dict[str, Any], counts: tuple[str, ...], numbers: tuple[str, ...], prefix: str) -> None:
+    """The counts whole and ≥ 0, the numbers and every present per-tier column (`prefix`...) finite
+    and ≥ 0: what a collective row and a workload row share."""
+    for name in counts:
+        _count(name, row.get(name))
+    for name in numbers:
+        _number(name, row.get(name))
+    for name, value in row.items():
+        if name.startswith(prefix) and value is not None:
+            _number(name, value)
 
 
 def _number(name: str, value: Any) -> None:

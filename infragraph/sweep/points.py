@@ -111,7 +111,9 @@ def _point(spec: Spec, index: int, env: dict[str, Any]) -> Point:
         table[column] = column_value(field, value)
     job = None
     if spec.workload is not None:
-        def at(path: str, message: str):
+        def at(path: str, message: str, varied: bool):
+            if not varied:  # the section's own value: the same at every point
+                return spec.fail(path, message)
             return spec.fail(path, f"{message} (at {_describe(spec, env)})",
                              "keep only feasible points with `where`, e.g. \"heads % tp == 0\"")
 

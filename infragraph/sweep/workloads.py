@@ -71,9 +71,10 @@ def check_required(base: WorkloadBase, swept: list[str], fail: Callable[..., Inf
 
 
 def point_spec(base: WorkloadBase, values: dict[str, Any], where: Callable[[str], str],
-               fail: Callable[[str, str], InfraGraphError]) -> LlmSpec:
+               fail: Callable[[str, str, bool], InfraGraphError]) -> LlmSpec:
     """The point's LlmSpec: the section's values overridden by the point's. An invalid combination is
-    an error at the first key its message names that the point sets (else at the section)."""
+    an error at the first key its message names that the point sets (else at the section); `fail`'s
+    third argument says whether a key the point varies is named (else `where` cannot help)."""
     merged = {**base.values, **values}
     try:
         return LlmSpec(**merged)
@@ -82,7 +83,7 @@ def point_spec(base: WorkloadBase, values: dict[str, Any], where: Callable[[str]
         named = [k for k in re.findall(r"[a-z_]+", message) if k in KEYS]
         swept = [k for k in named if k in values]
         path = where(swept[0]) if swept else base.paths.get(named[0], "workload") if named else "workload"
-        raise fail(path, message) from None
+        raise fail(path, message, bool(swept)) from None
 
 
 def world_path(base: WorkloadBase, swept: list[str], where: Callable[[str], str]) -> str:

@@ -51,6 +51,29 @@ def test_a_bad_workload_key_or_combination_is_located_before_anything_runs(tmp_p
         assert not (tmp_path / "r.parquet").exists()  # nothing ran, nothing was claimed
 
 
+@pytest.mark.parametrize("change, marker, message", [
+    ((SPEC[SPEC.index("workload:"):SPEC.index("axes:")], "workload: [2]\n"), "[2]",
+     "workload: error: [2] is a list; expected text or a mapping"),
+    (("  layers: 2\n", "  layers: [2]\n"), "[2]", "workload.layers: error: [2] is not of type"),
+    (("derive:\n", "where: 7\nderive:\n"), "7", "where: error: 7 is a whole number; expected text or a list"),
+    (("derive:\n", "where: ''\nderive:\n"), "''", "where: error: '' should be non-empty"),
+])
+def test_a_value_of_the_wrong_kind_says_what_was_found_and_expected(tmp_path, capsys, change, marker, message):
+    """An anyOf section (text or a mapping, text or a list) names the kinds, not 'any of the given schemas'."""
+    text = SPEC.replace(*change)
+    code, out, spec = run(capsys, tmp_path, text)
+    assert code == 1 and message in out and "given schemas" not in out, out
+    assert out.startswith(at(spec, text, marker)), out
+
+
+def test_a_bad_constant_in_the_section_gets_no_where_hint(tmp_path, capsys):
+    """A value the section itself gets wrong is wrong at every point: no point named, no `where` hint."""
+    text = SPEC.replace("  hidden: 256\n", "  hidden: .nan\n")
+    code, out, spec = run(capsys, tmp_path, text)
+    assert code == 1 and "'hidden' is nan; expected a whole number >= 1" in out, out
+    assert out.startswith(at(spec, text, ".nan")) and "where" not in out and "(at " not in out, out
+
+
 def test_a_missing_workload_file_is_located(tmp_path, capsys):
     text = "source: std.fabrics.stack\nworkload: gone.yaml\naxes:\n  shape: \"RI(4)\"\n"
     code, out, spec = run(capsys, tmp_path, text)

@@ -40,8 +40,20 @@ def test_inconsistent_traces_are_located_errors(tmp_path, capsys, case):
     (["--peak-perf", "-3", "--roofline"], "bad --peak-perf '-3'"),
     (["--remote-mem-bw", "nan"], "bad --remote-mem-bw 'nan'"),
     (["--passes", "0"], "bad --passes 0"),
+    (["--passes", "2"], "--passes 2 is for text workloads (FILE.txt)"),
+    (["--remote-mem-latency", "-5"], "bad --remote-mem-latency '-5'; expected whole ns >= 0"),
+    (["--remote-mem-latency", "1.5"], "bad --remote-mem-latency '1.5'; expected whole ns >= 0"),
+    (["--remote-mem-latency", "1e30"], "bad --remote-mem-latency '1e30'; expected whole ns >= 0 (below 2^63)"),
 ])
 def test_bad_workload_options(tmp_path, capsys, argv, message):
     prefix, _ = write_set(tmp_path, [[comp(1, 1)]] * 8)
     code, out = cli(capsys, "simulate", RING, "--workload", prefix, *argv)
-    assert code in (1, 2) and message in out, out
+    assert code == 1 and out.startswith(f"{argv[0]}: error: ") and message in out, out
+    assert "Traceback" not in out
+
+
+def test_a_zero_remote_memory_latency_is_accepted(tmp_path, capsys):
+    prefix, _ = write_set(tmp_path, [[comp(1, 1)]] * 8)
+    for value in ("0", "0.0", "7"):
+        code, out = cli(capsys, "simulate", RING, "--workload", prefix, "--remote-mem-latency", value)
+        assert code == 0, out

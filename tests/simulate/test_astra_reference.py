@@ -17,8 +17,6 @@ import os
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-import pytest
-
 from tests.helpers import shared_file
 
 CASES = "backends/astra-sim/reference-cases.jsonl"
