@@ -57,7 +57,7 @@ def main() -> None:
     cache_dir = tempfile.mkdtemp(prefix="infragraph-cache-")
     env = {"INFRAGRAPH_CACHE_DIR": cache_dir}
 
-    print(f"| command | old wall s | old cpu s | new wall s | new cpu s |\n|---|---:|---:|---:|---:|")
+    print("| command | old wall s | old cpu s | new wall s | new cpu s |\n|---|---:|---:|---:|---:|")
     w, c = measure(["-c", "pass"], None, args.runs, env)
     print(f"| python -c pass | | | {w:.3f} | {c:.3f} |")
     for argv in HELP_ROWS:

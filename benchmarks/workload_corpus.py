@@ -205,7 +205,6 @@ def dag(case: dict[str, Any]) -> tuple[list[list[Any]], dict[int, list[int]]]:
     per_rank: list[list[Any]] = []
     for rank in range(npus):
         r_rng = random.Random(case["seed"] * 104729 + rank)
-        stage = rank // tp
         nodes: list[Any] = []
         last_comm: int | None = None  # the NPU's previous collective or send
         prev: int | None = None

@@ -338,7 +338,7 @@ def _chunk(P: _Plan, content, owner: int, slot: tuple[str, int], op: str, r: int
 def _move(P: _Plan, info, i, r, t, slots, content, pending, transfers, where) -> int:
     """put / pws / pwsf / get / copy of chunk i of each (source, destination) pair (one source may
     go to every destination); returns the step from which what arrived here can be used."""
-    op, src, dst = info["name"], info["src"], info["dst"]
+    src, dst = info["src"], info["dst"]
     pairs = list(zip(src, dst)) if len(src) == len(dst) else [(src[0], d) for d in dst]
     finish = t
     for s_ref, d_ref in pairs:

@@ -26,7 +26,7 @@ from .affinity import Affinity, affinity
 from .engine import engine_error_type, simulate_arrays
 from .checks import injection_bound_gbps, warnings
 from .policy import TIERS, describe as describe_policy, edge_policies, parse_policy, scale_up_edges
-from .dims import SELECTORS, Dims, algorithms, parse_dims, resolve
+from .dims import SELECTORS, Dims, algorithms, resolve
 from .lanes import nvswitch_planes, spread_bundles
 from .nccl import Servers, bus_factor, engine_plan, servers
 from .load import LinkTiers, bottleneck_tier, link_tiers, tier_summary

@@ -132,6 +132,13 @@ def _pxn(value: Any, name: str) -> bool | None:
         if value not in table:
             raise _bad(name, f"{name} must be auto, on or off, got '{value}'")
         return table[value]
+    return None if value is None else flag(value, name)
+
+
+def flag(value: Any, name: str) -> bool:
+    """True or False as given: 'no', 0 or 'off' would otherwise pass as truthy or falsy."""
+    if not isinstance(value, bool):
+        raise _bad(name, f"{name} must be true or false, got {value!r}")
     return value
 
 
@@ -141,12 +148,15 @@ ALIASES: dict[str, tuple[str, Callable[[Any, str], Any]]] = {
     "endpoint_delay": ("endpoint_delay_ns", delay_ns),
     "local_mem_bw": ("local_mem_bw_gb_per_s", mem_bw_gb_per_s),
     "group": ("groups", _groups),
-    "no_ecmp": ("ecmp", lambda v, _n: not v),
-    "no_nic_affinity": ("nic_affinity", lambda v, _n: not v),
+    "no_ecmp": ("ecmp", lambda v, n: not flag(v, n)),
+    "no_nic_affinity": ("nic_affinity", lambda v, n: not flag(v, n)),
 }
+# SimulationOptions' true/false fields: checked whatever type they are given in.
+FLAGS = ("ecmp", "nic_affinity", "gpu_transit", "trace", "symmetry", "astra_communicator_group", "pxn")
 FIELD_CONVERTERS: dict[str, Callable[[Any, str], Any]] = {
     "size_bytes": size_bytes, "endpoint_delay_ns": delay_ns, "local_mem_bw_gb_per_s": mem_bw_gb_per_s,
     "algorithm": _names, "dims": _dims, "groups": _groups, "pxn": _pxn,
+    **{f: flag for f in FLAGS if f != "pxn"},
 }
 
 
@@ -168,5 +178,5 @@ def to_fields(options: dict[str, Any], fields: set[str]) -> dict[str, Any]:
         if field in out:
             raise _bad(name, f"'{name}' and another spelling of {field} are both given; give one")
         # a field given in its own type is passed through (run.simulate checks it); text is converted
-        out[field] = convert(value, name) if field != key or isinstance(value, (str, list)) else value
+        out[field] = convert(value, name) if field != key or isinstance(value, (str, list)) or field in FLAGS else value
     return out

@@ -189,7 +189,7 @@ def _node(msg, where_file: str) -> Node:
         n.tensor_size = _int_attr(attrs, "tensor_size", 0, where)
     elif kind in ("collective", "send", "recv"):
         if is_cpu:
-            raise located(where, f"a communication node cannot run on the CPU (is_cpu_op true); ASTRA-sim refuses it")
+            raise located(where, "a communication node cannot run on the CPU (is_cpu_op true); ASTRA-sim refuses it")
         for need in ("comm_size",) + (("comm_type",) if kind == "collective" else ("comm_src", "comm_dst")):
             if need not in attrs:
                 raise located(where, f"{kind} node has no '{need}' attribute")
@@ -226,7 +226,7 @@ def _read_file(path: Path, rank: int) -> dict[int, Node]:
     try:
         first = next(payloads)
     except StopIteration:
-        raise located(where, f"empty file; expected GlobalMetadata then the nodes") from None
+        raise located(where, "empty file; expected GlobalMetadata then the nodes") from None
     from google.protobuf.message import DecodeError
 
     try:
@@ -280,7 +280,7 @@ def _check_acyclic(nodes: dict[int, Node], where: str) -> None:
         seen.append(at)
         at = next(d for d in nodes[at].deps if d in left)
     cycle = seen[seen.index(at):] + [at]
-    raise located(where, f"dependency cycle: " + " -> ".join(f"{i} '{nodes[i].name}'" for i in reversed(cycle))
+    raise located(where, "dependency cycle: " + " -> ".join(f"{i} '{nodes[i].name}'" for i in reversed(cycle))
                 + "; no node on it can ever start")
 
 
@@ -291,7 +291,7 @@ def read_comm_groups(path: str | os.PathLike, num_npus: int) -> dict[int, tuple[
         with open(path, encoding="utf-8") as fh:
             raw = json.load(fh)
     except FileNotFoundError:
-        raise located(where, f"communicator group file not found") from None
+        raise located(where, "communicator group file not found") from None
     except json.JSONDecodeError as exc:
         raise located(where, f"not JSON: {exc.msg}", exc.lineno, exc.colno) from None
     if not isinstance(raw, dict):

@@ -16,10 +16,7 @@ import json
 import os
 from typing import Any
 
-import pytest
-
 from infragraph.processes import process_pool
-
 from tests.helpers import shared_file
 
 CASES = "backends/astra-sim/reference-cases.jsonl"

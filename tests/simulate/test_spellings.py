@@ -42,8 +42,24 @@ def test_python_and_command_line_agree():
     ({"endpoint_delay": "-1ns"}, "endpoint_delay: error: endpoint_delay must be a finite time >= 0 such as '10ns' (a number is ns), got '-1ns'"),
     ({"group": ["3-1"]}, "group: error: bad group '3-1'; expected ranks like 0-7 or 0,2,4,6"),
     ({"pxn": "maybe"}, "pxn: error: pxn must be auto, on or off, got 'maybe'"),
+    ({"symmetry": "no"}, "symmetry: error: symmetry must be true or false, got 'no'"),
+    ({"ecmp": 0}, "ecmp: error: ecmp must be true or false, got 0"),
+    ({"no_ecmp": "no"}, "no_ecmp: error: no_ecmp must be true or false, got 'no'"),
+    ({"astra_communicator_group": "yes"}, "astra_communicator_group: error: astra_communicator_group must be true or false"),
+    ({"pxn": 1}, "pxn: error: pxn must be true or false, got 1"),
 ])
 def test_bad_spellings_name_the_keyword(kwargs, message):
     with pytest.raises(InfraGraphError) as e:
         SimulationOptions(**kwargs)
     assert str(e.value).startswith(message)
+
+
+def test_every_true_false_option_is_checked():
+    """A flag given as 'no' or 0 would pass as truthy or falsy: every bool field is in FLAGS."""
+    from dataclasses import fields
+
+    from infragraph.simulate.spellings import FLAGS
+
+    assert set(FLAGS) == {f.name for f in fields(SimulationOptions) if str(f.type).startswith("bool")}
+    for name in FLAGS:
+        assert getattr(SimulationOptions(**{name: False}), name) is False
