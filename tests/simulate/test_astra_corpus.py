@@ -23,12 +23,13 @@ import math
 import os
 import zlib
 from collections import defaultdict
-from concurrent.futures import ProcessPoolExecutor
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from infragraph.processes import process_pool
 
 from tests.simulate.test_astra_reference import describe, options, stack_params
 
@@ -117,7 +118,7 @@ def check(cases: list[dict[str, Any]]) -> None:
     known = known_differences()
     workers = max(1, min(4, os.cpu_count() or 1))
     ordered = sorted(cases, key=network)  # a network's cases side by side: one compile per network
-    with ProcessPoolExecutor(workers) as pool:
+    with process_pool(workers) as pool:
         results = dict(pool.map(run_case, ordered, chunksize=8))
     by_name = {c["name"]: c for c in cases}
     wrong = {name: got for name, got in results.items() if got != by_name[name]["finish_ns"]}
@@ -199,7 +200,7 @@ def write_known_differences() -> None:
     """Runs the whole corpus and writes every differing case with its reason (a human reviews it)."""
     cases = with_stock_runs(load_corpus())
     ordered = sorted(cases, key=network)
-    with ProcessPoolExecutor(max(1, min(4, os.cpu_count() or 1))) as pool:
+    with process_pool(max(1, min(4, os.cpu_count() or 1))) as pool:
         results = dict(pool.map(run_case, ordered, chunksize=8))
     known = {c["name"]: reason(c, results[c["name"]]) for c in cases if results[c["name"]] != c["finish_ns"]}
     KNOWN.write_text(json.dumps(dict(sorted(known.items())), indent=1) + "\n", encoding="utf-8")
