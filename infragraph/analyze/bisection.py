@@ -15,7 +15,6 @@ failures change (`ReducedNetwork.values_after`) and runs one max-flow on the red
 from __future__ import annotations
 
 import os
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -24,6 +23,7 @@ from ..errors import error
 from ..graph.failures import cables, draw_cables
 from ..graph.fqg import FQG
 from ..graph.ranks import npu_order
+from ..processes import process_pool
 from .maxflow import FlowValue, ReducedNetwork, Trials
 
 
@@ -79,6 +79,6 @@ def random_trials(b: Bisection, k: int, trials: int, seed0: int = 0, workers: in
         _init(b)
         out = [_trial(j) for j in jobs]
     else:
-        with ProcessPoolExecutor(workers, initializer=_init, initargs=(b,)) as pool:
+        with process_pool(workers, initializer=_init, initargs=(b,)) as pool:
             out = list(pool.map(_trial, jobs, chunksize=max(1, trials // (4 * workers))))
     return np.array([v for _, v, _ in out])

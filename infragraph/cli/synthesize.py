@@ -75,7 +75,8 @@ def chunks_option(text: str, option: str = "--chunks") -> int | None:
 
 def run(args) -> int:
     from ..collectives.schedule import validate
-    from ..collectives.synthesize import engine_time, synthesize, synthesize_best
+    from ..collectives.synthesize import MAX_TRANSFERS, engine_time, max_chunks_per_rank, synthesize, synthesize_best
+    from ..graph.ranks import npu_order
     from ..graph.failures import with_failures
     from ..output import check_output, open_output
 
@@ -88,6 +89,12 @@ def run(args) -> int:
     g = load_graph_with_progress(args)
     with about_failures(args):
         failed = with_failures(g, spec)[0]
+    n = int(npu_order(failed).size)
+    if chunks is not None and chunks > max_chunks_per_rank(n, args.collective, pieces):
+        raise option_error("--chunks", f"bad --chunks {chunks}: on {n:,} NPUs at most "
+                                       f"{max_chunks_per_rank(n, args.collective, pieces):,} chunks per rank"
+                                       f"{f' x {pieces} pieces' if pieces > 1 else ''} fit the synthesizer's "
+                                       f"{MAX_TRANSFERS:,} transfers")
     with progress(args).phase("synthesizing"):
         if chunks is None:
             s = synthesize_best(failed, args.collective, size, seed=args.match_seed)

@@ -28,12 +28,7 @@ def replay(links: LogicalLinks, link: np.ndarray, chunk: np.ndarray, reduce: np.
     each physical link at most once."""
     from .._simengine import synth_replay
 
-    try:
-        start, land, rounds = synth_replay(**engine_arrays(links, chunk_bytes), link=link.astype("<u4").tobytes(),
-                                   chunk=chunk.astype("<u4").tobytes(), reduce=reduce.astype(np.uint8).tobytes(),
-                                   chunks=chunks)
-    except ValueError as exc:
-        raise error(f"cannot time the schedule: {exc}") from None
+    start, land, rounds = _run(synth_replay, links, link, chunk, reduce, chunk_bytes, chunks)
     return (np.frombuffer(start, dtype="<f8"), np.frombuffer(land, dtype="<f8"),
             np.frombuffer(rounds, dtype="<u4").astype(np.int64))
 
@@ -46,10 +41,16 @@ def work_conserving_order(links: LogicalLinks, link: np.ndarray, chunk: np.ndarr
     the list in this order times every transfer no later than that."""
     from .._simengine import synth_list_replay
 
+    start = _run(synth_list_replay, links, link, chunk, reduce, chunk_bytes, chunks)
+    return np.argsort(np.frombuffer(start, dtype="<f8"), kind="stable")
+
+
+def _run(engine_call, links: LogicalLinks, link: np.ndarray, chunk: np.ndarray, reduce: np.ndarray,
+         chunk_bytes: float, chunks: int):
+    """One of the engine's schedule timers (synth.rs replay, synth_list.rs) on the transfer list,
+    its refusal as a located error."""
     try:
-        start = synth_list_replay(**engine_arrays(links, chunk_bytes), link=link.astype("<u4").tobytes(),
-                                  chunk=chunk.astype("<u4").tobytes(), reduce=reduce.astype(np.uint8).tobytes(),
-                                  chunks=chunks)
+        return engine_call(**engine_arrays(links, chunk_bytes), link=link.astype("<u4").tobytes(),
+                           chunk=chunk.astype("<u4").tobytes(), reduce=reduce.astype(np.uint8).tobytes(), chunks=chunks)
     except ValueError as exc:
         raise error(f"cannot time the schedule: {exc}") from None
-    return np.argsort(np.frombuffer(start, dtype="<f8"), kind="stable")

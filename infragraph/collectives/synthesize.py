@@ -130,6 +130,10 @@ def synthesize(g: FQG, collective: str, chunks_per_rank: int = 1, size_bytes: fl
             raise error(f"graph '{g.name}' has {npus.size} NPU; a collective needs at least 2")
         links = logical_links(g, npus)
     n, k = links.npus, chunks_per_rank
+    if transfers(n, collective, k, pieces) > MAX_TRANSFERS:
+        raise error(f"{k:,} chunks per rank x {pieces} piece(s) on {n:,} NPUs is {transfers(n, collective, k, pieces):,} "
+                    f"transfers, more than the synthesizer holds ({MAX_TRANSFERS:,}, about 16 B each); expected at most "
+                    f"{max_chunks_per_rank(n, collective, pieces):,} chunks per rank")
     total = n * k
     chunk_bytes = size_bytes / k if collective == "all-gather" else size_bytes / total
     gathered = size_bytes * n if collective == "all-gather" else size_bytes
@@ -164,6 +168,22 @@ def synthesize(g: FQG, collective: str, chunks_per_rank: int = 1, size_bytes: fl
 
 
 AUTO_BUDGET = 4_000_000  # transfers: the largest schedule `synthesize_best` tries
+# The largest schedule `synthesize` builds (transfers): the 16,384-NPU all-gather (268,419,072,
+# benchmarks/README.md) fits; far beyond it the engine's allocations abort the process (a 4x4
+# torus with 10^8 chunks per rank asked for 25.6 GB) instead of giving an error.
+MAX_TRANSFERS = 1 << 28
+
+
+def transfers(n: int, collective: str, chunks_per_rank: int, pieces: int = 1) -> int:
+    """How many transfers a schedule of `chunks_per_rank` x `pieces` chunks per rank has on n NPUs:
+    every chunk reaches the n - 1 others once per phase (all-reduce: two)."""
+    phases = 2 if collective == "all-reduce" else 1
+    return n * (n - 1) * phases * chunks_per_rank * (pieces if collective == "all-reduce" else 1)
+
+
+def max_chunks_per_rank(n: int, collective: str, pieces: int = 1) -> int:
+    """The most chunks per rank `synthesize` accepts on n NPUs (MAX_TRANSFERS)."""
+    return max(1, MAX_TRANSFERS // max(transfers(n, collective, 1, pieces), 1))
 
 
 def synthesize_best(g: FQG, collective: str, size_bytes: float = float(1 << 30), seed: int = 0,
@@ -178,7 +198,6 @@ def synthesize_best(g: FQG, collective: str, size_bytes: float = float(1 << 30),
         g = with_failures(g)[0]
         links = logical_links(g, npu_order(g))
     n = links.npus
-    per_chunk = n * (n - 1) * (2 if collective == "all-reduce" else 1)
     uneven = collective == "all-reduce" and reduction_owners(links, 1) is not None
     tries = [(k, pieces, by_ports, False) for k in ((1, 2, 4, 8, 16) if uneven else (1, 2, 4, 8))
              for pieces in ((1, 2) if collective == "all-reduce" else (1,)) for by_ports in ((True, False) if uneven else (True,))]
@@ -186,7 +205,7 @@ def synthesize_best(g: FQG, collective: str, size_bytes: float = float(1 << 30),
         tries += [(k, pieces, True, True) for k in (4, 8, 16) for pieces in (2, 4)]
     best: Synthesis | None = None
     for k, pieces, by_ports, work_conserving in tries:
-        if best is not None and per_chunk * k * pieces > budget:
+        if best is not None and transfers(n, collective, k, pieces) > budget:
             continue
         s = synthesize(g, collective, k, size_bytes, seed, links, pieces, by_ports, work_conserving)
         if best is None or s.time_ns < best.time_ns * (1 - 1e-9):

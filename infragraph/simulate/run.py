@@ -22,6 +22,8 @@ from ..errors import InfraGraphError, error
 from ..graph import FQG
 from ..graph.failures import with_failures
 from ..graph.ranks import npu_order
+from ..importers.astra_analytical import DIGITS
+from ..units import gbps_to_gib_per_s
 from .affinity import Affinity, affinity
 from .engine import engine_error_type, simulate_arrays
 from .checks import injection_bound_gbps, warnings
@@ -260,6 +262,22 @@ def dim_bandwidths(p: PreparedGraph, dims: Sequence[int]) -> list[float]:
     return out
 
 
+# Chunks x group members the engine holds (about 100 B each): far beyond it its allocations abort
+# the process (--chunks 99999999 on 8 NPUs asked for 77 GB) instead of giving an error.
+MAX_CHUNK_MEMBERS = 1 << 26
+
+
+def _check_chunks(opts: SimulationOptions, members: int) -> None:
+    """chunks and active_chunks: whole numbers, at least 1; chunks x members within MAX_CHUNK_MEMBERS."""
+    for name, value in (("chunks", opts.chunks), ("active_chunks", opts.active_chunks)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise error(f"{name} must be a whole number, at least 1, got {value!r}", name)
+    if opts.chunks * members > MAX_CHUNK_MEMBERS:
+        raise error(f"{opts.chunks:,} chunks on {members:,} group members are {opts.chunks * members:,} chunk parts, "
+                    f"more than the engine holds ({MAX_CHUNK_MEMBERS:,}); expected at most "
+                    f"{max(1, MAX_CHUNK_MEMBERS // members):,} chunks", "chunks")
+
+
 def _check_member_starts(starts: Sequence[Sequence[float]], groups: list[list[int]]) -> None:
     """member_start_ns: empty, or per group one finite start >= 0 ns per member."""
     if not starts:
@@ -274,6 +292,18 @@ def _check_member_starts(starts: Sequence[Sequence[float]], groups: list[list[in
         for m, t in enumerate(s):
             if not (isinstance(t, (int, float)) and 0 <= t < math.inf):
                 raise error(f"member_start_ns[{g}][{m}] = {t!r}: expected a finite time >= 0 ns")
+
+
+def greedy_bandwidths(p: PreparedGraph, dims: Sequence[int]) -> list[float]:
+    """`dim_bandwidths` as offlineGreedy weighs them: ASTRA-sim divides network.yml's bandwidths
+    (GB/s, GB = 2^30 B), so they are taken as the ASTRA-sim translator writes them there (rounded
+    to its DIGITS). The greedy compares loads that can tie to the last bit, and ratios of the
+    graph's Gbit/s differ from those of the GB/s values there, which flips dimension orders."""
+    out = []
+    for gbps in dim_bandwidths(p, dims):
+        gib = gbps_to_gib_per_s(gbps)
+        out.append(round(gib, DIGITS) or gib)
+    return out
 
 
 def _check_choice(what: str, value: str, choices: Sequence[str]) -> None:
@@ -331,6 +361,7 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
         if bad:
             raise error(f"process group names rank {bad[0]}, but the graph has ranks 0..{n_npus - 1}")
     _check_member_starts(opts.member_start_ns, groups)
+    _check_chunks(opts, sum(len(gr) for gr in groups))
     flat_schedule = opts.algorithm == ("schedule",) and opts.dims is None
     used = resolve(None if flat_schedule else p.g.graph_annotations.get("dims"), opts.dims, len(groups[0]))
     dims = used.sizes
@@ -395,7 +426,7 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
         scheduling=scheduling,
         intra_dimension_scheduling=opts.intra_dimension_scheduling,
         inter_dimension_scheduling=_ENGINE_INTER[opts.inter_dimension_scheduling],
-        dim_bandwidth=dim_bandwidths(p, dims) if greedy else [],
+        dim_bandwidth=greedy_bandwidths(p, dims) if greedy else [],
         model=model,
         astra=astra,
         routing="hops" if opts.routing == "dor" else opts.routing,

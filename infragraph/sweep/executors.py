@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import json
-import multiprocessing
 import os
 import uuid
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Protocol
 
 from ..errors import Diagnostic, InfraGraphError, Location, error
+from ..processes import process_pool
 
 OPTION = "--scheduler"
 
@@ -47,11 +47,7 @@ class LocalPool:
         self._pool = self._start()
 
     def _start(self) -> cf.ProcessPoolExecutor:
-        methods = multiprocessing.get_all_start_methods()
-        ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-        if "forkserver" in methods:
-            ctx.set_forkserver_preload(["infragraph.sweep.worker", "infragraph.sources", "infragraph.lang"])
-        return cf.ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx)
+        return process_pool(self.workers, preload=("infragraph.sweep.worker", "infragraph.sources", "infragraph.lang"))
 
     def submit(self, fn, arg, key):
         return self._pool.submit(fn, arg)

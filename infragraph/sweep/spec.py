@@ -323,6 +323,12 @@ def _factors(data: dict, axes: dict[str, list[Any]], fail) -> list[list[str]]:
 def _roles(names: list[str], axes: dict, source: Source, reads: set[str], fail,
            workload: bool = False) -> dict[str, str]:
     roles = {}
+
+    def not_also_a_parameter(name: str, where: str, kind: str) -> None:
+        if name in source.params and f"D.{name}" not in names:
+            raise fail(where, f"'{name}' is both a {kind} and a parameter of '{source.label}'",
+                       f"write the parameter as 'D.{name}'; '{name}' next to it is the {kind}")
+
     for name in names:
         where = f"axes.{name}" if name in axes else f"derive.{name}"
         if name.startswith("D."):
@@ -334,14 +340,10 @@ def _roles(names: list[str], axes: dict, source: Source, reads: set[str], fail,
             raise fail(where, f"'{name}' does not apply to a workload sweep: the step's trace names each "
                               "collective, its size and its group")
         elif workload and name in WORKLOAD_KEYS:
-            if name in source.params and f"D.{name}" not in names:
-                raise fail(where, f"'{name}' is both a workload key and a parameter of '{source.label}'",
-                           f"write the parameter as 'D.{name}'; '{name}' next to it is the workload key")
+            not_also_a_parameter(name, where, "workload key")
             roles[name] = WORKLOAD
         elif name in OPTIONS:
-            if name in source.params and f"D.{name}" not in names:
-                raise fail(where, f"'{name}' is both a simulation option and a parameter of '{source.label}'",
-                           f"write the parameter as 'D.{name}'; '{name}' next to it is the simulation option")
+            not_also_a_parameter(name, where, "simulation option")
             roles[name] = OPTION
         elif name in source.params:
             roles[name] = PARAM

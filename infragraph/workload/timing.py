@@ -1,7 +1,8 @@
 """How long a workload's collectives and messages take: the one place the replay asks.
 
-The replay's event loop (replay.py) decides *when* each NPU issues a collective or a send; this
-module decides *how long* it takes once issued, and keeps what the report needs from those
+The replay's event loop (the engine's, simengine/src/workload_replay.rs, set up by replay.py)
+decides *when* each NPU issues a collective or a send and calls back here; this module decides
+*how long* it takes once issued, and keeps what the report needs from those
 answers (one record per collective and per message, and the bytes every link tier carried).
 
 - A collective: `CollectiveTimer.collective_finish` gets every member's issue time and returns

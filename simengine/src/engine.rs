@@ -8,7 +8,7 @@
 use std::collections::{HashMap, VecDeque};
 use std::time::{Duration, Instant};
 
-use crate::algorithms::{tag, Algo, Op, Send};
+use crate::algorithms::{tag, Algo, Op, Send, StepSpec};
 use crate::dim_scheduling::{InterScheduling, IntraScheduling, QueueKey};
 use crate::error::{SimError, SimResult};
 use crate::events::{Ev, EventQueue};
@@ -90,6 +90,9 @@ struct MemberPhase {
     step: [u32; 2],
     need: [u32; 2],
     delay: [f64; 2],
+    /// ASTRA-sim compatibility: the reduction that follows `delay` as its own event (see
+    /// `Sim::processing`); None when `delay` already includes it.
+    reduce: [Option<f64>; 2],
     /// Messages received per tag that their step has not consumed yet.
     pending: Vec<(u32, u32)>,
 }
@@ -558,6 +561,10 @@ impl<'t> Sim<'t> {
                         return Ok(()); // the caller reruns event by event
                     }
                 }
+                Ev::Reduce { mps, lane, step } => {
+                    let r = self.states[mps as usize].reduce[lane as usize].unwrap_or(0.0);
+                    self.q.push(now + r, Ev::Step { mps, lane, step });
+                }
                 Ev::Send { mps, lane, step } => {
                     self.send_released(now, mps, lane as usize, step as usize)?;
                     if self.net.conflict {
@@ -584,6 +591,7 @@ impl<'t> Sim<'t> {
                     }
                 }
                 Ev::Hop { msg, pos, left } => self.net.hop(now, msg, pos, left, &self.router, &mut self.q),
+                Ev::LinkFree { link } => self.net.link_free(now, link, &self.router, &mut self.q),
                 Ev::FairRecompute => self.net.fair_recompute(now, &mut self.q),
                 Ev::FairWake { gen } => self.net.fair_wake(now, gen, &mut self.q),
             }
@@ -755,6 +763,16 @@ impl<'t> Sim<'t> {
         }
     }
 
+    /// Whether a step's reduction runs as its own event after the endpoint delay, as in
+    /// ASTRA-sim: a received message that needs processing pays the MemBus delay (an event
+    /// `endpoint delay` later), then `PacketBundle::call` registers the reduction
+    /// (`CommProcessingFinished`) from that instant, astra-sim/system/PacketBundle.cc. Its
+    /// completion is thus scheduled after everything already due at that time, even when the
+    /// reduction takes 0 ns (Sys::try_register_event appends to the instant's list).
+    fn processing(&self, spec: &StepSpec) -> bool {
+        self.cfg.astra && spec.recv > 0 && spec.reduce_bytes > 0.0 && !spec.staggered && self.spec.local_mem_bw_gb_per_s.is_some()
+    }
+
     /// Under `reductions`: message `i` of a schedule step is on its way, with the reduction its
     /// receiver owes it (none without --local-mem-bw).
     #[allow(clippy::too_many_arguments)]
@@ -829,7 +847,9 @@ impl<'t> Sim<'t> {
         self.sends = sends;
         let t = tag(lane, s);
         let reduce = if custom { 0.0 } else { self.reduce_ns(spec.reduce_bytes) };
-        let delay = if spec.recv > 0 { self.spec.endpoint_delay_ns } else { 0.0 } + reduce;
+        let endpoint = if spec.recv > 0 { self.spec.endpoint_delay_ns } else { 0.0 };
+        let delay = endpoint + reduce;
+        let processing = !custom && self.processing(&spec);
         if let (true, Some(r)) = (custom && spec.recv > 0, self.reductions.as_mut()) {
             r.started(mps, t, now);
         }
@@ -845,6 +865,9 @@ impl<'t> Sim<'t> {
             }
             if spec.staggered {
                 self.release_staggered(mps, lane, s, delay);
+            } else if processing {
+                st.reduce[lane] = Some(reduce);
+                self.q.push(now + endpoint, Ev::Reduce { mps, lane: lane as u8, step: s as u32 + 1 });
             } else {
                 let ready = if custom { self.reductions.as_mut().map_or(now, |r| r.done(mps, t, now)) } else { now };
                 self.q.push(ready + delay, Ev::Step { mps, lane: lane as u8, step: s as u32 + 1 });
@@ -853,7 +876,8 @@ impl<'t> Sim<'t> {
             st.waiting[lane] = true;
             st.step[lane] = s as u32;
             st.need[lane] = spec.recv;
-            st.delay[lane] = delay;
+            st.delay[lane] = if processing { endpoint } else { delay };
+            st.reduce[lane] = processing.then_some(reduce);
         }
         Ok(())
     }
@@ -1088,10 +1112,13 @@ impl<'t> Sim<'t> {
                 st.pending.swap_remove(i);
             }
             let delay = st.delay[lane];
+            let processing = st.reduce[lane].is_some();
             let ready = self.reductions.as_mut().map_or(now, |r| r.done(m.dst_mps, m.tag, now));
             let at = ready + delay;
             if self.staggered_tag(m.dst_mps, m.tag) {
                 self.release_staggered(m.dst_mps, lane, s as usize, at - now);
+            } else if processing {
+                self.q.push(at, Ev::Reduce { mps: m.dst_mps, lane: lane as u8, step: s + 1 });
             } else {
                 self.q.push(at, Ev::Step { mps: m.dst_mps, lane: lane as u8, step: s + 1 });
             }

@@ -9,6 +9,9 @@ use std::collections::VecDeque;
 pub enum Ev {
     /// A member's lane reaches step `step` of a phase (member-phase state `mps`).
     Step { mps: u32, lane: u8, step: u32 },
+    /// ASTRA-sim compatibility: a received message's endpoint delay has passed and its reduction
+    /// starts; lane `lane` reaches step `step` once it is done (see `Sim::processing`).
+    Reduce { mps: u32, lane: u8, step: u32 },
     /// A release of a step whose sends a staggered step releases one by one: its next unsent
     /// message goes.
     Send { mps: u32, lane: u8, step: u32 },
@@ -23,6 +26,9 @@ pub enum Ev {
     /// Congestion-aware model: a message reaches the link at route-arena position `pos`, with
     /// `left` links to go after it (carried in the event so a hop needs no route lookup).
     Hop { msg: u32, pos: u32, left: u32 },
+    /// ASTRA-sim compatibility, congestion-aware model: the link (the first of a hop's links)
+    /// has serialized its message; its next waiting message starts (network::Network::link_free).
+    LinkFree { link: u32 },
     /// Fair-share model: the earliest flow may have drained (stale unless `gen` is current).
     FairWake { gen: u32 },
     /// Fair-share model: flows were added; recompute rates once for the instant.

@@ -19,6 +19,7 @@ pub mod events;
 pub mod fair;
 mod fxhash;
 pub mod hubs;
+mod le_arrays;
 pub mod monitor;
 pub mod network;
 pub mod pair_gate;

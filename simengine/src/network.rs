@@ -57,6 +57,22 @@ pub struct Network {
     /// A route appeared that shares a link some message already crossed ahead of the clock: the
     /// run is no longer exact and must be repeated with `collapse` off.
     pub conflict: bool,
+    /// ASTRA-sim compatibility, aware model: each hop's link as ASTRA-sim's analytical backend
+    /// keeps it (see `AstraLink`), indexed by the hop's first link; empty otherwise.
+    astra_links: Vec<AstraLink>,
+}
+
+/// A link of ASTRA-sim's congestion-aware backend (extern/network_backend/analytical,
+/// congestion_aware/network/Link.cpp): busy while it serializes a message, the messages that reach
+/// it meanwhile wait in a FIFO list, and the next one starts when the link-free event (scheduled
+/// when the transmission started, `serialization` later) runs. Same times as `LinkState::free_at`,
+/// but each next-hop arrival is scheduled when its transmission starts, so events that fall on
+/// one instant keep ASTRA-sim's order.
+#[derive(Clone, Default)]
+struct AstraLink {
+    busy: bool,
+    /// (message, route-arena position, links left after it), in arrival order.
+    pending: std::collections::VecDeque<(u32, u32, u32)>,
 }
 
 /// One directed link as the aware model's `hop` sees it. The topology's constants are copied in
@@ -108,6 +124,7 @@ impl Network {
             route_known: Vec::new(),
             collapse: shortcuts && model == Model::Aware,
             conflict: false,
+            astra_links: if integer && model == Model::Aware { vec![AstraLink::default(); topo.num_links()] } else { Vec::new() },
         }
     }
 
@@ -197,13 +214,19 @@ impl Network {
     /// route's messages queue there, and they arrive in the order they were sent (FIFO links keep
     /// them in order), so the times are the ones the event-by-event walk gives.
     pub fn hop(&mut self, mut now: f64, id: u32, mut pos: u32, mut left: u32, router: &Router, q: &mut EventQueue) {
+        if !self.astra_links.is_empty() {
+            let first = router.link_at(pos) as usize;
+            if self.astra_links[first].busy {
+                self.astra_links[first].pending.push_back((id, pos, left));
+            } else {
+                self.astra_transmit(now, id, pos, left, router, q);
+            }
+            return;
+        }
         let bytes = self.msgs[id as usize].bytes;
         let mut first = true;
         loop {
-            let mut n = 1;
-            while n <= left && self.links[router.link_at(pos + n - 1) as usize].into_cut_through {
-                n += 1;
-            }
+            let n = self.hop_len(pos, left, router);
             if !first {
                 let private = (0..n).all(|i| self.links[router.link_at(pos + i) as usize].routes == 1);
                 if !self.collapse || !private {
@@ -240,6 +263,48 @@ impl Network {
     pub fn report_drained(&mut self) {
         if let Some(fair) = self.fair.as_mut() {
             fair.drained_events = true;
+        }
+    }
+
+    /// The links of the hop that starts at arena position `pos`: up to the next node that stores
+    /// and forwards (see `hop`).
+    fn hop_len(&self, pos: u32, left: u32, router: &Router) -> u32 {
+        let mut n = 1;
+        while n <= left && self.links[router.link_at(pos + n - 1) as usize].into_cut_through {
+            n += 1;
+        }
+        n
+    }
+
+    /// ASTRA-sim's `Link::schedule_chunk_transmission`: the link turns busy, the message's
+    /// arrival at the next node (`latency + bytes / bw`, truncated) is scheduled, then the link's
+    /// free event (`bytes / bw`, truncated).
+    fn astra_transmit(&mut self, now: f64, id: u32, pos: u32, left: u32, router: &Router, q: &mut EventQueue) {
+        let bytes = self.msgs[id as usize].bytes;
+        let n = self.hop_len(pos, left, router);
+        let (mut latency, mut bw) = (0.0, f64::INFINITY);
+        for i in 0..n {
+            let link = &self.links[router.link_at(pos + i) as usize];
+            latency += link.latency_ns;
+            bw = bw.min(link.bw_bytes_per_ns);
+        }
+        let first = router.link_at(pos);
+        self.astra_links[first as usize].busy = true;
+        let arrive = now + self.t(latency + bytes / bw);
+        if n == left + 1 {
+            q.push(arrive, Ev::Deliver { msg: id });
+        } else {
+            q.push(arrive, Ev::Hop { msg: id, pos: pos + n, left: left - n });
+        }
+        q.push(now + self.t(bytes / bw), Ev::LinkFree { link: first });
+    }
+
+    /// ASTRA-sim's `Link::link_become_free`: the next waiting message, if any, starts.
+    pub fn link_free(&mut self, now: f64, link: u32, router: &Router, q: &mut EventQueue) {
+        let l = &mut self.astra_links[link as usize];
+        l.busy = false;
+        if let Some((id, pos, left)) = l.pending.pop_front() {
+            self.astra_transmit(now, id, pos, left, router, q);
         }
     }
 

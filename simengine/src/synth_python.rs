@@ -5,25 +5,13 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
 use crate::synth::{all_gather, all_gather_from, replay, Links};
+use crate::le_arrays::{f64s, pybytes, u32s};
 use crate::synth_list::list_replay;
-
-fn u32s(b: &[u8]) -> Vec<u32> {
-    b.chunks_exact(4).map(|x| u32::from_le_bytes([x[0], x[1], x[2], x[3]])).collect()
-}
-
-fn f64s(b: &[u8]) -> Vec<f64> {
-    b.chunks_exact(8).map(|x| f64::from_le_bytes(x.try_into().unwrap())).collect()
-}
 
 /// `v` as a Python bytes object written in place, `v` freed after: a column of a large schedule
 /// (268 M transfers at 16,384 NPUs) then exists twice at most while it crosses, not three times.
 fn into_pybytes<'py, T: Copy, const N: usize>(py: Python<'py>, v: Vec<T>, f: impl Fn(T) -> [u8; N]) -> PyResult<Bound<'py, PyBytes>> {
-    PyBytes::new_with(py, v.len() * N, |buf| {
-        for (dst, &x) in buf.chunks_exact_mut(N).zip(&v) {
-            dst.copy_from_slice(&f(x));
-        }
-        Ok(())
-    })
+    pybytes(py, &v, f)
 }
 
 #[allow(clippy::too_many_arguments)]

@@ -7,20 +7,10 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use std::collections::HashMap;
 
+use crate::le_arrays::{f64s, pybytes, u32s};
 use crate::chakra_reader::{read, AttrFields, FieldKind, NodeFields, Schema, ValueKind};
 use crate::workload_replay::{replay, span_unions, Dag, Timing, OP_COLLECTIVE, OP_RECV, OP_SEND};
 
-fn u32s(b: &[u8]) -> Vec<u32> {
-    b.chunks_exact(4).map(|x| u32::from_le_bytes([x[0], x[1], x[2], x[3]])).collect()
-}
-
-fn f64s(b: &[u8]) -> Vec<f64> {
-    b.chunks_exact(8).map(|x| f64::from_le_bytes(x.try_into().unwrap())).collect()
-}
-
-fn le_bytes(v: &[f64]) -> Vec<u8> {
-    v.iter().flat_map(|x| x.to_le_bytes()).collect()
-}
 
 struct PyTiming<'py> {
     on_collective: Bound<'py, PyAny>,
@@ -101,12 +91,8 @@ fn workload_replay<'py>(py: Python<'py>, npu_ptr: &[u8], op: &[u8], resource: &[
                     members: u32s(members), p2p_keys };
     check(&dag).map_err(PyValueError::new_err)?;
     let out = replay(&dag, &mut PyTiming { on_collective, on_send })?;
-    Ok((PyBytes::new(py, &le_bytes(&out.finish)), PyBytes::new(py, &le_bytes(&out.start)),
-        PyBytes::new(py, &le_bytes(&out.end)), PyBytes::new(py, &out.state)))
-}
-
-fn le<T: Copy, const N: usize>(v: &[T], f: impl Fn(T) -> [u8; N]) -> Vec<u8> {
-    v.iter().flat_map(|&x| f(x)).collect()
+    Ok((pybytes(py, &out.finish, f64::to_le_bytes)?, pybytes(py, &out.start, f64::to_le_bytes)?,
+        pybytes(py, &out.end, f64::to_le_bytes)?, PyBytes::new(py, &out.state)))
 }
 
 /// Read Chakra ET files into columns (chakra_reader::read). `fields`: (message, field number,
@@ -136,22 +122,22 @@ fn read_chakra_et<'py>(py: Python<'py>, paths: Vec<String>, fields: Vec<(usize, 
     let c = py.allow_threads(|| read(&schema, &paths));
     let d = PyDict::new(py);
     d.set_item("bad", c.bad.clone())?;
-    d.set_item("npu_ptr", PyBytes::new(py, &le(&c.npu_ptr, u32::to_le_bytes)))?;
-    d.set_item("id", PyBytes::new(py, &le(&c.id, u64::to_le_bytes)))?;
+    d.set_item("npu_ptr", pybytes(py, &c.npu_ptr, u32::to_le_bytes)?)?;
+    d.set_item("id", pybytes(py, &c.id, u64::to_le_bytes)?)?;
     d.set_item("kind", PyBytes::new(py, &c.kind))?;
     d.set_item("is_cpu", PyBytes::new(py, &c.is_cpu))?;
-    d.set_item("duration_ns", PyBytes::new(py, &le(&c.duration_ns, f64::to_le_bytes)))?;
-    d.set_item("num_ops", PyBytes::new(py, &le(&c.num_ops, u64::to_le_bytes)))?;
-    d.set_item("tensor_size", PyBytes::new(py, &le(&c.tensor_size, u64::to_le_bytes)))?;
-    d.set_item("comm_size", PyBytes::new(py, &le(&c.comm_size, u64::to_le_bytes)))?;
-    d.set_item("comm_type", PyBytes::new(py, &le(&c.comm_type, u32::to_le_bytes)))?;
-    d.set_item("tag", PyBytes::new(py, &le(&c.tag, u32::to_le_bytes)))?;
-    d.set_item("src", PyBytes::new(py, &le(&c.src, u32::to_le_bytes)))?;
-    d.set_item("dst", PyBytes::new(py, &le(&c.dst, u32::to_le_bytes)))?;
-    d.set_item("group", PyBytes::new(py, &le(&c.group, u64::to_le_bytes)))?;
-    d.set_item("dep_ptr", PyBytes::new(py, &le(&c.dep_ptr, u32::to_le_bytes)))?;
-    d.set_item("deps", PyBytes::new(py, &le(&c.deps, u32::to_le_bytes)))?;
-    d.set_item("name_ptr", PyBytes::new(py, &le(&c.name_ptr, u64::to_le_bytes)))?;
+    d.set_item("duration_ns", pybytes(py, &c.duration_ns, f64::to_le_bytes)?)?;
+    d.set_item("num_ops", pybytes(py, &c.num_ops, u64::to_le_bytes)?)?;
+    d.set_item("tensor_size", pybytes(py, &c.tensor_size, u64::to_le_bytes)?)?;
+    d.set_item("comm_size", pybytes(py, &c.comm_size, u64::to_le_bytes)?)?;
+    d.set_item("comm_type", pybytes(py, &c.comm_type, u32::to_le_bytes)?)?;
+    d.set_item("tag", pybytes(py, &c.tag, u32::to_le_bytes)?)?;
+    d.set_item("src", pybytes(py, &c.src, u32::to_le_bytes)?)?;
+    d.set_item("dst", pybytes(py, &c.dst, u32::to_le_bytes)?)?;
+    d.set_item("group", pybytes(py, &c.group, u64::to_le_bytes)?)?;
+    d.set_item("dep_ptr", pybytes(py, &c.dep_ptr, u32::to_le_bytes)?)?;
+    d.set_item("deps", pybytes(py, &c.deps, u32::to_le_bytes)?)?;
+    d.set_item("name_ptr", pybytes(py, &c.name_ptr, u64::to_le_bytes)?)?;
     d.set_item("names", PyBytes::new(py, &c.names))?;
     Ok(d)
 }
@@ -168,7 +154,7 @@ fn workload_span_unions<'py>(py: Python<'py>, npu_ptr: &[u8], class_: &[u8], sta
         return Err(PyValueError::new_err("span arrays disagree on the node count"));
     }
     let u = span_unions(&ptr, class_, &start, &end);
-    Ok(PyBytes::new(py, &le_bytes(&u.concat())))
+    pybytes(py, &u.concat(), f64::to_le_bytes)
 }
 
 /// Adds the workload replay and the ET reader to the extension module.

@@ -56,6 +56,7 @@ def test_failed_link_is_avoided(capsys, tmp_path):
 @pytest.mark.parametrize("argv, where, message", [
     (["--chunks", "0"], "--chunks", "expected a whole number ≥ 1"),
     (["--chunks", "many"], "--chunks", "expected a whole number ≥ 1 or auto"),
+    (["--chunks", "99999999"], "--chunks", "bad --chunks 99999999: on 9 NPUs at most 3,728,270 chunks per rank fit"),
     (["--size", "0"], "--size", "expected a size > 0"),
     (["--size", "lots"], "--size", "bad --size 'lots'"),
     (["--match-seed", "-1"], "--match-seed", "expected a whole number ≥ 0"),

@@ -9,6 +9,7 @@ import yaml
 
 from infragraph.collectives.schedule import read_schedule, validate
 from infragraph.collectives.synthesize import synthesize
+from infragraph.errors import InfraGraphError
 from infragraph.document import io
 from infragraph.graph import expand
 from infragraph.graph.failures import FailureSpec, Degrade, with_failures
@@ -189,3 +190,16 @@ def test_best_tries_more_chunks_where_they_help():
     assert best.time_ns < two.time_ns and best.efficiency > 0.9
     small = synthesize_best(g, "all-reduce", budget=1)  # nothing fits: the 1-chunk schedule alone
     assert small.chunks_per_rank == 1
+
+
+
+def test_a_schedule_beyond_the_transfer_limit_is_refused_before_it_is_built():
+    """Far too many chunks per rank are an error naming the most that fit, not an aborted process
+    (10^8 chunks per rank on 8 NPUs asked the engine for tens of GB)."""
+    from infragraph.collectives.synthesize import MAX_TRANSFERS, max_chunks_per_rank, transfers
+
+    assert transfers(8, "all-reduce", 3, pieces=2) == 8 * 7 * 2 * 3 * 2 and transfers(8, "all-gather", 3, 2) == 8 * 7 * 3
+    most = max_chunks_per_rank(8, "all-reduce")
+    assert transfers(8, "all-reduce", most) <= MAX_TRANSFERS < transfers(8, "all-reduce", most + 1)
+    with pytest.raises(InfraGraphError, match=f"expected at most {most:,} chunks per rank"):
+        synthesize(ring(8), "all-reduce", 10**8)

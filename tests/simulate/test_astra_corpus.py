@@ -23,12 +23,13 @@ import math
 import os
 import zlib
 from collections import defaultdict
-from concurrent.futures import ProcessPoolExecutor
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from infragraph.processes import process_pool
 
 from tests.simulate.test_astra_reference import describe, options, stack_params
 
@@ -117,7 +118,7 @@ def check(cases: list[dict[str, Any]]) -> None:
     known = known_differences()
     workers = max(1, min(4, os.cpu_count() or 1))
     ordered = sorted(cases, key=network)  # a network's cases side by side: one compile per network
-    with ProcessPoolExecutor(workers) as pool:
+    with process_pool(workers) as pool:
         results = dict(pool.map(run_case, ordered, chunksize=8))
     by_name = {c["name"]: c for c in cases}
     wrong = {name: got for name, got in results.items() if got != by_name[name]["finish_ns"]}
@@ -159,8 +160,15 @@ def test_stratified_subset_matches_the_real_binaries_to_the_ns():
 # Real-binary runs that show a rule on their own (always run, whatever the subset draws):
 # offlineGreedyFlex cutting a collective into fewer chunks than `splits` (g23-00202: 3 of 4,
 # g23-01949: 14 of 18); the aware direct all-reduce whose slow reductions let second-round
-# arrivals release second-round sends (g23-03228: one chunk on a Ring of 9, g23-01455).
-RULE_CASES = ("g23-00202", "g23-01949", "g23-03228", "g23-01455")
+# arrivals release second-round sends (g23-03228: one chunk on a Ring of 9, g23-01455); a
+# reduction registered as its own event once the endpoint delay has passed, after what is already
+# due at that instant (g23-02395: double binary tree on FullyConnected(2), a leaf's send before
+# the root's; g23-02275: halving-doubling on an aware Ring of 64); an aware link's next message
+# starts at its link-free event, so its next hop is scheduled then (g23-03027: halving-doubling
+# all-gather on a Ring of 32 whose 2-byte messages serialize in 0 ns); offlineGreedy weighing
+# loads by network.yml's GB/s (g23-00028: two loads tie to the last bit after chunk 7).
+RULE_CASES = ("g23-00202", "g23-01949", "g23-03228", "g23-01455", "g23-02395", "g23-02275", "g23-03027",
+              "g23-00028")
 
 
 @pytest.mark.parametrize("name", RULE_CASES)
@@ -192,7 +200,7 @@ def write_known_differences() -> None:
     """Runs the whole corpus and writes every differing case with its reason (a human reviews it)."""
     cases = with_stock_runs(load_corpus())
     ordered = sorted(cases, key=network)
-    with ProcessPoolExecutor(max(1, min(4, os.cpu_count() or 1))) as pool:
+    with process_pool(max(1, min(4, os.cpu_count() or 1))) as pool:
         results = dict(pool.map(run_case, ordered, chunksize=8))
     known = {c["name"]: reason(c, results[c["name"]]) for c in cases if results[c["name"]] != c["finish_ns"]}
     KNOWN.write_text(json.dumps(dict(sorted(known.items())), indent=1) + "\n", encoding="utf-8")

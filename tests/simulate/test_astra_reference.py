@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import json
 import os
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+from infragraph.processes import process_pool
 from tests.helpers import shared_file
 
 CASES = "backends/astra-sim/reference-cases.jsonl"
@@ -86,7 +86,7 @@ def test_every_reference_case_matches_the_real_binary_to_the_ns():
     cases = load_cases()
     assert len(cases) >= 300
     workers = max(1, min(4, os.cpu_count() or 1))
-    with ProcessPoolExecutor(workers) as pool:
+    with process_pool(workers) as pool:
         results = dict(pool.map(run_case, cases, chunksize=4))
     by_name = {c["name"]: c for c in cases}
     wrong = {name: got for name, got in results.items() if got != by_name[name]["finish_ns"]}

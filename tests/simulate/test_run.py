@@ -273,3 +273,30 @@ def test_scheduling_options_match_astra_sims_code():
 def test_bad_member_starts_are_located(starts, message):
     with pytest.raises(InfraGraphError, match=message.replace("[", r"\[").replace("]", r"\]")):
         simulate(simgraphs.ring(8), Opts(model="astra", member_start_ns=starts))
+
+
+def test_greedy_weighs_dimensions_by_the_bandwidths_astra_sim_reads():
+    """offlineGreedy divides network.yml's GB/s (2^30 B): the graph's Gbit/s (rounded, 3332.8946217
+    for 388 GB/s) give ratios a bit off, which flips dimension orders where loads tie (g23-00028)."""
+    from infragraph import blueprints
+    from infragraph.simulate.run import dim_bandwidths, greedy_bandwidths
+    from tests.simulate.test_astra_reference import stack_params
+
+    dims = [["Ring", 2, 388.0, 967.0], ["FullyConnected", 2, 30.0, 18.0], ["FullyConnected", 2, 50.0, 100.0]]
+    p = prepare(blueprints.graph("std.fabrics.stack", **stack_params({"dims": dims})))
+    assert greedy_bandwidths(p, [2, 2, 2]) == [388.0, 30.0, 50.0]
+    gbps = dim_bandwidths(p, [2, 2, 2])
+    assert gbps[1] / gbps[0] != 30.0 / 388.0  # why the conversion is needed
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"chunks": 0}, "chunks: error: chunks must be a whole number, at least 1, got 0"),
+    ({"active_chunks": 1.5}, "active_chunks: error: active_chunks must be a whole number, at least 1, got 1.5"),
+    ({"chunks": 99_999_999}, "chunks: error: 99,999,999 chunks on 8 group members are 799,999,992 chunk parts, more "
+                             "than the engine holds (67,108,864); expected at most 8,388,608 chunks"),
+])
+def test_chunk_counts_are_checked_before_the_engine_allocates(options, message):
+    """Far too many chunks were an aborted process (the engine's allocation of 77 GB), not an error."""
+    with pytest.raises(InfraGraphError) as e:
+        simulate(simgraphs.ring(8), Opts(**options))
+    assert str(e.value).startswith(message)

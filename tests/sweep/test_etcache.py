@@ -3,9 +3,9 @@ by one worker into a folder of its own and renamed whole; concurrent workers wai
 
 from __future__ import annotations
 
-import multiprocessing
 from pathlib import Path
 
+from infragraph.processes import safe_context
 from infragraph.sweep import etcache
 from infragraph.workload.llm import LlmSpec
 
@@ -26,8 +26,7 @@ def _ensure(cache: str) -> bool:
 
 
 def test_concurrent_workers_generate_one_set_between_them(tmp_path):
-    ctx = multiprocessing.get_context("fork")
-    with ctx.Pool(3) as pool:
+    with safe_context().Pool(3) as pool:
         generated = pool.map(_ensure, [str(tmp_path)] * 3)
     assert generated.count(True) == 1
     assert not list(tmp_path.glob(".*.tmp"))  # no writer's folder left behind
