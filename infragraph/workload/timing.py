@@ -34,6 +34,7 @@ from dataclasses import replace
 from typing import Any, Sequence
 
 from ..simulate.run import PreparedGraph, SimulationOptions, simulate
+from ..units import gbps_to_gib_per_s
 
 
 # ASTRA-sim (518bd51) builds a sub-group's ring as a RingTopology of dimension Local
@@ -172,7 +173,7 @@ def stack_dims(p: PreparedGraph, npus: int) -> list[tuple[str, int, float, float
         return None
     gbps = dim_bandwidths(p, [c for _, c, _ in shape])
     # Gbit/s back to ASTRA-sim's GB/s (2^30 B), rounded to undo the float round trip
-    return [(k, c, round(b * 1e9 / 8 / 2**30, 9), t) for (k, c, t), b in zip(shape, gbps)]
+    return [(k, c, round(gbps_to_gib_per_s(b), 9), t) for (k, c, t), b in zip(shape, gbps)]
 
 
 def symmetric_dims(p: PreparedGraph, dims: list[tuple] | None) -> list[tuple[str, int]] | None:
