@@ -63,12 +63,11 @@ impl PhaseAlgo {
             (Algo::Ring, Op::AllToAll) => Some(self.astra_ring_all_to_all(pos, s, sends)),
             (Algo::HalvingDoubling, Op::AllReduce | Op::ReduceScatter) => Some(self.astra_halving_doubling(pos, s, sends)),
             (Algo::Direct, Op::AllReduce) if self.staggered_step(s) => {
-                let first = self.direct_first_round(pos, sends);
+                let first = self.direct_round(pos, 0, sends);
                 Some(first.map(|st| StepSpec { staggered: true, ..st }))
             }
             (Algo::Direct, Op::AllReduce) if self.local_ring && self.n > 2 && s == 1 => {
-                let second = self.direct_second_round(pos, sends);
-                Some(second)
+                Some(self.direct_round(pos, 1, sends))
             }
             (Algo::DoubleBinaryTree, Op::AllReduce) => Some(self.astra_tree(pos, s, chunk, sends)),
             _ => None,
@@ -126,24 +125,16 @@ impl PhaseAlgo {
         spec(1, reduce)
     }
 
-    fn direct_first_round(&self, pos: usize, sends: &mut Vec<Send>) -> Option<StepSpec> {
+    /// One round (`round` 0 or 1) of ASTRA-sim's direct all-reduce: a 1/n share to every other
+    /// member, each message reduced on arrival. Round 1 takes this form only in a communicator
+    /// group of 3 or more members: ASTRA-sim's AllToAll on a `Local` ring counts (n-1)^2
+    /// non-zero-latency packets where the whole system's counts n-1, so the packets after the
+    /// first round stay "processed" instead of starting a new unprocessed batch (the same for n = 2).
+    fn direct_round(&self, pos: usize, round: usize, sends: &mut Vec<Send>) -> Option<StepSpec> {
         let n = self.n;
         let m = self.div(self.bytes_in, n as f64);
         for k in 1..n {
-            sends.push(Send { to: (pos + k) % n, bytes: m, tag: tag(0, 0) });
-        }
-        spec((n - 1) as u32, m)
-    }
-
-    /// A communicator group's direct all-reduce of 3 or more members, second round: every message
-    /// is reduced on arrival too. ASTRA-sim's AllToAll on a `Local` ring counts (n-1)^2
-    /// non-zero-latency packets where the whole system's counts n-1: the packets after the first
-    /// round stay "processed" instead of starting a new unprocessed batch (the same for n = 2).
-    fn direct_second_round(&self, pos: usize, sends: &mut Vec<Send>) -> Option<StepSpec> {
-        let n = self.n;
-        let m = self.div(self.bytes_in, n as f64);
-        for k in 1..n {
-            sends.push(Send { to: (pos + k) % n, bytes: m, tag: tag(0, 1) });
+            sends.push(Send { to: (pos + k) % n, bytes: m, tag: tag(0, round) });
         }
         spec((n - 1) as u32, m)
     }
