@@ -34,6 +34,7 @@ import numpy as np
 from ..errors import error
 from ..simulate.run import PreparedGraph, SimulationOptions
 from .chakra import located
+from .shared import CONTENTION_MODELS, SharedNetwork
 from .timing import CollectiveTimer
 from .trace import COLLECTIVE_TYPES, KIND_CODES, KINDS, Workload
 
@@ -115,6 +116,7 @@ class Replay:
         p2p = np.flatnonzero(send | recv)
         key = np.stack([c.tag[p2p].astype(np.int64), c.src[p2p], c.dst[p2p], c.comm_size[p2p].astype(np.int64)], axis=1)
         keys, channel[p2p] = np.unique(key, axis=0, return_inverse=True) if p2p.size else (key, p2p)
+        self.collective_rows, self.p2p_keys = np.flatnonzero(coll), keys
         members = [self.w.members(int(g)) for g in self.group_ids.tolist()]
         group_ptr = np.cumsum([0] + [len(m) for m in members])
         u32 = lambda x: np.asarray(x, dtype="<u4").tobytes()
@@ -139,16 +141,25 @@ class Replay:
         from .._simengine import workload_replay
 
         arrays = self._arrays()
-        # The callbacks add a record per collective and message (hundreds of thousands at 16,384
-        # NPUs) and nothing cyclic: the cyclic collector would only walk them again and again.
-        enabled = gc.isenabled()
-        gc.disable()
-        try:
-            finish, start, end, state = workload_replay(**arrays, on_collective=self._on_collective,
-                                                        on_send=self._on_send)
-        finally:
-            if enabled:
-                gc.enable()
+        shared = SharedNetwork(self.timer, self.w) if self.opts.sim.model in CONTENTION_MODELS else None
+        self.network = "alone"
+        if shared is not None and shared.plan(arrays, self.collective_rows, self.p2p_keys):
+            raw = shared.run()
+            finish, start, end, state = raw["finish"], raw["start"], raw["end"], raw["state"]
+            self.network = "shared"
+        else:
+            if shared is not None:
+                self.network = f"alone ({shared.reason})"
+            # The callbacks add a record per collective and message (hundreds of thousands at 16,384
+            # NPUs) and nothing cyclic: the cyclic collector would only walk them again and again.
+            enabled = gc.isenabled()
+            gc.disable()
+            try:
+                finish, start, end, state = workload_replay(**arrays, on_collective=self._on_collective,
+                                                            on_send=self._on_send)
+            finally:
+                if enabled:
+                    gc.enable()
         self.finish = np.frombuffer(finish, dtype="<f8")
         self.start, self.end = np.frombuffer(start, dtype="<f8"), np.frombuffer(end, dtype="<f8")
         self.state = np.frombuffer(state, dtype=np.uint8)
@@ -191,6 +202,7 @@ class Replay:
             "roofline": self.opts.roofline, "npus": breakdowns(finish, c.npu_ptr, c.kind, self.start, self.end),
             "collectives": sorted(self.timer.collectives, key=lambda c: (c["start_ns"], c["group"])),
             "messages": self.timer.messages, "tiers": tiers, "engine_runs": self.timer.engine_runs,
+            "network": self.network,
         }
         with_step_idle(out)
         if self.opts.keep_timeline:
