@@ -1,8 +1,11 @@
 """Replay a workload (every NPU's Chakra DAG) on a fabric: the step time and where it went.
 
 The DAG goes to the engine as flat arrays (nodes in ascending id per NPU, dependencies in CSR);
-the engine's event loop (simengine/src/workload_replay.rs) applies the rules below and calls back
-here only for the time of a collective or a message, which the timer decides.
+the engine's event loop (simengine/src/workload_replay.rs) applies the rules below. Under
+`--model astra` it calls back here only for the time of a collective or a message, which the
+timer decides, each alone; under the contention-aware models (`fair`, `aware`, `astra-aware`)
+collectives and messages run on one shared network in the engine (shared.py), where whatever is
+in flight at once shares links.
 The rules for what may run when are ASTRA-sim's workload layer and hardware-resource model
 (astra-sim/workload/Workload.cc and HardwareResource.cc at 518bd51), restated:
 - A node is ready when every data and control dependency has finished. Whenever anything on an
@@ -18,10 +21,11 @@ The rules for what may run when are ASTRA-sim's workload layer and hardware-reso
 - A send finishes when its message arrives; the receive finishes then, or at once when it is
   posted after the arrival (ASTRA-sim's analytical network). Messages pair by (src, dst, tag,
   size) in order.
-- A collective is issued on each member on its own; once every member has issued it, the timer
-  (timing.py, `CollectiveTimer`: the single place collective and message times are decided) gets
-  every member's issue time and answers every member's finish time. A message's arrival comes
-  from the same timer.
+- A collective is issued on each member on its own, and each member starts its part at its own
+  issue. Alone (`--model astra`): once every member has issued it, the timer (timing.py,
+  `CollectiveTimer`) gets every member's issue time and answers every member's finish time; a
+  message's arrival comes from the same timer. Shared: the collective joins the network at its
+  first issue and each member's finish releases its dependents when it happens.
 """
 
 from __future__ import annotations

@@ -35,8 +35,6 @@ from .trace import COLLECTIVE_TYPES, KIND_CODES, Workload
 CONTENTION_MODELS = ("fair", "aware", "astra-aware")
 # The engine inputs that are the fabric itself: every collective on the shared network must agree.
 FABRIC_KEYS = ("num_nodes", "edge_src", "edge_dst", "edge_bandwidth_gbps", "edge_latency_ns", "npu_nodes")
-# What each collective brings to the shared network (workload_python.rs, `Shape`).
-SHAPE_KEYS = ("collective", "size_bytes", "algorithms", "dims", "chunks", "endpoint_delay_ns", "local_ring", "root")
 
 
 class SharedNetwork:
@@ -71,7 +69,7 @@ class SharedNetwork:
             if call.plan is not None or any(not _same(call.kwargs[k], base.kwargs[k]) for k in FABRIC_KEYS):
                 self.reason = f"the {COLLECTIVE_TYPES[ctype]} on group {group} changes the fabric's links (NCCL mode)"
                 return False
-            k = call.kwargs
+            k = call.kwargs  # what a job brings to the shared network (workload_python.rs, `Shape`)
             self.shapes.append((k["collective"], float(k["size_bytes"]), list(k["algorithms"]), list(k["dims"]),
                                 int(k["chunks"]), float(k["endpoint_delay_ns"]), bool(k["local_ring"]), int(k["root"])))
         astra = timer.sim.model.startswith("astra")

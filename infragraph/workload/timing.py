@@ -22,8 +22,10 @@ few shapes many times, and symmetric members issue together (offsets all 0). On 
 std.fabrics.stack (`symmetric_dims`) groups that are images of each other under the fabric's
 symmetries share one run (`canonical_group`, each member's start going with its image): a
 1,024-NPU step's 192 TP and DP groups and 2,048 pipeline pairs need a handful of runs instead of
-thousands. Collectives and messages that run at the same time do not share links here: each is timed
-alone on the fabric (docs/workloads.md, "What the replay ignores").
+thousands. Collectives and messages timed here do not share links: each is timed alone on the
+fabric, which is exact for `--model astra` (ASTRA-sim's congestion-unaware backend has no
+contention). The contention-aware models replay on one shared network instead (shared.py), which
+plans each collective with `collective_options` as here.
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 //! The workload replay's event loop: every NPU's Chakra DAG issued as ASTRA-sim's workload layer
 //! and hardware-resource model issue it (518bd51, Workload.cc / HardwareResource.cc), with the
-//! time of every collective and message asked of the caller (`Timing`).
+//! time of every collective and message decided by a `Driver`: each alone by the caller's
+//! `Timing` (`Alone`), or on one shared network (workload_session.rs).
 //!
 //! The rules (restated in infragraph/workload/replay.py, which prepares the arrays):
 //! - a node is ready when all of its dependencies have finished; whenever a node finishes on an
@@ -10,10 +11,10 @@
 //! - a timed node (compute, memory) finishes `duration` ns after its issue; a skipped node
 //!   (invalid, metadata, zero-size roofline) finishes at once, but what it frees waits for the
 //!   NPU's next visit;
-//! - a collective is joined by each member; when every member of its group has issued its k-th
-//!   collective on the group, `Timing::collective` gets every member's issue time (members in
-//!   group order) and answers every member's absolute finish time;
-//! - a send finishes when its message arrives (`Timing::message`); its receive finishes then, or
+//! - a collective is joined by each member (`Driver::join`, with every member that issued the
+//!   group's k-th collective so far); `Alone` asks `Timing::collective` once all have, with every
+//!   member's issue time (members in group order), for every member's absolute finish time;
+//! - a send finishes when its message arrives (`Driver::send`); its receive finishes then, or
 //!   at once (as an event at the posting time) when it is posted after the arrival; messages pair
 //!   by (tag, src, dst, size) in order (`p2p` keys, numbered by the caller);
 //! - events at the same time run in the order they were scheduled.

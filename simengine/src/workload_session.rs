@@ -108,3 +108,75 @@ impl Driver for Shared<'_, '_> {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::algorithms::{Algo, Op};
+    use crate::dim_scheduling::{InterScheduling, IntraScheduling};
+    use crate::engine::{Due, Session, SimConfig};
+    use crate::network::Model;
+    use crate::plan::{CollectiveSpec, Optimization, Scheduling};
+    use crate::topology::Topology;
+
+    /// NPUs 0, 1, 2 on one switch (node 3): 8 Gbit/s = 1 byte/ns and 100 ns per link.
+    fn star() -> Topology {
+        Topology::new(4, &[0, 1, 2], &[3, 3, 3], &[8.0; 3], &[100.0; 3], None, &[]).unwrap()
+    }
+
+    /// A 1,000-byte all-gather shard per member, one chunk, no endpoint delay, free reductions.
+    fn spec() -> CollectiveSpec {
+        CollectiveSpec {
+            op: Op::AllGather, size_bytes: 1000.0, groups: vec![], dims: vec![], algorithms: vec![Algo::Ring],
+            programs: vec![], chunk_programs: vec![], chunk_order: None, root: 0, chunks: 1, active_chunks_per_dim: 1,
+            endpoint_delay_ns: 0.0, local_mem_bw_gb_per_s: None, optimization: Optimization::LocalBwAware,
+            scheduling: Scheduling::Ordered, intra: IntraScheduling::Fifo, inter: InterScheduling::Ascending,
+            dim_bandwidth: vec![], starts: vec![], local_ring: false,
+        }
+    }
+
+    fn drain(s: &mut Session) -> Vec<(f64, Due)> {
+        std::iter::from_fn(|| s.next().unwrap()).collect()
+    }
+
+    /// Aware (FIFO store-and-forward links): two 1,000-byte messages into NPU 2 at 0 reach the
+    /// switch together (1,100 ns), then leave it one after the other on link switch->2.
+    #[test]
+    fn two_messages_into_one_npu_queue_on_its_link() {
+        let (topo, npus, spec) = (star(), [0u32, 1, 2], spec());
+        let cfg = SimConfig { model: Model::Aware, ..SimConfig::default() };
+        let mut s = Session::new(&topo, &npus, &spec, &cfg).unwrap();
+        s.send(0.0, 0, 2, 1000.0, 7).unwrap();
+        s.send(0.0, 1, 2, 1000.0, 8).unwrap();
+        assert_eq!(drain(&mut s), vec![(2200.0, Due::Message { key: 7 }), (3200.0, Due::Message { key: 8 })]);
+    }
+
+    /// Fair: an all-gather on {0, 2} alone, then with a message 1 -> 2 of the same size sent when it
+    /// starts: the two flows share link switch->2 at half its bandwidth each, so member 2 gets its
+    /// shard 1,000 ns later (member 0 receives over its own link: unchanged). The caller's events
+    /// come back in time order with the network's.
+    #[test]
+    fn a_message_slows_the_collective_that_shares_its_link() {
+        let (topo, npus, spec) = (star(), [0u32, 1, 2], spec());
+        let cfg = SimConfig { model: Model::Fair, ..SimConfig::default() };
+        let run = |with_message: bool| {
+            let mut s = Session::new(&topo, &npus, &spec, &cfg).unwrap();
+            let job = s.add_job(&spec, &[0, 2]).unwrap();
+            s.start_member(job, 0, 0.0);
+            s.start_member(job, 1, 0.0);
+            if with_message {
+                s.send(0.0, 1, 2, 1000.0, 9).unwrap();
+            }
+            s.at(1500.0, 0, 42);
+            let due = drain(&mut s);
+            (due, s.job_finish(job).to_vec())
+        };
+        let (due, alone) = run(false);
+        assert_eq!(alone, vec![1200.0, 1200.0]);
+        assert!(due.contains(&(1200.0, Due::Member { job: 0, member: 0 })) && due.contains(&(1200.0, Due::Member { job: 0, member: 1 })));
+        assert_eq!(due.last(), Some(&(1500.0, Due::External { kind: 0, node: 42 })));
+        let (due, together) = run(true);
+        assert_eq!(together, vec![1200.0, 2200.0]);
+        assert!(due.contains(&(2200.0, Due::Message { key: 9 })));
+        assert!(due.contains(&(1500.0, Due::External { kind: 0, node: 42 })));
+    }
+}
