@@ -17,7 +17,7 @@ from dataclasses import replace
 from ..errors import did_you_mean
 from ..output import check_output, open_output
 from ..units import Quantity, UnitError, format_quantity, parse_quantity, parse_size_bytes, to_ns
-from .common import (about_failures, about_option, add_failure_arguments, add_json_argument, add_source_arguments,
+from .common import (about_failures, about_option, about_simulation_options, add_failure_arguments, add_json_argument, add_source_arguments,
                      at_least, emit, failure_spec, load_graph_with_progress, one_of, option_error, progress)
 from .sim_progress import SimProgress
 from .simulate_compare import run_compare, wants_comparison
@@ -429,6 +429,11 @@ def format_sweep(results: list[dict]) -> str:
 
 
 def run(args) -> int:
+    with about_simulation_options(args):
+        return _run(args)
+
+
+def _run(args) -> int:
     from ..graph.failures import resolve_failures
     from ..graph.ranks import npu_order
     from ..simulate import chrome_trace, prepare, simulate

@@ -160,6 +160,15 @@ FIELD_CONVERTERS: dict[str, Callable[[Any, str], Any]] = {
 }
 
 
+def cli_option(name: str) -> str:
+    """The command line's option for a SimulationOptions field or keyword ('chunks' -> '--chunks',
+    'size_bytes' -> '--size'), so that an error raised against the field reads as the option the
+    user typed when it comes from the command line."""
+    key = next((alias for alias, (field, _c) in ALIASES.items() if field == name and not alias.startswith("no_")),
+               name)
+    return "--" + key.replace("_", "-")
+
+
 def to_fields(options: dict[str, Any], fields: set[str]) -> dict[str, Any]:
     """`options` with every CLI spelling replaced by its field and every value in a field's
     accepted spellings converted; unknown or doubled names are errors naming them."""
