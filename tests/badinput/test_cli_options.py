@@ -49,6 +49,7 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
     (["--size", "1e400B"], "--size", "not a finite, non-negative number of bytes"),
     (["--size=-1MiB"], "--size", "non-negative"),
     (["--size", "1.5B"], "--size", "whole number of bytes"),
+    (["--size", "nan"], "--size", "expected a size such as '1MiB', '4 KB' or a number of bytes, got 'nan'"),
     (["--size", "8KiB..1KiB"], "--size", "bad size range"),
     (["--size", "0"], "--size", "sizes must be positive"),
     (["--top=-1"], "--top", "≥ 0"),
