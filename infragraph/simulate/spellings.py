@@ -152,7 +152,7 @@ ALIASES: dict[str, tuple[str, Callable[[Any, str], Any]]] = {
     "no_nic_affinity": ("nic_affinity", lambda v, n: not flag(v, n)),
 }
 # SimulationOptions' true/false fields: checked whatever type they are given in.
-FLAGS = ("ecmp", "nic_affinity", "gpu_transit", "trace", "symmetry", "astra_communicator_group", "pxn")
+FLAGS = ("ecmp", "nic_affinity", "gpu_transit", "trace", "symmetry", "astra_communicator_group", "pxn", "warnings")
 FIELD_CONVERTERS: dict[str, Callable[[Any, str], Any]] = {
     "size_bytes": size_bytes, "endpoint_delay_ns": delay_ns, "local_mem_bw_gb_per_s": mem_bw_gb_per_s,
     "algorithm": _names, "dims": _dims, "groups": _groups, "pxn": _pxn,
