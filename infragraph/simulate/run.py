@@ -589,11 +589,13 @@ def _alike(bandwidth_gbps: list[float], scale_up: np.ndarray) -> bool:
 
 
 def _collisions(p: PreparedGraph, policy: dict[str, str], link_routes: list[int]) -> dict[str, int]:
-    """Over the directed links whose tier hashes connections (ecmp): how many carried traffic, how
-    many carried 2 or more connections (hash collisions), and the most connections on one."""
+    """Over the directed links whose tier pins each connection to one way picked without regard to
+    load (ecmp's hash, d-mod-k's destination digits): how many carried traffic, how many carried 2
+    or more connections (collisions), and the most connections on one."""
     if p.scale_up is None:
         p.scale_up = scale_up_edges(p.g)
-    hashed = np.repeat(np.where(p.scale_up, policy["scale-up"] == "ecmp", policy["scale-out"] == "ecmp"), 2)
+    static = ("ecmp", "d-mod-k")
+    hashed = np.repeat(np.where(p.scale_up, policy["scale-up"] in static, policy["scale-out"] in static), 2)
     routes = np.asarray(link_routes, dtype=np.int64)[hashed]
     return {"links_used": int(np.count_nonzero(routes)), "links_with_2_or_more": int(np.count_nonzero(routes >= 2)),
             "max_per_link": int(routes.max()) if routes.size else 0}
