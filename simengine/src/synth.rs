@@ -363,8 +363,7 @@ impl State<'_> {
         if scratch.len() > 1 {
             scratch.sort_unstable_by_key(|&m| (self.ngot[links.dst[m as usize] as usize], m));
         }
-        for i in 0..scratch.len() {
-            let m = scratch[i];
+        for &m in scratch.iter() {
             if let Some(c) = self.try_link(m as usize, now) {
                 started.push((m, c));
             }

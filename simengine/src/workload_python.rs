@@ -74,6 +74,9 @@ fn check(d: &Dag) -> Result<(), String> {
     Ok(())
 }
 
+/// What workload_replay returns: finish per NPU, start and end per node (f64 bytes), state per node (u8).
+type ReplayColumns<'py> = (Bound<'py, PyBytes>, Bound<'py, PyBytes>, Bound<'py, PyBytes>, Bound<'py, PyBytes>);
+
 /// Replay every NPU's DAG (workload_replay::replay). Arrays: npu_ptr, dep_ptr, deps, channel,
 /// group_ptr, members u32; op, resource u8; duration f64 (ns). `on_collective(node, issue_ns)`
 /// returns the members' finish times, `on_send(node, t)` the arrival. Returns (finish per NPU,
@@ -85,7 +88,7 @@ fn check(d: &Dag) -> Result<(), String> {
 fn workload_replay<'py>(py: Python<'py>, npu_ptr: &[u8], op: &[u8], resource: &[u8], duration: &[u8], dep_ptr: &[u8],
                         deps: &[u8], channel: &[u8], group_ptr: &[u8], members: &[u8], p2p_keys: usize,
                         on_collective: Bound<'py, PyAny>, on_send: Bound<'py, PyAny>)
-                        -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>, Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
+                        -> PyResult<ReplayColumns<'py>> {
     let dag = Dag { npu_ptr: u32s(npu_ptr), op: op.to_vec(), resource: resource.to_vec(), duration: f64s(duration),
                     dep_ptr: u32s(dep_ptr), deps: u32s(deps), channel: u32s(channel), group_ptr: u32s(group_ptr),
                     members: u32s(members), p2p_keys };

@@ -31,6 +31,8 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
     (["--chunks=-1"], "--chunks", "bad value -1; expected a whole number ≥ 1"),
     (["--chunks", "0"], "--chunks", "≥ 1"),
     (["--active-chunks=-2"], "--active-chunks", "≥ 1"),
+    # checked by SimulationOptions against the group, still named as the option typed
+    (["--chunks", "99999999"], "--chunks", "expected at most 8,388,608 chunks"),
     (["--group", "0-x"], "--group", "bad --group '0-x'"),
     (["--group=-3-2"], "--group", "non-negative"),
     (["--group", "5-2"], "--group", "LOW <= HIGH"),
@@ -47,6 +49,7 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
     (["--size", "1e400B"], "--size", "not a finite, non-negative number of bytes"),
     (["--size=-1MiB"], "--size", "non-negative"),
     (["--size", "1.5B"], "--size", "whole number of bytes"),
+    (["--size", "nan"], "--size", "expected a size such as '1MiB', '4 KB' or a number of bytes, got 'nan'"),
     (["--size", "8KiB..1KiB"], "--size", "bad size range"),
     (["--size", "0"], "--size", "sizes must be positive"),
     (["--top=-1"], "--top", "≥ 0"),

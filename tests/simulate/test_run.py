@@ -264,15 +264,32 @@ def test_scheduling_options_match_astra_sims_code():
     assert times == {("FIFO", "baseline"): 68_712, ("FIFO", "themis"): 74_062, ("SCF", "themis"): 70_692}
 
 
-@pytest.mark.parametrize("starts, message", [
-    (((0, 1),), "member_start_ns[0] has 2 starts for a group of 8 members"),
-    (((0,) * 8, (0,) * 8), "member_start_ns gives starts for 2 process groups, but there are 1"),
-    (((0, 0, 0, -5, 0, 0, 0, 0),), "member_start_ns[0][3] = -5: expected a finite time >= 0 ns"),
-    (((0, 0, 0, 0, 0, 0, 0, float("inf")),), "member_start_ns[0][7] = inf: expected a finite time >= 0 ns"),
+@pytest.mark.parametrize("starts, path, message", [
+    (((0, 1),), "member_start_ns[0]", "member_start_ns[0] has 2 starts for a group of 8 members"),
+    (((0,) * 8, (0,) * 8), "member_start_ns", "member_start_ns gives starts for 2 process groups, but there are 1"),
+    (((0, 0, 0, -5, 0, 0, 0, 0),), "member_start_ns[0][3]", "member_start_ns[0][3] = -5: expected a finite time >= 0 ns"),
+    (((0, 0, 0, 0, 0, 0, 0, float("inf")),), "member_start_ns[0][7]", "= inf: expected a finite time >= 0 ns"),
+    (((0, 0, 0, 0, 0, 0, 0, float("nan")),), "member_start_ns[0][7]", "= nan: expected a finite time >= 0 ns"),
+    (((0, 0, 0, 0, 0, 0, 0, True),), "member_start_ns[0][7]", "= True: expected a finite time >= 0 ns"),
+    (((0, 0, 0, 0, 0, 0, 0, "5"),), "member_start_ns[0][7]", "= '5': expected a finite time >= 0 ns"),
+    # not sequences: a TypeError from len() before; now located at the field
+    (5.0, "member_start_ns", "member_start_ns = 5.0: expected one sequence of starts (ns) per process group"),
+    (None, "member_start_ns", "member_start_ns = None: expected one sequence"),
+    ((7,), "member_start_ns[0]", "member_start_ns[0] = 7: expected a sequence of one start (ns) per member"),
 ])
-def test_bad_member_starts_are_located(starts, message):
-    with pytest.raises(InfraGraphError, match=message.replace("[", r"\[").replace("]", r"\]")):
+def test_bad_member_starts_are_located(starts, path, message):
+    with pytest.raises(InfraGraphError) as e:
         simulate(simgraphs.ring(8), Opts(model="astra", member_start_ns=starts))
+    [d] = e.value.diagnostics
+    assert d.location.path == path and message in d.message
+
+
+def test_member_starts_as_arrays_are_accepted():
+    import numpy as np
+
+    late = simulate(simgraphs.ring(8), Opts(model="astra", member_start_ns=np.array([[0.0] * 7 + [500.0]])))
+    plain = simulate(simgraphs.ring(8), Opts(model="astra"))
+    assert late["collective_time_ns"] > plain["collective_time_ns"]
 
 
 def test_greedy_weighs_dimensions_by_the_bandwidths_astra_sim_reads():
