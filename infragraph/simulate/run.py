@@ -333,6 +333,22 @@ def _check_choice(what: str, value: str, choices: Sequence[str]) -> None:
                     hint=did_you_mean(value, choices))
 
 
+def check_scheduling(opts: SimulationOptions) -> str:
+    """The queue order the run uses (`scheduling`, or the model's default), after checking that the
+    ASTRA-sim scheduling options other than FIFO / baseline get the arrival order they model; the
+    error is located at the one of the two that is not its default (the CLI and the sweep name it
+    as their user typed it). Needs no graph: the sweep checks every point with it before running."""
+    scheduling = opts.scheduling or ("arrival" if opts.model.startswith("astra") else "fifo")
+    greedy = _ENGINE_INTER[opts.inter_dimension_scheduling] != "ascending"
+    if (greedy or opts.intra_dimension_scheduling != "FIFO") and scheduling != "arrival":
+        raise error(f"intra-dimension scheduling {opts.intra_dimension_scheduling} / inter-dimension scheduling "
+                    f"{opts.inter_dimension_scheduling} model ASTRA-sim's dimension queues, which need arrival "
+                    f"scheduling (the default of the astra models); got {scheduling} scheduling with model "
+                    f"{opts.model}", "inter_dimension_scheduling" if greedy else "intra_dimension_scheduling",
+                    hint="use the astra or astra-aware model, or arrival scheduling")
+    return scheduling
+
+
 def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions(), *,
              progress: Callable[[dict[str, float]], None] | None = None,
              keep_partial: bool = False, progress_interval_s: float = 0.2) -> dict[str, Any]:
@@ -366,12 +382,8 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
         _check_choice("scheduling", opts.scheduling, SCHEDULINGS)
     _check_choice("intra-dimension scheduling", opts.intra_dimension_scheduling, INTRA_DIMENSION_SCHEDULINGS)
     _check_choice("inter-dimension scheduling", opts.inter_dimension_scheduling, INTER_DIMENSION_SCHEDULINGS)
-    scheduling = opts.scheduling or ("arrival" if opts.model.startswith("astra") else "fifo")
+    scheduling = check_scheduling(opts)
     greedy = _ENGINE_INTER[opts.inter_dimension_scheduling] != "ascending"
-    if (greedy or opts.intra_dimension_scheduling != "FIFO") and scheduling != "arrival":
-        raise error(f"--intra-dimension-scheduling {opts.intra_dimension_scheduling} / --inter-dimension-scheduling "
-                    f"{opts.inter_dimension_scheduling} model ASTRA-sim's dimension queues, which need --scheduling "
-                    f"arrival (the default of the astra models); got --scheduling {scheduling}")
     _check_choice("link filter", opts.links, LINK_FILTERS)
     n_npus = int(p.npu_nodes.size)
     groups = [list(gr) for gr in opts.groups] if opts.groups else [list(range(n_npus))]
