@@ -353,8 +353,9 @@ def read_spec(path: str | Path) -> LlmSpec:
         sec, k = unknown[0]
         from ..errors import did_you_mean
 
+        loc = YamlSourceMap(text, where).locate(f"{sec}.{k}" if sec else k)
         raise located(where, f"{sec + '.' if sec else ''}{k}: unknown key; expected one of: {', '.join(sorted(SPEC_KEYS))}",
-                    hint=did_you_mean(k, sorted(SPEC_KEYS)))
+                      loc.line, loc.column, hint=did_you_mean(k, sorted(SPEC_KEYS)))
     missing = [k for k in ("layers", "hidden", "heads", "seq", "vocab", "global_batch") if k not in flat]
     if missing:
         raise located(where, f"missing key '{missing[0]}'")

@@ -114,3 +114,10 @@ def test_bad_workload_spec_values_are_located_at_their_key(tmp_path, capsys, cha
     assert code == 1 and out.startswith(f"{spec}{where} error: workload spec: ") and message in out, out
     assert "Traceback" not in out and "internal error" not in out
     assert not (tmp_path / "out").exists()
+
+
+def test_an_unknown_workload_spec_key_is_located_at_its_line(tmp_path, capsys):
+    spec = tmp_path / "ws.yaml"
+    spec.write_text(SPEC.replace("tp: 2\n", "parallel:\n  tpp: 2\n"))
+    code, out = cli(capsys, "workload", spec, "-o", tmp_path / "step")
+    assert code == 1 and out.startswith(f"{spec}:8:8: error: parallel.tpp: unknown key") and "did you mean 'tp'?" in out, out
