@@ -172,3 +172,16 @@ def test_decompile_of_a_non_finite_number_is_located(tmp_path, capsys, value):
     first = err.splitlines()[0]
     # t15i's reader may refuse the number first; either way the error is located at the bandwidth
     assert first.startswith(f"{doc}:") and "devices[0].links[0].physical.bandwidth" in first
+
+
+@pytest.mark.parametrize("value, column, why", [
+    ("[nan GB/s]", 6, "syntax error: unexpected 'GB'"),
+    ("[1e400 GB/s]", 2, "quantity too large"),
+    ("[fast]", 2, "undefined name 'fast'"),
+])
+def test_a_bad_define_says_why_at_its_column(capsys, value, column, why):
+    """It said only "-D bandwidth=[nan GB/s]: not a valid value for a list parameter" at column 1."""
+    code, out, err = run(capsys, "simulate", "std.fabrics.stack", "-D", 'shape="RI(4)"', "-D", f"bandwidth={value}")
+    assert code == 1
+    assert err.startswith(f"-D bandwidth:1:{column}: error: -D bandwidth={value}: not a valid value for a list "
+                          f"parameter: {why}"), err

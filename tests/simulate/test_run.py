@@ -237,15 +237,19 @@ def test_dimension_order_routing_crosses_fully_connected_and_switch_dims_in_one_
     assert dor["link_bytes_total"] == hops["link_bytes_total"]
 
 
-@pytest.mark.parametrize("opts, message", [
-    (Opts(model="astra", inter_dimension_scheduling="greedy"), "unknown inter-dimension scheduling 'greedy'"),
-    (Opts(model="astra", intra_dimension_scheduling="LIFO"), "unknown intra-dimension scheduling 'LIFO'"),
-    (Opts(model="astra", scheduling="fifo", intra_dimension_scheduling="SCF"), "need --scheduling arrival"),
-    (Opts(model="fair", inter_dimension_scheduling="themis"), "got --scheduling fifo"),
+@pytest.mark.parametrize("opts, path, message", [
+    (Opts(model="astra", inter_dimension_scheduling="greedy"), None, "unknown inter-dimension scheduling 'greedy'"),
+    (Opts(model="astra", intra_dimension_scheduling="LIFO"), None, "unknown intra-dimension scheduling 'LIFO'"),
+    (Opts(model="astra", scheduling="fifo", intra_dimension_scheduling="SCF"), "intra_dimension_scheduling",
+     "need arrival scheduling (the default of the astra models); got fifo scheduling with model astra"),
+    (Opts(model="fair", inter_dimension_scheduling="themis"), "inter_dimension_scheduling",
+     "got fifo scheduling with model fair"),
 ])
-def test_scheduling_options_outside_what_is_modelled_are_errors(opts, message):
-    with pytest.raises(InfraGraphError, match=message):
+def test_scheduling_options_outside_what_is_modelled_are_errors(opts, path, message):
+    with pytest.raises(InfraGraphError) as e:
         simulate(simgraphs.ring(8), opts)
+    [d] = e.value.diagnostics
+    assert message in d.message and d.location.path == path
 
 
 def test_scheduling_options_match_astra_sims_code():
