@@ -37,6 +37,10 @@ def test_inconsistent_traces_are_located_errors(tmp_path, capsys, case):
 
 @pytest.mark.parametrize("argv,message", [
     (["--size", "1GiB"], "--size does not apply to --workload"),
+    # given at their default value they were silently ignored (issue 20 review)
+    (["--size", "1MiB"], "--size does not apply to --workload"),
+    (["--collective", "all-reduce"], "--collective does not apply to --workload"),
+    (["--root", "0"], "--root does not apply to --workload"),
     (["--peak-perf", "-3", "--roofline"], "bad --peak-perf '-3'"),
     (["--remote-mem-bw", "nan"], "bad --remote-mem-bw 'nan'"),
     (["--passes", "0"], "bad --passes 0"),
