@@ -125,7 +125,7 @@ class CollectiveTimer:
         """The collective engine's options for one collective of the workload on `members` (alone,
         or as a job of the shared network, infragraph/workload/shared.py)."""
         sim = replace(self.sim, collective=collective, size_bytes=float(size), groups=(members,),
-                      root=root, top_links=0, trace=False)
+                      root=root, top_links=0, trace=False, warnings=False)
         if len(members) < self.num_npus:
             # ASTRA-sim's CommunicatorGroup: a group smaller than the whole system runs on one
             # logical ring over its members, with the configured algorithm when there is one
