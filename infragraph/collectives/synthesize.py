@@ -24,7 +24,7 @@ from ..graph import FQG
 from ..graph.failures import with_failures
 from ..graph.ranks import npu_order
 from .bound import Bound, lower_bound
-from .links import LogicalLinks, logical_links
+from .links import LogicalLinks, logical_links, path_names
 from .matching import all_gather, check_connected
 from .replay import replay, work_conserving_order
 from .schedule import COLLECTIVES, Schedule, Transfer
@@ -52,6 +52,23 @@ class Synthesis:
     step: np.ndarray  # schedule step per transfer (one per distinct start time)
     bound: Bound
     logical_links: int
+    # The graph and the logical links `link` indexes, to name each transfer's path in the schedule
+    # (None: no paths written, the engine routes every transfer).
+    named_on: tuple[FQG, LogicalLinks] | None = None
+
+    def path_table(self) -> tuple[tuple[tuple[str, ...], ...], np.ndarray]:
+        """The schedule's `paths` (node names between the two NPUs, schedule.py) and each
+        transfer's index into them: its logical link, run backwards for a reduce (reduce-scatter
+        transfers go over the reversed links). Why: the engine then sends every transfer over the
+        way the synthesizer timed it on (a DGX's four NVSwitch chips side by side) instead of
+        routing a GPU pair's chunks one way."""
+        if self.named_on is None or self.link.size == 0:
+            return (), np.full(self.link.size, -1, dtype=np.int64)
+        g, links = self.named_on
+        uniq, index = np.unique(self.link.astype(np.int64) * 2 + self.reduce, return_inverse=True)
+        names = path_names(g, links, uniq >> 1)
+        table = tuple(p[::-1] if u & 1 else p for p, u in zip(names, uniq.tolist()))
+        return table, index
 
     @property
     def time_ns(self) -> float:
@@ -68,18 +85,22 @@ class Synthesis:
         (docs/collectives.md, "Synthesize")."""
         steps: list[list[Transfer]] = [[] for _ in range(int(self.step.max()) + 1 if self.step.size else 0)]
         ops = np.where(self.reduce, "reduce", "copy").tolist()
-        for s, a, b, c, op in zip(self.step.tolist(), self.src.tolist(), self.dst.tolist(), self.chunk.tolist(), ops):
-            steps[s].append(Transfer(a, b, c, op))
+        paths, index = self.path_table()
+        for s, a, b, c, op, k in zip(self.step.tolist(), self.src.tolist(), self.dst.tolist(), self.chunk.tolist(), ops,
+                                     index.tolist()):
+            steps[s].append(Transfer(a, b, c, op, k))
         return Schedule(self.collective, self.ranks, self.chunks_per_rank, tuple(tuple(s) for s in steps),
-                        dependencies=dependencies)
+                        dependencies=dependencies, paths=paths)
 
     def document(self, dependencies: str = "rank-steps", engine: dict | None = None) -> dict:
         """The schedule as a JSON-ready document, with a `synthesis` block stating what it was made
         for; `engine` (engine_time's result) is added to that block when given."""
         steps: list[list[dict]] = [[] for _ in range(int(self.step.max()) + 1 if self.step.size else 0)]
         ops = np.where(self.reduce, "reduce", "copy").tolist()
-        for s, a, b, c, op in zip(self.step.tolist(), self.src.tolist(), self.dst.tolist(), self.chunk.tolist(), ops):
-            steps[s].append({"src": a, "dst": b, "chunk": c, "op": op})
+        paths, index = self.path_table()
+        for s, a, b, c, op, k in zip(self.step.tolist(), self.src.tolist(), self.dst.tolist(), self.chunk.tolist(), ops,
+                                     index.tolist()):
+            steps[s].append({"src": a, "dst": b, "chunk": c, "op": op, **({"path": k} if k >= 0 else {})})
         first = np.full(len(steps), np.inf)
         np.minimum.at(first, self.step, self.start_ns)
         return {
@@ -89,6 +110,7 @@ class Synthesis:
                             f"{self.chunks_per_rank} chunk(s) per rank, predicted {self.time_ns:.0f} ns against a "
                             f"lower bound of {self.bound.time_ns:.0f} ns for {self.size_bytes:.0f} B per NPU"),
             "dependencies": dependencies,
+            **({"paths": [list(p) for p in paths]} if paths else {}),
             "steps": steps,
             "synthesis": {
                 "size_bytes": self.size_bytes, "chunk_bytes": self.chunk_bytes,
@@ -164,7 +186,7 @@ def synthesize(g: FQG, collective: str, chunks_per_rank: int = 1, size_bytes: fl
     src, dst, link, chunk, reduce, start, land, step = (a[order] for a in (src, dst, link, chunk, reduce, start, land,
                                                                           step))
     return Synthesis(collective, n, k, float(size_bytes), float(chunk_bytes), src, dst, link, chunk, reduce, start, land,
-                     step, bound, links.count)
+                     step, bound, links.count, (g, links))
 
 
 AUTO_BUDGET = 4_000_000  # transfers: the largest schedule `synthesize_best` tries
