@@ -21,15 +21,18 @@ names against the graph it runs on (infragraph/simulate/schedule_paths.py).
 """
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from typing import NamedTuple
 
-COLLECTIVES = ("all-gather", "reduce-scatter", "all-reduce")
+import numpy as np
+
+from .columns import COLLECTIVES, ScheduleColumns, ScheduleError, index_dtype, read_paths
+
+__all__ = ["COLLECTIVES", "OPS", "Schedule", "ScheduleColumns", "ScheduleError", "Transfer", "read_schedule",
+           "schedule_doc", "schedule_from_columns", "validate", "validate_exact", "load_schedule"]
+
 OPS = ("copy", "reduce")
-
-
-class ScheduleError(ValueError):
-    """A schedule that is malformed or does not implement its collective; the message is located."""
 
 
 class Transfer(NamedTuple):
@@ -81,6 +84,18 @@ class Schedule:
         except ScheduleError:
             return None
         return part
+
+    def columns(self) -> ScheduleColumns:
+        """The schedule as typed columns (columns.py), for the proof and the binary file."""
+        flat = [t for step in self.steps for t in step]
+        width = index_dtype(self.ranks, self.chunks)
+        ptr = np.zeros(len(self.steps) + 1, dtype=np.uint64)
+        np.cumsum([len(s) for s in self.steps], out=ptr[1:])
+        cols = [np.fromiter((t[i] for t in flat), dtype=np.int64, count=len(flat)).astype(width) for i in range(3)]
+        reduce = np.fromiter((t.op == "reduce" for t in flat), dtype=bool, count=len(flat))
+        path = np.fromiter((t.path for t in flat), dtype=np.int64, count=len(flat)) if self.paths else None
+        return ScheduleColumns(self.collective, self.ranks, self.chunks_per_rank, ptr, *cols, reduce, self.name,
+                               self.description, self.dependencies, path=path, paths=self.paths)
 
     def engine_arrays(self, collective: str | None = None) -> tuple | None:
         """The schedule as the engine takes it (simengine/src/schedule_program.rs): (collective,
@@ -149,7 +164,7 @@ def read_schedule(doc: object, source: str = "<schedule>") -> Schedule:
         raise ScheduleError(f"{source}: /collective: expected one of {', '.join(COLLECTIVES)}, found {collective!r}")
     ranks = _int(doc.get("ranks"), f"{source}: /ranks", 1, None)
     per = _int(doc.get("chunks_per_rank"), f"{source}: /chunks_per_rank", 1, None)
-    paths = _paths(doc.get("paths", []), f"{source}: /paths")
+    paths = read_paths(doc.get("paths", []), f"{source}: /paths")
     raw_steps = doc.get("steps")
     if not isinstance(raw_steps, list):
         raise ScheduleError(f"{source}: /steps: expected a list of steps, found {raw_steps!r}")
@@ -178,20 +193,6 @@ def read_schedule(doc: object, source: str = "<schedule>") -> Schedule:
     return Schedule(collective, ranks, per, tuple(steps), text["name"], text["description"], dependencies, paths)
 
 
-def _paths(raw: object, where: str) -> tuple[tuple[str, ...], ...]:
-    """The `paths` table: a list of lists of node names (non-empty strings; an empty list is the
-    link joining the two NPUs directly)."""
-    if not isinstance(raw, list):
-        raise ScheduleError(f"{where}: expected a list of paths (lists of node names), found {raw!r}")
-    out = []
-    for i, path in enumerate(raw):
-        if not isinstance(path, list):
-            raise ScheduleError(f"{where}/{i}: expected a list of node names, found {path!r}")
-        for j, name in enumerate(path):
-            if not isinstance(name, str) or not name:
-                raise ScheduleError(f"{where}/{i}/{j}: expected a node name, found {name!r}")
-        out.append(tuple(path))
-    return tuple(out)
 
 
 def _transfer(item: object, where: str, ranks: int, chunks: int, paths: int = 0) -> Transfer:
@@ -229,10 +230,44 @@ def schedule_doc(schedule: Schedule) -> dict:
     return doc
 
 
-def validate(schedule: Schedule) -> None:
+def schedule_from_columns(cols: ScheduleColumns) -> Schedule:
+    """The schedule of `cols` as steps of Transfers (for the exporters and the engine; about 100 B
+    per transfer, so for schedules of millions of transfers, not hundreds of millions)."""
+    ptr = cols.step_ptr.tolist()
+    path = cols.path.tolist() if cols.path is not None else itertools.repeat(-1)
+    flat = [Transfer(a, b, c, "reduce" if r else "copy", k) for a, b, c, r, k in
+            zip(cols.src.tolist(), cols.dst.tolist(), cols.chunk.tolist(), cols.reduce.tolist(), path)]
+    steps = tuple(tuple(flat[ptr[s]:ptr[s + 1]]) for s in range(len(ptr) - 1))
+    return Schedule(cols.collective, cols.ranks, cols.chunks_per_rank, steps, cols.name, cols.description,
+                    cols.dependencies, cols.paths)
+
+
+# The exact validator (validate_exact) keeps one Python int of n bits per (rank, chunk): up to
+# this many (rank, chunk) pairs it also names the ranks a failing schedule lost or added twice.
+EXACT_MAX_PAIRS = 1 << 20
+
+
+def validate(schedule: Schedule | ScheduleColumns) -> None:
     """Prove the schedule implements its collective or raise a ScheduleError naming rank and step.
 
-    State: for each (rank, chunk) the set of ranks whose contributions it holds, as a bit mask.
+    The proof runs over columns in the engine (columns.py: exact counts and random fingerprints
+    of the contributions; seconds for hundreds of millions of transfers). When it fails on a
+    schedule of at most EXACT_MAX_PAIRS (rank, chunk) pairs, validate_exact says why, naming the
+    ranks whose contributions are missing or doubled at the step where that happens."""
+    cols = schedule if isinstance(schedule, ScheduleColumns) else schedule.columns()
+    try:
+        cols.prove()
+    except ScheduleError:
+        if cols.ranks * cols.chunks <= EXACT_MAX_PAIRS:
+            validate_exact(schedule if isinstance(schedule, Schedule) else schedule_from_columns(cols))
+        raise
+
+
+def validate_exact(schedule: Schedule) -> None:
+    """The exact proof, or a ScheduleError naming rank and step (and the ranks concerned).
+
+    State: for each (rank, chunk) the set of ranks whose contributions it holds, as a bit mask
+    (n^2 K Python ints of n bits: for small schedules; `validate` uses it to explain a failure).
     """
     n, k = schedule.ranks, schedule.chunks_per_rank
     full = (1 << n) - 1

@@ -36,6 +36,7 @@ from pathlib import Path
 import numpy as np
 
 from .chakra import decode_stream, located, schema, text_converter
+from .text_lines import check_layer_lines
 
 # Chakra NodeType values -> our kind names
 KINDS = {0: "invalid", 1: "metadata", 2: "mem-load", 3: "mem-store", 4: "compute", 5: "send", 6: "recv",
@@ -493,13 +494,7 @@ def read_text(path: str | os.PathLike, num_npus: int, passes: int = 1, update_ti
     body = [ln for ln in lines[2:] if ln.strip()]
     if layers != len(body):
         raise located(where, f"the file says {layers} layers but lists {len(body)}", 2, 1)
-    for i, ln in enumerate(lines[2:], 3):
-        cols = ln.split()
-        if cols and (len(cols) < 12 or not all(c.lstrip("-").isdigit() for c in (cols[2], cols[4], cols[5], cols[7],
-                                                                                   cols[8], cols[10]))):
-            raise located(where, line=i, column=1, message=f"layer line has {len(cols)} fields; expected 12: name, reserved, then "
-                        "compute time, comm type and comm size for forward, input gradient and weight gradient, "
-                        "then the update time")
+    check_layer_lines(where, lines)
     with tempfile.TemporaryDirectory(prefix="infragraph-workload-") as tmp:
         out = os.path.join(tmp, "et")
         try:

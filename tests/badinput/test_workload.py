@@ -57,3 +57,34 @@ def test_a_zero_remote_memory_latency_is_accepted(tmp_path, capsys):
     for value in ("0", "0.0", "7"):
         code, out = cli(capsys, "simulate", RING, "--workload", prefix, "--remote-mem-latency", value)
         assert code == 0, out
+
+
+MICRO = "allreduce -1 1 NONE 0 1 NONE 0 1 ALLREDUCE 1048576 1"
+
+
+@pytest.mark.parametrize("line,where,message", [
+    # found by the issue 20-23 review: each of these was located at line 3 column 1 as "layer line
+    # has 12 fields; expected 12", at Chakra's temporary ET file, or not refused at all
+    (MICRO.replace("1048576", "nan"), ":3:44:", "weight-gradient comm size 'nan' is not a whole number of bytes"),
+    (MICRO.replace("1048576", "-5"), ":3:44:", "weight-gradient comm size '-5' is not a whole number of bytes"),
+    (MICRO.replace("1048576", "1e30"), ":3:44:", "'1e30' is not a whole number of bytes from 0 to 9,223,372,036"),
+    (MICRO.replace("1048576", "99999999999999999999"), ":3:44:", "is not a whole number of bytes from 0 to"),
+    (MICRO.replace("1048576", "0"), ":3:44:", "weight-gradient comm size is 0 bytes for its ALLREDUCE"),
+    (MICRO.replace("-1 1 NONE", "-1 -5 NONE"), ":3:14:", "forward compute time '-5' is not a whole number of µs"),
+    (MICRO.replace("1048576 1", "1048576 -1"), ":3:52:", "update time '-1' is not a whole number of ns"),
+    # a misspelt type ran as an all-reduce (Chakra's converter maps unknown names to ALL_REDUCE)
+    (MICRO.replace("ALLREDUCE", "ALLGATHR"), ":3:34:", "weight-gradient comm type 'ALLGATHR' is not one Chakra"),
+])
+def test_bad_text_workload_fields_are_located_at_the_field(tmp_path, capsys, line, where, message):
+    p = tmp_path / "w.txt"
+    p.write_text(f"MICRO\n1\n{line}\n")
+    code, out = cli(capsys, "simulate", RING, "--workload", p)
+    assert code == 1 and out.startswith(f"{p}{where} error: ") and message in out, out
+    assert "Traceback" not in out and "infragraph-workload-" not in out
+
+
+def test_a_misspelt_text_comm_type_suggests_the_name(tmp_path, capsys):
+    p = tmp_path / "w.txt"
+    p.write_text(f"MICRO\n1\n{MICRO.replace('ALLREDUCE', 'ALLGATHR')}\n")
+    code, out = cli(capsys, "simulate", RING, "--workload", p)
+    assert code == 1 and "did you mean 'ALLGATHER'?" in out, out
