@@ -24,3 +24,16 @@ def test_chakra_export_writes_every_rank(tmp_path, capsys):
     code, out = cli(capsys, "schedule", "export", RING_XML, "--to", "chakra", "-o", tmp_path / "ring", "--size", "1MiB")
     assert code == 0, out
     assert sorted(p.name for p in tmp_path.iterdir()) == [f"ring.{r}.et" for r in range(8)]
+
+
+def test_an_msccl_program_claiming_more_gpus_than_it_has_is_an_error_not_an_oom(tmp_path, capsys):
+    """ngpus="99999999999" built a set of range(ngpus) and was killed for memory (exit 137)."""
+    xml = tmp_path / "p.xml"
+    xml.write_text(RING_XML.read_text().replace('ngpus="8"', 'ngpus="99999999999"', 1))
+    code, out = cli(capsys, "schedule", "validate", xml)
+    assert code == 1, out
+    assert out.startswith(f"{xml}:1:1: error: <algo ngpus=99999999999> has 8 <gpu> elements; none for id(s) "
+                          "[8, 9, 10, 11, 12, 13, 14, 15] ..."), out
+    xml.write_text(RING_XML.read_text().replace('ngpus="8"', 'ngpus="9"', 1))
+    code, out = cli(capsys, "schedule", "validate", xml)
+    assert code == 1 and "<algo ngpus=9> has 8 <gpu> elements; none for id(s) [8]\n" in out + "\n", out
