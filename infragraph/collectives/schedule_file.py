@@ -23,7 +23,8 @@ Header keys: "collective", "ranks", "chunks_per_rank", "dependencies", "name", "
     chunk     same dtype as src, T values: 0 .. ranks x chunks_per_rank - 1
     op        "|u1", T values: 0 copy, 1 reduce
 
-The reader checks every value and locates an error as the JSON reader does: the file, then the
+The header's schema is schemas/collective-schedule-file.schema.json. The reader checks every
+value and locates an error as the JSON reader does: the file, then the
 document path of the offending item (/columns/2/dtype, /steps/S/T/dst for transfer T of step S).
 """
 from __future__ import annotations

@@ -73,3 +73,16 @@ def test_workload_replay_imports_no_scipy(tmp_path):
     assert done.returncode == 0, done.stderr
     assert json.loads((tmp_path / "r.json").read_text())["step_time_ns"] > 0
     assert json.loads(done.stdout) == []
+
+
+def test_a_command_builds_only_its_own_parser():
+    """`infragraph simulate ...` registers the simulate parser alone (no other command module is
+    imported); `--help` and an unknown command still see every command."""
+    others = tuple(f"infragraph.cli.{c}" for c in COMMANDS if c != "simulate")
+    done = subprocess.run([sys.executable, "-c", PROBE.format(heavy=others), json.dumps([["simulate", "--help"]])],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == []
+    wrong = subprocess.run([sys.executable, "-m", "infragraph.cli", "simulat"], capture_output=True, text=True,
+                           timeout=120)
+    assert wrong.returncode == 2 and "invalid choice: 'simulat'" in wrong.stderr and "'simulate'" in wrong.stderr

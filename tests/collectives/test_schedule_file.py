@@ -118,3 +118,30 @@ def test_valid_file_that_breaks_the_collective_is_refused_by_the_proof(tmp_path)
     with pytest.raises(ScheduleError, match=r"ends with chunk"):
         read_schedule_file(path).prove()
     assert open(path, "rb").read(8) == MAGIC
+
+
+def _header(path: str) -> dict:
+    data = open(path, "rb").read()
+    return json.loads(data[16:16 + int.from_bytes(data[8:16], "little")])
+
+
+def test_written_headers_follow_the_schema(tmp_path):
+    from infragraph.schemas import schema_errors
+
+    path = str(tmp_path / "s.igsched")
+    write_schedule_file(path, synthesize(torus((3, 3)), "all-reduce", 1).columns("chunks"))
+    assert schema_errors("collective-schedule-file", _header(path)) == []
+
+
+@pytest.mark.parametrize("edit", [
+    lambda h: h.update(collective="gather"), lambda h: h.update(ranks=0), lambda h: h.update(color=1),
+    lambda h: h["columns"].pop(), lambda h: _column(h, "dst").update(dtype="<f8"),
+    lambda h: _column(h, "src").update(offset=65), lambda h: h.pop("transfers"),
+])
+def test_headers_the_schema_refuses_the_reader_refuses(tmp_path, edit):
+    from infragraph.schemas import schema_errors
+
+    path = _write(tmp_path, edit)
+    assert schema_errors("collective-schedule-file", _header(path))
+    with pytest.raises(ScheduleError):
+        read_schedule_file(path)
