@@ -25,7 +25,8 @@ Header keys: "collective", "ranks", "chunks_per_rank", "dependencies", "name", "
     path      (optional, with the header's "paths") "<i4", T values: the path a transfer names, an
               index into "paths" (node names between the two NPUs, schedule.py), -1 for none
 
-The reader checks every value and locates an error as the JSON reader does: the file, then the
+The header's schema is schemas/collective-schedule-file.schema.json. The reader checks every
+value and locates an error as the JSON reader does: the file, then the
 document path of the offending item (/columns/2/dtype, /steps/S/T/dst for transfer T of step S).
 """
 from __future__ import annotations

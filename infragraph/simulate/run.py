@@ -23,7 +23,6 @@ from ..errors import InfraGraphError, error
 from ..graph import FQG
 from ..graph.failures import with_failures
 from ..graph.ranks import npu_order
-from ..importers.astra_analytical import DIGITS
 from ..units import gbps_to_gib_per_s
 from .affinity import Affinity, affinity
 from .engine import engine_error_type, simulate_arrays
@@ -244,22 +243,26 @@ def dim_bandwidths(p: PreparedGraph, dims: Sequence[int]) -> list[float]:
     order = np.argsort(heads, kind="stable")
     starts = np.searchsorted(heads[order], np.arange(p.arrays["num_nodes"] + 1))
     start = int(p.npu_nodes[0])
-    # Breadth-first from rank 0, keeping the narrowest link of the path that reached each node.
-    narrowest = {start: math.inf}
-    frontier = [start]
-    while frontier:
-        nxt = []
-        for u in frontier:
-            for k in order[starts[u]:starts[u + 1]]:
-                v = int(tails[k])
-                if v not in narrowest:
-                    narrowest[v] = min(narrowest[u], float(rates[k]))
-                    nxt.append(v)
-        frontier = nxt
+    # Breadth-first from rank 0, keeping the narrowest link of the path that reached each node: a
+    # node is reached by the first edge (frontier order, then edge order) that finds it; a link
+    # without a bandwidth (NaN) does not narrow the path (fmin). One level per numpy step.
+    narrowest = np.full(int(p.arrays["num_nodes"]), np.nan)
+    narrowest[start] = math.inf
+    frontier = np.asarray([start], dtype=np.int64)
+    while frontier.size:
+        lo, counts = starts[frontier], starts[frontier + 1] - starts[frontier]
+        at = np.repeat(lo - np.cumsum(counts) + counts, counts) + np.arange(int(counts.sum()))
+        edges, parents = order[at], np.repeat(frontier, counts)
+        heads_reached = tails[edges]
+        fresh = np.isnan(narrowest[heads_reached])
+        edges, parents, heads_reached = edges[fresh], parents[fresh], heads_reached[fresh]
+        first = np.sort(np.unique(heads_reached, return_index=True)[1])
+        frontier = heads_reached[first].astype(np.int64)
+        narrowest[frontier] = np.fmin(narrowest[parents[first]], rates[edges[first]])
     out = []
     for d in range(len(dims)):
         peer = int(p.npu_nodes[math.prod(dims[:d])])
-        rate = narrowest.get(peer, math.nan)
+        rate = float(narrowest[peer])
         if not (rate > 0 and math.isfinite(rate)):
             raise error(f"dimension {d} has no rated route from rank 0 to its neighbour (rank {math.prod(dims[:d])}); "
                         "offlineGreedy weighs each dimension by its bandwidth")
@@ -315,6 +318,8 @@ def greedy_bandwidths(p: PreparedGraph, dims: Sequence[int]) -> list[float]:
     (GB/s, GB = 2^30 B), so they are taken as the ASTRA-sim translator writes them there (rounded
     to its DIGITS). The greedy compares loads that can tie to the last bit, and ratios of the
     graph's Gbit/s differ from those of the GB/s values there, which flips dimension orders."""
+    from ..importers.astra_analytical import DIGITS  # here: the importer loads YAML, which simulate never needs
+
     out = []
     for gbps in dim_bandwidths(p, dims):
         gib = gbps_to_gib_per_s(gbps)

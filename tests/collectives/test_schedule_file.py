@@ -162,3 +162,40 @@ def test_a_torus_names_no_paths():
     """One logical link per NPU pair: the engine's route is the synthesizer's link, nothing to name."""
     s = synthesize(torus((4, 4)), "all-reduce", 2)
     assert s.cols.path is None and s.cols.paths == () and "paths" not in s.document()
+
+
+def _header(path: str) -> dict:
+    data = open(path, "rb").read()
+    return json.loads(data[16:16 + int.from_bytes(data[8:16], "little")])
+
+
+def test_written_headers_follow_the_schema(tmp_path):
+    from infragraph.schemas import schema_errors
+
+    path = str(tmp_path / "s.igsched")
+    write_schedule_file(path, synthesize(torus((3, 3)), "all-reduce", 1).columns("chunks"))
+    assert schema_errors("collective-schedule-file", _header(path)) == []
+
+
+@pytest.mark.parametrize("edit", [
+    lambda h: h.update(collective="gather"), lambda h: h.update(ranks=0), lambda h: h.update(color=1),
+    lambda h: h["columns"].pop(), lambda h: _column(h, "dst").update(dtype="<f8"),
+    lambda h: _column(h, "src").update(offset=65), lambda h: h.pop("transfers"),
+])
+def test_headers_the_schema_refuses_the_reader_refuses(tmp_path, edit):
+    from infragraph.schemas import schema_errors
+
+    path = _write(tmp_path, edit)
+    assert schema_errors("collective-schedule-file", _header(path))
+    with pytest.raises(ScheduleError):
+        read_schedule_file(path)
+
+
+def test_a_header_with_paths_follows_the_schema(tmp_path):
+    from infragraph.schemas import schema_errors
+
+    path = str(tmp_path / "s.igsched")
+    write_schedule_file(path, _dgx_synthesis()[1].columns("chunks"))
+    head = _header(path)
+    assert "paths" in head and any(c["name"] == "path" for c in head["columns"])
+    assert schema_errors("collective-schedule-file", head) == []
