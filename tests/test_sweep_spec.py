@@ -242,6 +242,7 @@ def test_a_sweep_varies_astra_sims_scheduling_options(tmp_path):
     spec = write(tmp_path, """
         source: std.fabrics.ring
         axes:
+          model: astra
           inter_dimension_scheduling: [baseline, themis, offlineGreedyFlex]
           intra_dimension_scheduling: [FIFO, SCF, lessRemainingPhaseFirst]
     """)
@@ -255,6 +256,12 @@ def test_a_sweep_varies_astra_sims_scheduling_options(tmp_path):
           inter_dimension_scheduling: [roundRobin]
     """, "bad.yaml")
     assert "roundRobin" in error_of(bad)
+    fair = write(tmp_path, """
+        source: std.fabrics.ring
+        axes:
+          inter_dimension_scheduling: [themis]
+    """, "fair.yaml")  # the default model (fair) queues in (phase, chunk) order, not ASTRA-sim's
+    assert "got fifo scheduling with model fair" in error_of(fair)
 
 
 def test_a_sweep_varies_the_routing_policy(tmp_path):

@@ -56,22 +56,21 @@ def _positive(text: str | None, option: str) -> float | None:
     return v
 
 
-def _not_for_workload(args) -> None:
-    for option, value, default in (("--collective", args.collective, "all-reduce"), ("--size", args.size, "1MiB"),
-                                   ("--group", args.group, []), ("--root", args.root, 0)):
-        if value != default:
-            raise option_error(option, f"{option} does not apply to --workload: the trace names each node's "
-                                       "collective, size and group")
+def _not_for_workload(args, given: list[str]) -> None:
+    """--collective, --size, --root (given at all, even at their default) and --group are refused."""
+    for option in given + (["--group"] if args.group else []):
+        raise option_error(option, f"{option} does not apply to --workload: the trace names each node's "
+                                   "collective, size and group")
 
 
-def run_workload(args, sim_options) -> int:
+def run_workload(args, sim_options, given: list[str]) -> int:
     from ..graph.ranks import npu_order
     from ..simulate import prepare
     from ..workload.replay import ReplayOptions, replay
     from ..workload.report import breakdown_picture, chrome_trace, format_report
     from ..workload.trace import read_et_set, read_text
 
-    _not_for_workload(args)
+    _not_for_workload(args, given)
     if args.passes < 1:
         raise option_error("--passes", f"bad --passes {args.passes}; expected a whole number >= 1")
     try:

@@ -576,7 +576,7 @@ impl<'t> Sim<'t> {
             if self.q.processed > self.cfg.max_events {
                 return Err(SimError::InvalidInput(format!("stopped after {} events (max_events)", self.cfg.max_events)));
             }
-            if self.q.processed % CHECK_EVERY == 0 {
+            if self.q.processed.is_multiple_of(CHECK_EVERY) {
                 if let Some(wall_s) = ticker.due() {
                     let progress = Progress {
                         sim_time_ns: now,
