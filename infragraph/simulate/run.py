@@ -23,7 +23,6 @@ from ..errors import InfraGraphError, error
 from ..graph import FQG
 from ..graph.failures import with_failures
 from ..graph.ranks import npu_order
-from ..importers.astra_analytical import DIGITS
 from ..units import gbps_to_gib_per_s
 from .affinity import Affinity, affinity
 from .engine import engine_error_type, simulate_arrays
@@ -318,6 +317,8 @@ def greedy_bandwidths(p: PreparedGraph, dims: Sequence[int]) -> list[float]:
     (GB/s, GB = 2^30 B), so they are taken as the ASTRA-sim translator writes them there (rounded
     to its DIGITS). The greedy compares loads that can tie to the last bit, and ratios of the
     graph's Gbit/s differ from those of the GB/s values there, which flips dimension orders."""
+    from ..importers.astra_analytical import DIGITS  # here: the importer loads YAML, which simulate never needs
+
     out = []
     for gbps in dim_bandwidths(p, dims):
         gib = gbps_to_gib_per_s(gbps)
