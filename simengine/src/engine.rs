@@ -1258,7 +1258,7 @@ impl<'t> Sim<'t> {
             Some(fold) if !fold.link_rep.is_empty() => {
                 // Every member's routes carry what its representative's corresponding routes did.
                 let rep_bytes = self.net.route_bytes();
-                let mut route_bytes = vec![0.0; self.router.num_routes()];
+                let mut route_bytes = vec![0.0; self.router.num_routes() as usize];
                 for m in 0..fold.sets.len() / fold.per_member {
                     let r = m % fold.period;
                     for k in 0..fold.per_member {

@@ -315,11 +315,6 @@ impl<'t> Router<'t> {
         self.arena[pos as usize]
     }
 
-    /// Routes made so far (route ids are 0..this).
-    pub fn num_routes(&self) -> usize {
-        self.routes.len()
-    }
-
     pub fn info(&self, route: u32) -> &RouteInfo {
         &self.routes[route as usize]
     }
