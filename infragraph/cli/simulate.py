@@ -462,6 +462,11 @@ def _run(args) -> int:
     from ..simulate.failures import format_failures, simulate_with_failures
 
     given = given_collective_options(args)
+    if args.workload and wants_comparison(args.algorithm):
+        raise option_error("--algorithm", "'synthesized' compares algorithms on one collective, not a workload's; "
+                                          "give --algorithm NAME (or one per dimension)",
+                           "synthesize a schedule first (infragraph synthesize FABRIC ... -o s.json), then "
+                           "--algorithm schedule:s.json")
     if args.workload:
         return run_workload(args, options(args), given)
     if wants_comparison(args.algorithm):  # ring,direct,synthesized: side by side (simulate_compare)

@@ -125,3 +125,10 @@ def test_an_unknown_workload_spec_key_is_located_at_its_line(tmp_path, capsys):
     spec.write_text(SPEC.replace("tp: 2\n", "parallel:\n  tpp: 2\n"))
     code, out = cli(capsys, "workload", spec, "-o", tmp_path / "step")
     assert code == 1 and out.startswith(f"{spec}:8:8: error: parallel.tpp: unknown key") and "did you mean 'tp'?" in out, out
+
+
+def test_a_comparison_with_synthesized_is_refused_for_a_workload(tmp_path, capsys):
+    """It said "unknown algorithm 'synthesized'" (the comparison is for one collective)."""
+    prefix, _ = write_set(tmp_path, [[comp(1, 1)]] * 8)
+    code, out = cli(capsys, "simulate", RING, "--workload", prefix, "--algorithm", "ring,synthesized")
+    assert code == 1 and out.startswith("--algorithm: error: 'synthesized' compares algorithms on one collective"), out
