@@ -316,6 +316,9 @@ def _check_against_graph(opts, num_npus: int) -> None:
     if opts.dims is not None and math.prod(opts.dims) != size:
         raise option_error("--dims", f"dims {'x'.join(map(str, opts.dims))} multiply to {math.prod(opts.dims)} but "
                                      f"the group has {size} ranks")
+    if opts.dims is not None and len(opts.algorithm) > 1 and len(opts.algorithm) != len(opts.dims):
+        raise option_error("--algorithm", f"{len(opts.algorithm)} algorithms for {len(opts.dims)} dimensions (--dims "
+                                          f"{'x'.join(map(str, opts.dims))}); give one, or one per dimension")
     if opts.root >= smallest:
         raise option_error("--root", f"root member {opts.root} is outside the group of {smallest} "
                                      f"(members are numbered 0..{smallest - 1})")
@@ -462,8 +465,14 @@ def _run(args) -> int:
     from ..simulate.failures import format_failures, simulate_with_failures
 
     given = given_collective_options(args)
+    if args.workload and wants_comparison(args.algorithm):
+        raise option_error("--algorithm", "'synthesized' compares algorithms on one collective, not a workload's; "
+                                          "give --algorithm NAME (or one per dimension)",
+                           "synthesize a schedule first (infragraph synthesize FABRIC ... -o s.json), then "
+                           "--algorithm schedule:s.json")
     if args.workload:
-        return run_workload(args, options(args), given)
+        opts = options(args)
+        return run_workload(args, opts, given, lambda npus: _check_against_graph(opts, npus))
     if wants_comparison(args.algorithm):  # ring,direct,synthesized: side by side (simulate_compare)
         return run_compare(args, parse_sizes(args.size),
                            lambda name: options(argparse.Namespace(**{**vars(args), "algorithm": name})),

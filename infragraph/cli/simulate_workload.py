@@ -15,6 +15,7 @@ import json
 import math
 from dataclasses import replace
 from pathlib import Path
+from typing import Callable
 
 from ..output import check_output, open_output
 from .common import emit, load_graph_with_progress, option_error, progress
@@ -63,7 +64,9 @@ def _not_for_workload(args, given: list[str]) -> None:
                                    "collective, size and group")
 
 
-def run_workload(args, sim_options, given: list[str]) -> int:
+def run_workload(args, sim_options, given: list[str], check_options: Callable[[int], None]) -> int:
+    """`simulate --workload`; `check_options(npus)` checks the collective options against the
+    fabric's NPU count (--dims: a whole-system collective's), located at their options."""
     from ..graph.ranks import npu_order
     from ..simulate import prepare
     from ..workload.replay import ReplayOptions, replay
@@ -96,6 +99,7 @@ def run_workload(args, sim_options, given: list[str]) -> int:
             check_output(path, option=option)
     g = load_graph_with_progress(args)
     n = int(npu_order(g).size)
+    check_options(n)
     if trace_ranks is not None and max(trace_ranks) >= n:
         raise option_error("--trace-ranks", f"bad --trace-ranks '{args.trace_ranks}': rank {max(trace_ranks)} is not "
                                             f"an NPU of the fabric (ranks 0-{n - 1})")

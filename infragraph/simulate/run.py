@@ -493,9 +493,10 @@ def engine_call(p: PreparedGraph, opts: SimulationOptions) -> EngineCall:
         routing = "dor" if opts.model.startswith("astra") and direct_dims is not None else "hops"
         opts = replace(opts, routing=routing)
     if opts.routing == "dor" and not dims:
-        raise error("dimension-order routing needs logical dimensions (--dims)")
+        raise error("dimension-order routing needs logical dimensions (--dims)", "routing")
     if opts.routing == "dor" and math.prod(dims) != n_npus:
-        raise error(f"dimension-order routing needs dims covering all {n_npus} NPUs; {dims} cover {math.prod(dims)}")
+        raise error(f"dimension-order routing needs dims covering all {n_npus} NPUs; {dims} cover {math.prod(dims)}",
+                    "routing")
     # ASTRA-sim's congestion-unaware network times every message on the first dimension where its
     # ends differ (MultiDimTopology::send); a group smaller than the system (its own logical ring)
     # may have members that differ in several, so its messages route that way over the stated stack.
