@@ -395,6 +395,8 @@ impl<'t> Session<'t> {
         self.sim.jobs.push(Job {
             member_nodes: group.iter().map(|&r| self.sim.npu_nodes[r as usize]).collect(),
             fold: members,
+            inner: members / p.dims.last().copied().unwrap_or(1).max(1),
+            sent: vec![0; members],
             chunks_left: vec![p.chunks as u32; members],
             finish_ns: vec![0.0; members],
             start_ns: vec![0.0; members],
@@ -429,7 +431,9 @@ impl<'t> Session<'t> {
         for i in 0..n {
             let (route, share) = sim.router.parts(set)[i];
             let part = if n == 1 { bytes } else { bytes * share };
-            let msg = Msg { dst_mps: key, tag: RAW_TAG, bytes: part, route, sent_at: now, src_rank: src, dst_rank: dst, parent };
+            // Same-instant order (aware model): by message slot, after every collective's message.
+            let msg = Msg { dst_mps: key, tag: RAW_TAG, bytes: part, route, sent_at: now, src_rank: src, dst_rank: dst, parent,
+                            key: u64::MAX };
             sim.net.send(now, msg, sim.topo, &sim.router, &mut sim.q);
         }
         Ok(())
@@ -470,7 +474,7 @@ impl<'t> Session<'t> {
 
     /// Bytes, busy time (ns) and routes per directed link over the whole session, and the events run.
     pub fn link_loads(&self) -> (Vec<f64>, Vec<f64>, Vec<u32>, u64) {
-        let (bytes, busy, routes) = self.sim.net.link_loads(self.sim.topo, &self.sim.router);
+        let (bytes, busy, routes) = link_loads(self.sim.net.route_bytes(), self.sim.topo, &self.sim.router);
         (bytes, busy, routes, self.sim.q.processed)
     }
 }
