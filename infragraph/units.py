@@ -291,6 +291,8 @@ def parse_size_bytes(text: str) -> int:
     text = text.strip()
     if text.isdigit():
         return int(text)
+    if not _QUANTITY_RE.match(text):  # the generic message's examples ('400 Gbps') are not sizes
+        raise UnitError(f"expected a size such as '1MiB', '4 KB' or a number of bytes, got '{text}'")
     nbytes = to_bytes(parse_quantity(text))
     if not math.isfinite(nbytes) or nbytes < 0:
         raise UnitError(f"size '{text}' is not a finite, non-negative number of bytes")

@@ -242,6 +242,7 @@ def test_a_sweep_varies_astra_sims_scheduling_options(tmp_path):
     spec = write(tmp_path, """
         source: std.fabrics.ring
         axes:
+          model: astra
           inter_dimension_scheduling: [baseline, themis, offlineGreedyFlex]
           intra_dimension_scheduling: [FIFO, SCF, lessRemainingPhaseFirst]
     """)
@@ -255,3 +256,27 @@ def test_a_sweep_varies_astra_sims_scheduling_options(tmp_path):
           inter_dimension_scheduling: [roundRobin]
     """, "bad.yaml")
     assert "roundRobin" in error_of(bad)
+    fair = write(tmp_path, """
+        source: std.fabrics.ring
+        axes:
+          inter_dimension_scheduling: [themis]
+    """, "fair.yaml")  # the default model (fair) queues in (phase, chunk) order, not ASTRA-sim's
+    assert "got fifo scheduling with model fair" in error_of(fair)
+
+
+def test_a_sweep_varies_the_routing_policy(tmp_path):
+    spec = write(tmp_path, """
+        source: std.fabrics.clos
+        axes:
+          routing_policy: [scale-out=ecmp, scale-out=d-mod-k]
+    """)
+    points = expand(read_spec(spec))
+    assert [p.options.routing_policy for p in points] == ["scale-up=spray,scale-out=ecmp",
+                                                          "scale-up=spray,scale-out=d-mod-k"]
+    bad = write(tmp_path, """
+        source: std.fabrics.clos
+        axes:
+          routing_policy: [scale-out=dmodk]
+    """, "bad.yaml")
+    message = error_of(bad)
+    assert "unknown policy 'dmodk'" in message and "bad.yaml:3:19" in message

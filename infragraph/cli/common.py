@@ -7,6 +7,7 @@ import importlib
 import sys
 import time
 from contextlib import contextmanager
+from dataclasses import replace
 
 from ..errors import Diagnostic, InfraGraphError, Location, did_you_mean, error
 
@@ -51,16 +52,20 @@ def json_and_file(args: argparse.Namespace, parser_name: str) -> None:
 
 def emit(args: argparse.Namespace, data, text: str | None) -> None:
     """The command's result: `text` on standard output, and `data` as JSON where --json says
-    (add_json_argument); `--json -` prints the JSON instead of the text."""
+    (add_json_argument); `--json -` prints the JSON instead of the text.
+
+    The JSON is compact (no indentation, no spaces after separators): it is for programs (jq
+    pretty-prints it for people), and only without indentation does the json module use its C
+    encoder: a workload replay's 30,000 records took 0.4 s with indent=1, 0.09 s compact."""
     import json
 
     from ..output import write_text
 
     if args.json == "-":
-        print(json.dumps(data, indent=1))
+        print(json.dumps(data, separators=(",", ":")))
         return
     if args.json:
-        write_text(args.json, json.dumps(data, indent=1) + "\n", "--json")
+        write_text(args.json, json.dumps(data, separators=(",", ":")) + "\n", "--json")
     if text is not None:
         print(text)
 
@@ -225,6 +230,25 @@ def about_option(option: str):
     except InfraGraphError as e:
         raise InfraGraphError([Diagnostic(d.message, Location(path=option), d.hint, d.severity, d.notes)
                                if str(d.location) == "<input>" else d for d in e.diagnostics]) from None
+
+
+@contextmanager
+def about_simulation_options(args):
+    """Errors that SimulationOptions' checks locate at a field ('chunks') located at the command
+    line's option instead ('--chunks'), when `args` has that option: the CLI user never typed the
+    field's name. Fields without an option (member_start_ns) keep theirs."""
+    from ..simulate.run import SimulationOptions
+    from ..simulate.spellings import cli_option
+
+    given = set(vars(args))
+    options = {f: o for f in SimulationOptions.__dataclass_fields__
+               if (o := cli_option(f))[2:].replace("-", "_") in given}
+    try:
+        yield
+    except InfraGraphError as e:
+        raise InfraGraphError([replace(d, location=replace(d.location, path=options[d.location.path]))
+                               if d.location.file is None and d.location.path in options else d
+                               for d in e.diagnostics]) from None
 
 
 class Progress:

@@ -1,7 +1,8 @@
 """`infragraph schedule validate|import|export`: custom collective schedules (docs/collectives.md).
 
-    infragraph schedule validate ring.xml                       # our JSON, MSCCL XML or MSCCL++ JSON
+    infragraph schedule validate ring.xml                       # our JSON or .igsched, MSCCL XML or MSCCL++ JSON
     infragraph schedule import program.xml -o schedule.json     # to our JSON (validated)
+    infragraph schedule import schedule.json -o schedule.igsched  # to the binary schedule file, or back
     infragraph schedule export schedule.json --to msccl -o program.xml [--proto LL128]
     infragraph schedule export schedule.json --to chakra -o out/ring --size 1MiB [--local-mem-bw 50]
 
@@ -21,9 +22,10 @@ def register(sub) -> None:
     v = verbs.add_parser("validate", help="read a schedule (any format) and prove it implements its collective")
     v.add_argument("file")
     v.set_defaults(func=run_validate)
-    i = verbs.add_parser("import", help="convert an MSCCL XML program or MSCCL++ plan to our schedule JSON")
+    i = verbs.add_parser("import", help="convert an MSCCL XML program, MSCCL++ plan or binary schedule file to our "
+                                        "schedule JSON, or any of them to the binary file (-o ending in .igsched)")
     i.add_argument("file")
-    i.add_argument("-o", "--output", required=True, help="the schedule JSON to write")
+    i.add_argument("-o", "--output", required=True, help="the schedule JSON (or .igsched binary schedule file) to write")
     i.set_defaults(func=run_import)
     e = verbs.add_parser("export", help="write a schedule as an MSCCL XML program or ASTRA-sim's Chakra ETs")
     e.add_argument("file")
@@ -40,13 +42,14 @@ def register(sub) -> None:
     e.set_defaults(func=run_export)
 
 
-def _load(path: str):
-    """The schedule of `path`, proven; every error located."""
+def _load(path: str, columns: bool = False):
+    """The schedule of `path`, proven; every error located. `columns`: a binary schedule file's
+    as columns (formats.load_any)."""
     from ..collectives.formats import load_any
     from ..collectives.schedule import ScheduleError, validate
     from ..errors import Diagnostic, InfraGraphError, Location
 
-    schedule = load_any(path)
+    schedule = load_any(path, columns)
     try:
         validate(schedule)
     except ScheduleError as exc:
@@ -56,13 +59,18 @@ def _load(path: str):
 
 
 def _summary(schedule) -> str:
-    transfers = sum(len(s) for s in schedule.steps)
+    from ..collectives.schedule import ScheduleColumns
+
+    if isinstance(schedule, ScheduleColumns):
+        steps, transfers = schedule.steps, schedule.transfers
+    else:
+        steps, transfers = len(schedule.steps), sum(len(s) for s in schedule.steps)
     return (f"{schedule.collective} over {schedule.ranks} ranks, {schedule.chunks_per_rank} chunk(s) per rank, "
-            f"{len(schedule.steps)} steps, {transfers:,} transfers")
+            f"{steps:,} steps, {transfers:,} transfers")
 
 
 def run_validate(args) -> int:
-    schedule = _load(args.file)
+    schedule = _load(args.file, columns=True)
     print(f"{args.file}: valid {_summary(schedule)}")
     return 0
 
@@ -70,14 +78,19 @@ def run_validate(args) -> int:
 def run_import(args) -> int:
     import json
 
-    from ..collectives.schedule import schedule_doc
+    from ..collectives.schedule import Schedule, schedule_doc
+    from ..collectives.schedule_file import SUFFIX, write_schedule_file
     from ..output import check_output, open_output
 
     check_output(args.output, option="-o")
-    schedule = _load(args.file)
-    with open_output(args.output, option="-o") as fh:
-        json.dump(schedule_doc(schedule), fh, separators=(",", ":"))
-        fh.write("\n")
+    binary = args.output.endswith(SUFFIX)
+    schedule = _load(args.file, columns=binary)
+    with open_output(args.output, binary=binary, option="-o") as fh:
+        if binary:
+            write_schedule_file(fh, schedule.columns() if isinstance(schedule, Schedule) else schedule)
+        else:
+            json.dump(schedule_doc(schedule), fh, separators=(",", ":"))
+            fh.write("\n")
     print(f"wrote {args.output}: {_summary(schedule)}")
     return 0
 

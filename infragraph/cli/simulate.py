@@ -17,7 +17,7 @@ from dataclasses import replace
 from ..errors import did_you_mean
 from ..output import check_output, open_output
 from ..units import Quantity, UnitError, format_quantity, parse_quantity, parse_size_bytes, to_ns
-from .common import (about_failures, about_option, add_failure_arguments, add_json_argument, add_source_arguments,
+from .common import (about_failures, about_option, about_simulation_options, add_failure_arguments, add_json_argument, add_source_arguments,
                      at_least, emit, failure_spec, load_graph_with_progress, one_of, option_error, progress)
 from .sim_progress import SimProgress
 from .simulate_compare import run_compare, wants_comparison
@@ -86,7 +86,8 @@ def register(sub) -> None:
     p.add_argument("--no-ecmp", action="store_true", help="always take the first of equal-cost paths")
     p.add_argument("--routing-policy", metavar="SPEC",
                    help="how traffic spreads over equally short ways: ecmp (hash each connection onto one), "
-                        "spray (split every message equally over all) or adaptive (least-used way per connection), "
+                        "spray (split every message equally over all), adaptive (least-used way per connection) or "
+                        "d-mod-k (the way is a digit of the destination's index, as InfiniBand fat-tree routing), "
                         "for every tier or per tier, e.g. scale-up=spray,scale-out=adaptive (scale-up: GPU to GPU or "
                         "switch chip; scale-out: the rest). Default: the graph's routing_policy annotation, else "
                         "scale-up=spray,scale-out=ecmp. The astra models always route as ASTRA-sim (one path)")
@@ -364,11 +365,14 @@ def describe_symmetry(r: dict) -> str:
 
 
 def describe_routing(r: dict) -> str:
-    """'hops, scale-up=spray,scale-out=ecmp; ECMP: 3 of 2048 links carry 2+ connections (max 2)'."""
-    text = f"{r['routing']}, {r.get('routing_policy', 'scale-up=ecmp,scale-out=ecmp')}"
+    """'hops, scale-up=spray,scale-out=ecmp; ECMP collisions: 3 of 2048 links carry 2+ connections
+    (max 2)': collisions over the tiers whose connections each take one way (ecmp, d-mod-k)."""
+    policy = r.get('routing_policy', 'scale-up=ecmp,scale-out=ecmp')
+    text = f"{r['routing']}, {policy}"
     c = r.get("routing_collisions")
     if c and c["links_used"]:
-        text += (f"; ECMP collisions: {c['links_with_2_or_more']} of {c['links_used']} hashed links carry 2+ "
+        label = " and ".join(name for key, name in (("=ecmp", "ECMP"), ("=d-mod-k", "d-mod-k")) if key in policy)
+        text += (f"; {label} collisions: {c['links_with_2_or_more']} of {c['links_used']} links carry 2+ "
                  f"connections (max {c['max_per_link']})")
     return text
 
@@ -429,6 +433,11 @@ def format_sweep(results: list[dict]) -> str:
 
 
 def run(args) -> int:
+    with about_simulation_options(args):
+        return _run(args)
+
+
+def _run(args) -> int:
     from ..graph.failures import resolve_failures
     from ..graph.ranks import npu_order
     from ..simulate import chrome_trace, prepare, simulate

@@ -47,7 +47,9 @@ def register(sub) -> None:
     p.add_argument("--dependencies", default="auto", choices=DEPENDENCIES,
                    help="what a transfer waits for in the engine: rank-steps, chunks, or auto (both run, the faster "
                         "is written; default)")
-    p.add_argument("-o", "--output", required=True, metavar="OUT", help="the schedule JSON to write")
+    p.add_argument("-o", "--output", required=True, metavar="OUT",
+                   help="the schedule to write: JSON, or the binary schedule file when OUT ends in .igsched (any "
+                        "size; JSON takes at most 8 million transfers)")
     add_failure_arguments(p)
     p.set_defaults(func=run)
 
@@ -73,8 +75,14 @@ def chunks_option(text: str, option: str = "--chunks") -> int | None:
     return at_least(value, option, 1)
 
 
+# The largest schedule written as JSON (~40 B of text and ~250 B of Python objects per transfer
+# while it is written); larger ones go to the binary schedule file (.igsched).
+JSON_MAX_TRANSFERS = 8_000_000
+
+
 def run(args) -> int:
     from ..collectives.schedule import validate
+    from ..collectives.schedule_file import SUFFIX, write_schedule_file
     from ..collectives.synthesize import MAX_TRANSFERS, engine_time, max_chunks_per_rank, synthesize, synthesize_best
     from ..graph.ranks import npu_order
     from ..graph.failures import with_failures
@@ -100,16 +108,24 @@ def run(args) -> int:
             s = synthesize_best(failed, args.collective, size, seed=args.match_seed)
         else:
             s = synthesize(failed, args.collective, chunks, size, seed=args.match_seed, pieces=pieces)
-    schedule = s.schedule()
-    validate(schedule)  # proven before it is written
+    binary = args.output.endswith(SUFFIX)
+    if not binary and s.cols.transfers > JSON_MAX_TRANSFERS:
+        raise option_error("-o", f"{s.cols.transfers:,} transfers are too many for a JSON schedule (at most "
+                                 f"{JSON_MAX_TRANSFERS:,}); name the output *{SUFFIX} to write the binary schedule file")
+    with progress(args).phase("proving the schedule"):
+        validate(s.cols)  # proven before it is written
     engine = None
     if args.model != "none":
         with progress(args).phase(f"timing it in the engine ({args.model})"):
             engine = engine_time(failed, s, args.model, args.dependencies)
     mode = engine["dependencies"] if engine else ("rank-steps" if args.dependencies == "auto" else args.dependencies)
-    with open_output(args.output, option="-o") as fh:
-        json.dump(s.document(mode, engine), fh, separators=(",", ":"))
-        fh.write("\n")
+    with progress(args).phase("writing the schedule"):
+        with open_output(args.output, binary=binary, option="-o") as fh:
+            if binary:
+                write_schedule_file(fh, s.columns(mode, engine))
+            else:
+                json.dump(s.document(mode, engine), fh, separators=(",", ":"))
+                fh.write("\n")
     print(format_summary(s, engine))
     print(f"wrote {args.output}")
     return 0
@@ -123,8 +139,8 @@ def format_summary(s, engine: dict | None) -> str:
         return f"  {label:<28}{t / 1e6:10.3f} ms  ({bound / t * 100:5.1f} % of the bound)"
 
     lines = [f"synthesized {s.collective} on {s.ranks} NPUs ({s.logical_links:,} NPU-to-NPU links), "
-             f"{s.chunks_per_rank} chunk(s) per rank of {s.chunk_bytes:,.0f} B: {s.src.size:,} transfers in "
-             f"{int(s.step.max()) + 1 if s.step.size else 0:,} steps",
+             f"{s.chunks_per_rank} chunk(s) per rank of {s.chunk_bytes:,.0f} B: {s.cols.transfers:,} transfers in "
+             f"{s.cols.steps:,} steps",
              f"  {'lower bound':<28}{bound / 1e6:10.3f} ms  ({s.bound.reason})",
              line("synthesizer's model", s.time_ns)]
     if engine:

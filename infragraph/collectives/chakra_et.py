@@ -29,11 +29,10 @@ that brought it any.
 from __future__ import annotations
 
 import math
-import os
 from collections import defaultdict
-from pathlib import Path
 
 from ..errors import error
+from ..output import check_output, write_bytes
 from .schedule import Schedule
 
 
@@ -123,12 +122,10 @@ def write_ets(schedule: Schedule, prefix: str, size_bytes: float, local_mem_bw_g
     if chunk < 1:
         raise error(f"--size {size_bytes:g} B leaves chunks of 0 B for {schedule.ranks} ranks x "
                     f"{schedule.chunks_per_rank} chunks; give a larger size", "--size")
-    folder = os.path.dirname(prefix)
-    if folder and not os.path.isdir(folder):
-        raise error(f"the folder of -o {prefix} does not exist", "-o")
+    check_output(f"{prefix}.0.et", option="-o")  # the folder exists and takes files: "mkdir -p" hint
     paths = []
     for r in range(schedule.ranks):
         path = f"{prefix}.{r}.et"
-        Path(path).write_bytes(et_bytes(rank_nodes(schedule, r, chunk, local_mem_bw_gb_per_s)))
+        write_bytes(path, et_bytes(rank_nodes(schedule, r, chunk, local_mem_bw_gb_per_s)), option="-o")
         paths.append(path)
     return paths

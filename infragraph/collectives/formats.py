@@ -1,16 +1,18 @@
 """Read a schedule from any format we take, recognised by content, not by file name.
 
-Why by content: `--algorithm schedule:FILE` and `infragraph schedule` take our JSON, MSCCL XML and
-MSCCL++ JSON execution plans; a .json file may be either JSON kind.
+Why by content: `--algorithm schedule:FILE` and `infragraph schedule` take our JSON, our binary
+schedule file (schedule_file.py), MSCCL XML and MSCCL++ JSON execution plans; a .json file may be
+either JSON kind.
 """
 from __future__ import annotations
 
 import json
 
 from ..errors import Diagnostic, InfraGraphError, Location
-from .schedule import Schedule, ScheduleError, read_schedule
+from .schedule import Schedule, ScheduleColumns, ScheduleError, read_schedule, schedule_from_columns
+from .schedule_file import MAGIC, is_schedule_file, read_schedule_file
 
-FORMATS = ("schedule", "msccl", "mscclpp")
+FORMATS = ("schedule", "schedule-file", "msccl", "mscclpp")
 
 
 def detect(text: str) -> str:
@@ -29,10 +31,22 @@ def _is_mscclpp(doc: object) -> bool:
     return isinstance(doc, dict) and isinstance(doc.get("gpus"), list) and "steps" not in doc
 
 
-def load_any(path: str) -> Schedule:
-    """The schedule in `path` (our JSON, MSCCL XML or an MSCCL++ plan), not yet validated.
-    Errors are InfraGraphErrors located at the file (file:line for XML and JSON syntax, the
-    document path for JSON content). JSON is parsed once."""
+def load_any(path: str, columns: bool = False) -> Schedule | ScheduleColumns:
+    """The schedule in `path` (our JSON or binary file, MSCCL XML or an MSCCL++ plan), not yet
+    validated; a binary file's as columns when `columns` (no per-transfer objects), else every
+    format's as a Schedule. Errors are InfraGraphErrors located at the file (file:line for XML and
+    JSON syntax, the document path for content). JSON is parsed once."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(len(MAGIC))
+    except OSError as exc:
+        raise InfraGraphError(Diagnostic(f"cannot read the schedule: {exc.strerror}", Location(path))) from None
+    if is_schedule_file(head):
+        try:
+            cols = read_schedule_file(path)
+        except ScheduleError as exc:
+            raise InfraGraphError(Diagnostic(str(exc).removeprefix(f"{path}: "), Location(path))) from None
+        return cols if columns else schedule_from_columns(cols)
     try:
         with open(path, encoding="utf-8") as fh:
             text = fh.read()

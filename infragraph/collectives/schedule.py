@@ -18,12 +18,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-COLLECTIVES = ("all-gather", "reduce-scatter", "all-reduce")
+import numpy as np
+
+from .columns import COLLECTIVES, ScheduleColumns, ScheduleError, index_dtype
+
+__all__ = ["COLLECTIVES", "OPS", "Schedule", "ScheduleColumns", "ScheduleError", "Transfer", "read_schedule",
+           "schedule_doc", "schedule_from_columns", "validate", "validate_exact", "load_schedule"]
+
 OPS = ("copy", "reduce")
-
-
-class ScheduleError(ValueError):
-    """A schedule that is malformed or does not implement its collective; the message is located."""
 
 
 class Transfer(NamedTuple):
@@ -69,6 +71,17 @@ class Schedule:
         except ScheduleError:
             return None
         return part
+
+    def columns(self) -> ScheduleColumns:
+        """The schedule as typed columns (columns.py), for the proof and the binary file."""
+        flat = [t for step in self.steps for t in step]
+        width = index_dtype(self.ranks, self.chunks)
+        ptr = np.zeros(len(self.steps) + 1, dtype=np.uint64)
+        np.cumsum([len(s) for s in self.steps], out=ptr[1:])
+        cols = [np.fromiter((t[i] for t in flat), dtype=np.int64, count=len(flat)).astype(width) for i in range(3)]
+        reduce = np.fromiter((t.op == "reduce" for t in flat), dtype=bool, count=len(flat))
+        return ScheduleColumns(self.collective, self.ranks, self.chunks_per_rank, ptr, *cols, reduce, self.name,
+                               self.description, self.dependencies)
 
     def engine_arrays(self, collective: str | None = None) -> tuple | None:
         """The schedule as the engine takes it (simengine/src/schedule_program.rs): (collective,
@@ -187,10 +200,43 @@ def schedule_doc(schedule: Schedule) -> dict:
     return doc
 
 
-def validate(schedule: Schedule) -> None:
+def schedule_from_columns(cols: ScheduleColumns) -> Schedule:
+    """The schedule of `cols` as steps of Transfers (for the exporters and the engine; about 100 B
+    per transfer, so for schedules of millions of transfers, not hundreds of millions)."""
+    ptr = cols.step_ptr.tolist()
+    flat = [Transfer(a, b, c, "reduce" if r else "copy") for a, b, c, r in
+            zip(cols.src.tolist(), cols.dst.tolist(), cols.chunk.tolist(), cols.reduce.tolist())]
+    steps = tuple(tuple(flat[ptr[s]:ptr[s + 1]]) for s in range(len(ptr) - 1))
+    return Schedule(cols.collective, cols.ranks, cols.chunks_per_rank, steps, cols.name, cols.description,
+                    cols.dependencies)
+
+
+# The exact validator (validate_exact) keeps one Python int of n bits per (rank, chunk): up to
+# this many (rank, chunk) pairs it also names the ranks a failing schedule lost or added twice.
+EXACT_MAX_PAIRS = 1 << 20
+
+
+def validate(schedule: Schedule | ScheduleColumns) -> None:
     """Prove the schedule implements its collective or raise a ScheduleError naming rank and step.
 
-    State: for each (rank, chunk) the set of ranks whose contributions it holds, as a bit mask.
+    The proof runs over columns in the engine (columns.py: exact counts and random fingerprints
+    of the contributions; seconds for hundreds of millions of transfers). When it fails on a
+    schedule of at most EXACT_MAX_PAIRS (rank, chunk) pairs, validate_exact says why, naming the
+    ranks whose contributions are missing or doubled at the step where that happens."""
+    cols = schedule if isinstance(schedule, ScheduleColumns) else schedule.columns()
+    try:
+        cols.prove()
+    except ScheduleError:
+        if cols.ranks * cols.chunks <= EXACT_MAX_PAIRS:
+            validate_exact(schedule if isinstance(schedule, Schedule) else schedule_from_columns(cols))
+        raise
+
+
+def validate_exact(schedule: Schedule) -> None:
+    """The exact proof, or a ScheduleError naming rank and step (and the ranks concerned).
+
+    State: for each (rank, chunk) the set of ranks whose contributions it holds, as a bit mask
+    (n^2 K Python ints of n bits: for small schedules; `validate` uses it to explain a failure).
     """
     n, k = schedule.ranks, schedule.chunks_per_rank
     full = (1 << n) - 1

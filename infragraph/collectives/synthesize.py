@@ -15,7 +15,7 @@ and the lower bound (bound.py) it is judged against.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -25,9 +25,9 @@ from ..graph.failures import with_failures
 from ..graph.ranks import npu_order
 from .bound import Bound, lower_bound
 from .links import LogicalLinks, logical_links
-from .matching import all_gather, check_connected
-from .replay import replay, work_conserving_order
-from .schedule import COLLECTIVES, Schedule, Transfer
+from .matching import all_gather, check_connected, engine_arrays
+from .replay import work_conserving_order
+from .schedule import COLLECTIVES, Schedule, ScheduleColumns, schedule_from_columns
 
 MODEL = ("synthesizer: each transfer holds every link of its NPU-to-NPU path for 8 B / bottleneck bandwidth "
          "and lands after that plus the path's latency (docs/collectives.md)")
@@ -35,70 +35,64 @@ MODEL = ("synthesizer: each transfer holds every link of its NPU-to-NPU path for
 
 @dataclass(frozen=True)
 class Synthesis:
-    """A synthesized collective: transfers as parallel arrays, in start order."""
+    """A synthesized collective: its schedule as columns (columns.py, grouped by step; no
+    per-transfer Python objects, 7 B per transfer up to 65,536 ranks and chunks), the first start
+    of each step and the last landing in the synthesizer's model, and the bound."""
 
     collective: str
     ranks: int
     chunks_per_rank: int
     size_bytes: float  # per-NPU buffer (all-gather: each NPU's shard, as simulate takes it)
     chunk_bytes: float
-    src: np.ndarray
-    dst: np.ndarray
-    link: np.ndarray  # logical link per transfer (reduce-scatter: of `links.reversed()`)
-    chunk: np.ndarray
-    reduce: np.ndarray  # bool per transfer
-    start_ns: np.ndarray
-    land_ns: np.ndarray
-    step: np.ndarray  # schedule step per transfer (one per distinct start time)
+    cols: ScheduleColumns  # without name, description and synthesis block (see `columns`)
+    step_start_ns: np.ndarray  # per step, its first start (ns)
+    time_ns: float  # the last landing (ns)
     bound: Bound
     logical_links: int
 
     @property
-    def time_ns(self) -> float:
-        return float(self.land_ns.max()) if self.land_ns.size else 0.0
+    def src(self) -> np.ndarray:
+        return self.cols.src
+
+    @property
+    def dst(self) -> np.ndarray:
+        return self.cols.dst
 
     @property
     def efficiency(self) -> float:
         """Lower bound / predicted time: 1.0 is optimal."""
         return self.bound.time_ns / self.time_ns if self.time_ns > 0 else 1.0
 
+    def columns(self, dependencies: str = "rank-steps", engine: dict | None = None) -> ScheduleColumns:
+        """The schedule as columns with its name, description and `synthesis` block (what it was
+        made for; `engine`, engine_time's result, added to it when given): what the binary
+        schedule file (schedule_file.py) holds."""
+        return replace(self.cols, name=f"synthesized {self.collective}", description=(
+            f"infragraph synthesize: greedy link-chunk matching for {self.ranks} ranks, {self.chunks_per_rank} chunk(s) "
+            f"per rank, predicted {self.time_ns:.0f} ns against a lower bound of {self.bound.time_ns:.0f} ns for "
+            f"{self.size_bytes:.0f} B per NPU"), dependencies=dependencies, synthesis={
+            "size_bytes": self.size_bytes, "chunk_bytes": self.chunk_bytes, "predicted_time_ns": self.time_ns,
+            "lower_bound_ns": self.bound.time_ns, "lower_bound": self.bound.reason, "efficiency": self.efficiency,
+            "model": MODEL, "logical_links": self.logical_links,
+            "step_start_ns": [round(t, 3) for t in self.step_start_ns.tolist()],  # the first start in each step
+            **({"engine": engine} if engine else {})})
+
     def schedule(self, dependencies: str = "rank-steps") -> Schedule:
-        """The schedule (schedule.py) for the validator and the engine. Its steps are rounds, so
+        """The schedule (schedule.py) for the engine and the exporters. Its steps are rounds, so
         either dependency mode proves the same collective; the engine times them differently
         (docs/collectives.md, "Synthesize")."""
-        steps: list[list[Transfer]] = [[] for _ in range(int(self.step.max()) + 1 if self.step.size else 0)]
-        ops = np.where(self.reduce, "reduce", "copy").tolist()
-        for s, a, b, c, op in zip(self.step.tolist(), self.src.tolist(), self.dst.tolist(), self.chunk.tolist(), ops):
-            steps[s].append(Transfer(a, b, c, op))
-        return Schedule(self.collective, self.ranks, self.chunks_per_rank, tuple(tuple(s) for s in steps),
-                        dependencies=dependencies)
+        return schedule_from_columns(replace(self.cols, dependencies=dependencies))
 
     def document(self, dependencies: str = "rank-steps", engine: dict | None = None) -> dict:
-        """The schedule as a JSON-ready document, with a `synthesis` block stating what it was made
-        for; `engine` (engine_time's result) is added to that block when given."""
-        steps: list[list[dict]] = [[] for _ in range(int(self.step.max()) + 1 if self.step.size else 0)]
-        ops = np.where(self.reduce, "reduce", "copy").tolist()
-        for s, a, b, c, op in zip(self.step.tolist(), self.src.tolist(), self.dst.tolist(), self.chunk.tolist(), ops):
-            steps[s].append({"src": a, "dst": b, "chunk": c, "op": op})
-        first = np.full(len(steps), np.inf)
-        np.minimum.at(first, self.step, self.start_ns)
-        return {
-            "collective": self.collective, "ranks": self.ranks, "chunks_per_rank": self.chunks_per_rank,
-            "name": f"synthesized {self.collective}",
-            "description": (f"infragraph synthesize: greedy link-chunk matching for {self.ranks} ranks, "
-                            f"{self.chunks_per_rank} chunk(s) per rank, predicted {self.time_ns:.0f} ns against a "
-                            f"lower bound of {self.bound.time_ns:.0f} ns for {self.size_bytes:.0f} B per NPU"),
-            "dependencies": dependencies,
-            "steps": steps,
-            "synthesis": {
-                "size_bytes": self.size_bytes, "chunk_bytes": self.chunk_bytes,
-                "predicted_time_ns": self.time_ns, "lower_bound_ns": self.bound.time_ns,
-                "lower_bound": self.bound.reason, "efficiency": self.efficiency, "model": MODEL,
-                "logical_links": self.logical_links,
-                "step_start_ns": [round(t, 3) for t in first.tolist()],  # the first start in each step
-                **({"engine": engine} if engine else {}),
-            },
-        }
+        """The schedule as a JSON-ready document (schedule.py's format), with the `synthesis` block."""
+        cols = self.columns(dependencies, engine)
+        ptr = cols.step_ptr.tolist()
+        ops = np.where(cols.reduce, "reduce", "copy").tolist()
+        flat = [{"src": a, "dst": b, "chunk": c, "op": op}
+                for a, b, c, op in zip(cols.src.tolist(), cols.dst.tolist(), cols.chunk.tolist(), ops)]
+        return {"collective": cols.collective, "ranks": cols.ranks, "chunks_per_rank": cols.chunks_per_rank,
+                "name": cols.name, "description": cols.description, "dependencies": dependencies,
+                "steps": [flat[ptr[s]:ptr[s + 1]] for s in range(len(ptr) - 1)], "synthesis": cols.synthesis}
 
 
 def synthesize(g: FQG, collective: str, chunks_per_rank: int = 1, size_bytes: float = float(1 << 30),
@@ -109,8 +103,8 @@ def synthesize(g: FQG, collective: str, chunks_per_rank: int = 1, size_bytes: fl
     All-reduce only: `pieces` P > 1 splits every chunk into P pieces whose reduce-scatter and
     all-gather pipeline (piece p's all-gather beside piece p+1's reduce-scatter), so the schedule
     has chunks_per_rank x P chunks per rank; `by_ports` reduces each chunk where the NPUs' ports
-    suggest (reduction_owners), False: chunks_per_rank of them at each rank. `work_conserving`
-    orders the transfers as links that never idle while a later-listed transfer is ready would
+    suggest (reduction_owners), False: chunks_per_rank of them at each rank. All-reduce only:
+    `work_conserving` orders the transfers as links that never idle while a later-listed transfer is ready would
     (replay.work_conserving_order): the all-gather of a chunk may then pass the reduce-scatter of
     others on a link, which overlaps the two phases where ports idle in one of them."""
     if collective not in COLLECTIVES:
@@ -119,8 +113,8 @@ def synthesize(g: FQG, collective: str, chunks_per_rank: int = 1, size_bytes: fl
         raise error(f"chunks per rank must be a whole number >= 1, found {chunks_per_rank!r}")
     if not (isinstance(pieces, int) and pieces >= 1):
         raise error(f"pieces must be a whole number >= 1, found {pieces!r}")
-    if pieces > 1 and collective != "all-reduce":
-        pieces = 1  # only an all-reduce has two phases to pipeline
+    if collective != "all-reduce":
+        pieces, work_conserving = 1, False  # only an all-reduce has two phases to pipeline or overlap
     if not (np.isfinite(size_bytes) and size_bytes > 0):
         raise error(f"the buffer size must be a finite number of bytes > 0, found {size_bytes!r}")
     if links is None:
@@ -132,7 +126,7 @@ def synthesize(g: FQG, collective: str, chunks_per_rank: int = 1, size_bytes: fl
     n, k = links.npus, chunks_per_rank
     if transfers(n, collective, k, pieces) > MAX_TRANSFERS:
         raise error(f"{k:,} chunks per rank x {pieces} piece(s) on {n:,} NPUs is {transfers(n, collective, k, pieces):,} "
-                    f"transfers, more than the synthesizer holds ({MAX_TRANSFERS:,}, about 16 B each); expected at most "
+                    f"transfers, more than the synthesizer holds ({MAX_TRANSFERS:,}, about 17 B each); expected at most "
                     f"{max_chunks_per_rank(n, collective, pieces):,} chunks per rank")
     total = n * k
     chunk_bytes = size_bytes / k if collective == "all-gather" else size_bytes / total
@@ -141,37 +135,44 @@ def synthesize(g: FQG, collective: str, chunks_per_rank: int = 1, size_bytes: fl
     bound = lower_bound(links, collective, gathered)  # over every link, also those the matching skips
     links = links.without_slow_detours()
     owner = reduction_owners(links, k) if collective == "all-reduce" and by_ports else None
-    ag = all_gather(links, k, chunk_bytes, seed, owner=owner)
+    from .._simengine import synth_replay_columns, synth_schedule
+
     both = _concat(links.reversed(), links)
-    forward = ag.link + links.count
-    if collective == "all-gather":
-        link, chunk, reduce = forward, ag.chunk, np.zeros(ag.link.size, dtype=bool)
-    elif collective == "reduce-scatter":
-        # Backwards: the copy that landed last is the first reduce; over the reversed links.
-        back = np.argsort(-ag.arrive, kind="stable")
-        link, chunk, reduce = ag.link[back], ag.chunk[back], np.ones(ag.link.size, dtype=bool)
+    if pieces == 1 and not work_conserving:  # composed in the engine from the matching: no per-transfer arrays here
+        raw = _engine(synth_schedule, matching=engine_arrays(links, chunk_bytes), both=engine_arrays(both, chunk_bytes),
+                      collective=collective, chunks_per_rank=k, seed=seed,
+                      owner=None if owner is None else np.asarray(owner, dtype="<u4").tobytes())
     else:
+        ag = all_gather(links, k, chunk_bytes, seed, owner=owner)
         link, chunk, reduce = _pipelined_all_reduce(ag, links.count, k, pieces)
         k, chunk_bytes = k * pieces, chunk_bytes / pieces
-        total = n * k
-    if work_conserving:
-        first = work_conserving_order(both, link, chunk, reduce, chunk_bytes, total)
-        link, chunk, reduce = link[first], chunk[first], reduce[first]
-    start, land, step = replay(both, link, chunk, reduce, chunk_bytes, total)
-    src, dst = both.src[link], both.dst[link]
-    link = np.where(link >= links.count, link - links.count, link)
-    order = np.lexsort((np.arange(step.size), step))
-    src, dst, link, chunk, reduce, start, land, step = (a[order] for a in (src, dst, link, chunk, reduce, start, land,
-                                                                          step))
-    return Synthesis(collective, n, k, float(size_bytes), float(chunk_bytes), src, dst, link, chunk, reduce, start, land,
-                     step, bound, links.count)
+        if work_conserving:
+            first = work_conserving_order(both, link, chunk, reduce, chunk_bytes, n * k)
+            link, chunk, reduce = link[first], chunk[first], reduce[first]
+        raw = _engine(synth_replay_columns, links=engine_arrays(both, chunk_bytes), link=link.astype("<u4").tobytes(),
+                      chunk=chunk.astype("<u4").tobytes(), reduce=reduce.astype(np.uint8).tobytes(), chunks=n * k)
+    width = f"<u{raw['width']}"
+    cols = ScheduleColumns(collective, n, k, np.frombuffer(raw["step_ptr"], dtype="<u8"),
+                           *(np.frombuffer(raw[key], dtype=width) for key in ("src", "dst", "chunk")),
+                           np.frombuffer(raw["reduce"], dtype=bool))
+    return Synthesis(collective, n, k, float(size_bytes), float(chunk_bytes), cols,
+                     np.frombuffer(raw["step_start"], dtype="<f8"), float(raw["time_ns"]), bound, links.count)
+
+
+def _engine(call, **arrays) -> dict:
+    """One of the engine's schedule builders (synth_columns.rs), its refusal as a located error."""
+    try:
+        return call(**arrays)
+    except ValueError as exc:
+        raise error(f"cannot synthesize: {exc}") from None
 
 
 AUTO_BUDGET = 4_000_000  # transfers: the largest schedule `synthesize_best` tries
-# The largest schedule `synthesize` builds (transfers): the 16,384-NPU all-gather (268,419,072,
-# benchmarks/README.md) fits; far beyond it the engine's allocations abort the process (a 4x4
-# torus with 10^8 chunks per rank asked for 25.6 GB) instead of giving an error.
-MAX_TRANSFERS = 1 << 28
+# The largest schedule `synthesize` builds (transfers): the 16,384-NPU all-reduce (536,805,376,
+# benchmarks/README.md) fits. Its peak is about 17 B per transfer (9 GB there: the matching's
+# link and chunk, a round per transfer, the replay's state, the columns); far beyond it the
+# engine's allocations abort the process instead of giving an error.
+MAX_TRANSFERS = 1 << 29
 
 
 def transfers(n: int, collective: str, chunks_per_rank: int, pieces: int = 1) -> int:

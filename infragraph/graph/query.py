@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from collections import deque
 import numpy as np
-from scipy.sparse import csr_matrix
-from scipy.sparse.csgraph import connected_components as _cc
 
 from ..document.model import Value
 from ..errors import error
@@ -54,8 +52,12 @@ def nodes_where(g: FQG, **criteria: Value) -> np.ndarray:
     return np.flatnonzero(mask).astype(np.int32)
 
 
-def _csr(g: FQG) -> csr_matrix:
-    """The symmetric adjacency matrix, built on first use and kept on the graph object."""
+def _csr(g: FQG):
+    """The symmetric adjacency matrix (scipy csr_matrix), built on first use and kept on the graph
+    object. scipy is imported here, not at the top: most commands that load this module (a
+    workload replay) never query paths, and scipy is a third of their start-up."""
+    from scipy.sparse import csr_matrix
+
     cached = g.__dict__.get("_adjacency")
     if cached is not None:
         return cached
@@ -122,5 +124,7 @@ def connected_components(g: FQG) -> tuple[int, np.ndarray]:
     """(number of components, component label per node)."""
     if g.num_nodes == 0:
         return 0, np.zeros(0, dtype=np.int32)
-    n, labels = _cc(_csr(g), directed=False)
+    from scipy.sparse.csgraph import connected_components as components
+
+    n, labels = components(_csr(g), directed=False)
     return int(n), labels.astype(np.int32)

@@ -150,10 +150,16 @@ class Compiler:
         pos = A.Pos(A.Source(f"-D {name}", text), 1, 1)
         try:
             v = self.interp.eval(parse_expr(text, f"-D {name}"), scope)
-        except (InfraGraphError, CompileError, Silent):
+        except (InfraGraphError, CompileError, Silent) as e:
             if p.type.name == "string":
                 return text
-            raise CompileError(f"-D {name}={text}: not a valid value for a {p.type.name} parameter", pos) from None
+            # Say why ('nan GB/s': "syntax error: unexpected 'GB'"), at the column it was found.
+            if isinstance(e, InfraGraphError):
+                why, column = e.diagnostics[0].message, e.diagnostics[0].location.column or 1
+            else:
+                why, column = getattr(e, "message", ""), getattr(getattr(e, "pos", None), "col", 1)
+            raise CompileError(f"-D {name}={text}: not a valid value for a {p.type.name} parameter"
+                               + (f": {why}" if why else ""), A.Pos(pos.src, 1, column)) from None
         if p.type.name == "string" and not isinstance(v, str):
             return text
         return self.interp.check_type(v, p, pos, "the program")

@@ -19,8 +19,6 @@ from __future__ import annotations
 from typing import Any, Callable
 
 import numpy as np
-from scipy.sparse import coo_matrix
-from scipy.sparse.csgraph import maximum_flow
 
 from ..graph import FQG
 
@@ -36,6 +34,9 @@ _FREE = 1 << 28  # Mbit/s (268 Tbit/s): a link with no stated bandwidth (free wi
 def injection_gbps(g: FQG, npu: int, peers: np.ndarray) -> float:
     """Maximum flow in Gbit/s from node `npu` to the nodes `peers` over the graph (links carry their
     bandwidth in each direction). Infinite when a free (unrated) path joins them."""
+    from scipy.sparse import coo_matrix  # here, not at the top: a workload replay never needs scipy (start-up)
+    from scipy.sparse.csgraph import maximum_flow
+
     n = g.num_nodes
     bw = np.asarray(g.edge_bandwidth_gbps(), dtype=np.float64)
     cap = np.where(np.isnan(bw), _FREE, np.minimum(np.floor(bw * _MBPS), _FREE))

@@ -8,6 +8,11 @@
   share of the bytes, and arrives with its last part.
 - `adaptive`: least-loaded; a connection takes the way fewest connections were routed over before
   it (decided once per connection, when it is first routed).
+- `d-mod-k`: destination-mod-k, as InfiniBand's fat-tree routing (OpenSM `ftree`) programs its
+  switches: the way is a digit of the destination's index (its NIC among all NICs in rank order,
+  or its NPU), so every route to one destination climbs to the same top switch and the
+  destinations below a leaf spread evenly over its up-links. The routes repeat with the fabric's
+  structure, which is what lets a symmetric run be folded (docs/simulate.md).
 
 A policy is set per *tier*: `scale-up` is every link between a GPU (xpu) and another GPU or a
 switch chip (NVLink to a GPU or an NVSwitch); `scale-out` is everything else (PCIe, NICs, cables
@@ -27,7 +32,7 @@ import numpy as np
 from ..errors import did_you_mean, error
 from ..graph import FQG
 
-POLICIES = ("ecmp", "spray", "adaptive")  # engine codes 0, 1, 2
+POLICIES = ("ecmp", "spray", "adaptive", "d-mod-k")  # engine codes 0, 1, 2, 3
 TIERS = ("scale-up", "scale-out")
 DEFAULT = {"scale-up": "spray", "scale-out": "ecmp"}
 

@@ -13,6 +13,7 @@ convention), link bandwidth as the graph states it (Gbit/s).
 from __future__ import annotations
 
 import math
+import numbers
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Protocol, Sequence
 
@@ -135,6 +136,9 @@ class SimulationOptions:
     symmetry: bool = True
     top_links: int | None = 100  # busiest directed links listed in the result; None: every used link
     links: str = "all"  # "cables": list only inter-device links (see simulate.load)
+    # The result's warnings (simulate.checks). False: none, and no injection max-flow (nor scipy's
+    # import) behind them; for callers that only read the times, such as the workload replay's timer.
+    warnings: bool = True
 
 
 def _accept_cli_spellings(init):
@@ -239,22 +243,26 @@ def dim_bandwidths(p: PreparedGraph, dims: Sequence[int]) -> list[float]:
     order = np.argsort(heads, kind="stable")
     starts = np.searchsorted(heads[order], np.arange(p.arrays["num_nodes"] + 1))
     start = int(p.npu_nodes[0])
-    # Breadth-first from rank 0, keeping the narrowest link of the path that reached each node.
-    narrowest = {start: math.inf}
-    frontier = [start]
-    while frontier:
-        nxt = []
-        for u in frontier:
-            for k in order[starts[u]:starts[u + 1]]:
-                v = int(tails[k])
-                if v not in narrowest:
-                    narrowest[v] = min(narrowest[u], float(rates[k]))
-                    nxt.append(v)
-        frontier = nxt
+    # Breadth-first from rank 0, keeping the narrowest link of the path that reached each node: a
+    # node is reached by the first edge (frontier order, then edge order) that finds it; a link
+    # without a bandwidth (NaN) does not narrow the path (fmin). One level per numpy step.
+    narrowest = np.full(int(p.arrays["num_nodes"]), np.nan)
+    narrowest[start] = math.inf
+    frontier = np.asarray([start], dtype=np.int64)
+    while frontier.size:
+        lo, counts = starts[frontier], starts[frontier + 1] - starts[frontier]
+        at = np.repeat(lo - np.cumsum(counts) + counts, counts) + np.arange(int(counts.sum()))
+        edges, parents = order[at], np.repeat(frontier, counts)
+        heads_reached = tails[edges]
+        fresh = np.isnan(narrowest[heads_reached])
+        edges, parents, heads_reached = edges[fresh], parents[fresh], heads_reached[fresh]
+        first = np.sort(np.unique(heads_reached, return_index=True)[1])
+        frontier = heads_reached[first].astype(np.int64)
+        narrowest[frontier] = np.fmin(narrowest[parents[first]], rates[edges[first]])
     out = []
     for d in range(len(dims)):
         peer = int(p.npu_nodes[math.prod(dims[:d])])
-        rate = narrowest.get(peer, math.nan)
+        rate = float(narrowest[peer])
         if not (rate > 0 and math.isfinite(rate)):
             raise error(f"dimension {d} has no rated route from rank 0 to its neighbour (rank {math.prod(dims[:d])}); "
                         "offlineGreedy weighs each dimension by its bandwidth")
@@ -278,20 +286,31 @@ def _check_chunks(opts: SimulationOptions, members: int) -> None:
                     f"{max(1, MAX_CHUNK_MEMBERS // members):,} chunks", "chunks")
 
 
-def _check_member_starts(starts: Sequence[Sequence[float]], groups: list[list[int]]) -> None:
-    """member_start_ns: empty, or per group one finite start >= 0 ns per member."""
-    if not starts:
+_SEQUENCES = (list, tuple, np.ndarray)
+
+
+def _check_member_starts(starts: Any, groups: list[list[int]]) -> None:
+    """member_start_ns: empty, or per group a sequence of one finite start >= 0 ns per member;
+    anything else (a number, text, a bool) is an error located at the field, not a TypeError."""
+    if not isinstance(starts, _SEQUENCES):
+        raise error(f"member_start_ns = {starts!r}: expected one sequence of starts (ns) per process group, "
+                    "e.g. ((0, 0, 5.0, 0),), or ()", "member_start_ns")
+    if len(starts) == 0:
         return
     if len(starts) != len(groups):
         raise error(f"member_start_ns gives starts for {len(starts)} process groups, but there are {len(groups)}; "
-                    "give one tuple per group (ns per member), or none")
+                    "give one tuple per group (ns per member), or none", "member_start_ns")
     for g, (s, gr) in enumerate(zip(starts, groups)):
+        if not isinstance(s, _SEQUENCES):
+            raise error(f"member_start_ns[{g}] = {s!r}: expected a sequence of one start (ns) per member",
+                        f"member_start_ns[{g}]")
         if len(s) != len(gr):
             raise error(f"member_start_ns[{g}] has {len(s)} starts for a group of {len(gr)} members; "
-                        "expected one start (ns) per member")
+                        "expected one start (ns) per member", f"member_start_ns[{g}]")
         for m, t in enumerate(s):
-            if not (isinstance(t, (int, float)) and 0 <= t < math.inf):
-                raise error(f"member_start_ns[{g}][{m}] = {t!r}: expected a finite time >= 0 ns")
+            if isinstance(t, (bool, np.bool_)) or not (isinstance(t, numbers.Real) and 0 <= t < math.inf):
+                raise error(f"member_start_ns[{g}][{m}] = {t!r}: expected a finite time >= 0 ns",
+                            f"member_start_ns[{g}][{m}]")
 
 
 def greedy_bandwidths(p: PreparedGraph, dims: Sequence[int]) -> list[float]:
@@ -312,6 +331,22 @@ def _check_choice(what: str, value: str, choices: Sequence[str]) -> None:
 
         raise error(f"unknown {what} '{value}'; expected one of: {', '.join(choices)}",
                     hint=did_you_mean(value, choices))
+
+
+def check_scheduling(opts: SimulationOptions) -> str:
+    """The queue order the run uses (`scheduling`, or the model's default), after checking that the
+    ASTRA-sim scheduling options other than FIFO / baseline get the arrival order they model; the
+    error is located at the one of the two that is not its default (the CLI and the sweep name it
+    as their user typed it). Needs no graph: the sweep checks every point with it before running."""
+    scheduling = opts.scheduling or ("arrival" if opts.model.startswith("astra") else "fifo")
+    greedy = _ENGINE_INTER[opts.inter_dimension_scheduling] != "ascending"
+    if (greedy or opts.intra_dimension_scheduling != "FIFO") and scheduling != "arrival":
+        raise error(f"intra-dimension scheduling {opts.intra_dimension_scheduling} / inter-dimension scheduling "
+                    f"{opts.inter_dimension_scheduling} model ASTRA-sim's dimension queues, which need arrival "
+                    f"scheduling (the default of the astra models); got {scheduling} scheduling with model "
+                    f"{opts.model}", "inter_dimension_scheduling" if greedy else "intra_dimension_scheduling",
+                    hint="use the astra or astra-aware model, or arrival scheduling")
+    return scheduling
 
 
 def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions(), *,
@@ -347,12 +382,8 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
         _check_choice("scheduling", opts.scheduling, SCHEDULINGS)
     _check_choice("intra-dimension scheduling", opts.intra_dimension_scheduling, INTRA_DIMENSION_SCHEDULINGS)
     _check_choice("inter-dimension scheduling", opts.inter_dimension_scheduling, INTER_DIMENSION_SCHEDULINGS)
-    scheduling = opts.scheduling or ("arrival" if opts.model.startswith("astra") else "fifo")
+    scheduling = check_scheduling(opts)
     greedy = _ENGINE_INTER[opts.inter_dimension_scheduling] != "ascending"
-    if (greedy or opts.intra_dimension_scheduling != "FIFO") and scheduling != "arrival":
-        raise error(f"--intra-dimension-scheduling {opts.intra_dimension_scheduling} / --inter-dimension-scheduling "
-                    f"{opts.inter_dimension_scheduling} model ASTRA-sim's dimension queues, which need --scheduling "
-                    f"arrival (the default of the astra models); got --scheduling {scheduling}")
     _check_choice("link filter", opts.links, LINK_FILTERS)
     n_npus = int(p.npu_nodes.size)
     groups = [list(gr) for gr in opts.groups] if opts.groups else [list(range(n_npus))]
@@ -574,11 +605,13 @@ def _alike(bandwidth_gbps: list[float], scale_up: np.ndarray) -> bool:
 
 
 def _collisions(p: PreparedGraph, policy: dict[str, str], link_routes: list[int]) -> dict[str, int]:
-    """Over the directed links whose tier hashes connections (ecmp): how many carried traffic, how
-    many carried 2 or more connections (hash collisions), and the most connections on one."""
+    """Over the directed links whose tier pins each connection to one way picked without regard to
+    load (ecmp's hash, d-mod-k's destination digits): how many carried traffic, how many carried 2
+    or more connections (collisions), and the most connections on one."""
     if p.scale_up is None:
         p.scale_up = scale_up_edges(p.g)
-    hashed = np.repeat(np.where(p.scale_up, policy["scale-up"] == "ecmp", policy["scale-out"] == "ecmp"), 2)
+    static = ("ecmp", "d-mod-k")
+    hashed = np.repeat(np.where(p.scale_up, policy["scale-up"] in static, policy["scale-out"] in static), 2)
     routes = np.asarray(link_routes, dtype=np.int64)[hashed]
     return {"links_used": int(np.count_nonzero(routes)), "links_with_2_or_more": int(np.count_nonzero(routes >= 2)),
             "max_per_link": int(routes.max()) if routes.size else 0}
@@ -678,13 +711,14 @@ def _result(p: PreparedGraph, opts: SimulationOptions, groups: list[list[int]], 
                           "ranks_finished": len(out["ranks"]), "ranks": len(set().union(*groups))}
     out["tiers"] = tier_summary(p.tiers, link_bytes, util)
     out["bottleneck_tier"] = bottleneck_tier(out["tiers"])
-    key = (opts.collective, tuple(groups[0]), opts.root)
-    if key not in p.injection:
-        p.injection[key] = injection_bound_gbps(g, p.npu_nodes, opts.collective, groups, opts.root)
-    inj = p.injection[key]
     # A partial run's time is only a lower bound: its bandwidth and utilization checks would cry wolf.
-    out["warnings"] = [] if "partial" in out else warnings(out, util, lambda l: _directed_name(g, l), inj,
-                                                           names[npus[inj[1]]])
+    out["warnings"] = []
+    if opts.warnings and "partial" not in out:
+        key = (opts.collective, tuple(groups[0]), opts.root)
+        if key not in p.injection:
+            p.injection[key] = injection_bound_gbps(g, p.npu_nodes, opts.collective, groups, opts.root)
+        inj = p.injection[key]
+        out["warnings"] = warnings(out, util, lambda l: _directed_name(g, l), inj, names[npus[inj[1]]])
     if opts.trace:
         out["trace"] = [
             {"src_rank": sr, "dst_rank": dr, "bytes": b, "start_ns": s, "end_ns": e}

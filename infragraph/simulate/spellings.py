@@ -152,12 +152,21 @@ ALIASES: dict[str, tuple[str, Callable[[Any, str], Any]]] = {
     "no_nic_affinity": ("nic_affinity", lambda v, n: not flag(v, n)),
 }
 # SimulationOptions' true/false fields: checked whatever type they are given in.
-FLAGS = ("ecmp", "nic_affinity", "gpu_transit", "trace", "symmetry", "astra_communicator_group", "pxn")
+FLAGS = ("ecmp", "nic_affinity", "gpu_transit", "trace", "symmetry", "astra_communicator_group", "pxn", "warnings")
 FIELD_CONVERTERS: dict[str, Callable[[Any, str], Any]] = {
     "size_bytes": size_bytes, "endpoint_delay_ns": delay_ns, "local_mem_bw_gb_per_s": mem_bw_gb_per_s,
     "algorithm": _names, "dims": _dims, "groups": _groups, "pxn": _pxn,
     **{f: flag for f in FLAGS if f != "pxn"},
 }
+
+
+def cli_option(name: str) -> str:
+    """The command line's option for a SimulationOptions field or keyword ('chunks' -> '--chunks',
+    'size_bytes' -> '--size'), so that an error raised against the field reads as the option the
+    user typed when it comes from the command line."""
+    key = next((alias for alias, (field, _c) in ALIASES.items() if field == name and not alias.startswith("no_")),
+               name)
+    return "--" + key.replace("_", "-")
 
 
 def to_fields(options: dict[str, Any], fields: set[str]) -> dict[str, Any]:

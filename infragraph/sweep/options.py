@@ -15,6 +15,7 @@ from typing import Any, Callable
 from ..errors import InfraGraphError
 from ..simulate import (ALGORITHMS, COLLECTIVES, INTER_DIMENSION_SCHEDULINGS, INTRA_DIMENSION_SCHEDULINGS, MODELS,
                         ROUTINGS, SCHEDULINGS, parse_dims)
+from ..simulate.policy import describe as describe_policy, parse_policy
 from ..units import UnitError, parse_quantity, parse_size_bytes, to_ns
 
 
@@ -84,6 +85,14 @@ def _dims(value: Any) -> tuple[int, ...]:
         raise ValueError(e.diagnostics[0].message) from None
 
 
+def _routing_policy(value: Any) -> str:
+    """'scale-out=d-mod-k' and the like (simulate.policy), kept as the canonical per-tier text."""
+    try:
+        return describe_policy(parse_policy(str(value)))
+    except InfraGraphError as e:
+        raise ValueError(e.diagnostics[0].message) from None
+
+
 def _bool(value: Any) -> bool:
     if not isinstance(value, bool):
         raise ValueError(f"expected true or false, got {value!r}")
@@ -109,6 +118,7 @@ OPTIONS: dict[str, tuple[str, str, Callable[[Any], Any]]] = {
     "endpoint_delay": ("endpoint_delay_ns", "endpoint_delay_ns", _delay),
     "local_mem_bw": ("local_mem_bw_gb_per_s", "local_mem_bw_gb_per_s", _mem_bw),
     "ecmp": ("ecmp", "ecmp", _bool),
+    "routing_policy": ("routing_policy", "routing_policy", _routing_policy),
     "root": ("root", "root", _count(0)),
 }
 # Columns every table has, whether the spec sets them or leaves the default.

@@ -19,7 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from .. import blueprints
+from ..errors import InfraGraphError, Location
 from ..simulate import SimulationOptions
+from ..simulate.run import check_scheduling
 from . import expr
 from .options import ALWAYS, OPTIONS, column_value
 from .spec import OPTION, PARAM, WORKLOAD, Spec
@@ -37,6 +39,9 @@ class Point:
     graph_key: str
     key: str
     workload: WorkloadJob | None = None  # a workload sweep's point: the training step it replays
+    # SimulationOptions field -> where the spec sets it: a worker's error about a field (the engine's
+    # chunk limit needs the graph) is reported there, not at the field's bare name.
+    option_locations: tuple[tuple[str, Location], ...] = ()
 
 
 def expand(spec: Spec) -> list[Point]:
@@ -100,6 +105,15 @@ def _point(spec: Spec, index: int, env: dict[str, Any]) -> Point:
                 raise spec.fail(_where(spec, name), str(e)) from None
         inputs[name] = json.dumps(value) if isinstance(value, list) else value
     opts = replace(SimulationOptions(top_links=0), **options)  # the table keeps per-tier numbers only
+    set_by = {OPTIONS[n][0]: n for n in env if spec.roles[n] == OPTION}
+    try:
+        check_scheduling(opts)  # a combination no graph can run is refused before anything runs
+    except InfraGraphError as e:
+        [d] = e.diagnostics
+        name = set_by.get(d.location.path) or next((n for n in ("model", "scheduling") if n in env), None)
+        raise spec.fail(_where(spec, name) if name else "axes", f"{d.message} (at {_describe(spec, env)})",
+                        d.hint) from None
+    locations = tuple((field, spec.source_map.locate(_where(spec, name))) for field, name in set_by.items())
     table = {"source": spec.source.label}
     for name in ALWAYS:
         if spec.workload is not None and name in NOT_FOR_WORKLOADS:
@@ -126,7 +140,7 @@ def _point(spec: Spec, index: int, env: dict[str, Any]) -> Point:
     graph_key = _digest([spec.source.digest, define_items])
     key = _digest([graph_key, toolchain_digest(), table,
                    {k: v for k, v in asdict(opts).items() if k not in ("trace", "top_links", "links")}])
-    return Point(index, table, define_items, opts, graph_key, key, job)
+    return Point(index, table, define_items, opts, graph_key, key, job, locations)
 
 
 @lru_cache(maxsize=1)

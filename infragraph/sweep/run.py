@@ -167,7 +167,7 @@ def batch_by_graph(points: list[Point], workers: int) -> list[list[Point]]:
 def _task(source, batch: list[Point], cache: str = "") -> Task:
     jobs = tuple(p.workload for p in batch if p.workload is not None)
     return Task(source.path, source.include, batch[0].defines, batch[0].graph_key, tuple(p.options for p in batch),
-                jobs, cache)
+                jobs, cache, tuple(p.option_locations for p in batch))
 
 
 def _row(p: Point, outputs: dict[str, Any], spec: Spec | None = None) -> dict[str, Any]:

@@ -19,10 +19,10 @@ import threading
 import time
 import traceback
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from ..errors import InfraGraphError
+from ..errors import InfraGraphError, Location
 from ..simulate import PreparedGraph, SimulationOptions, prepare, simulate
 from .columns import TIER_PREFIX
 from .replay_point import replay_point
@@ -49,15 +49,25 @@ class Task:
     options: tuple[SimulationOptions, ...]  # one per point
     workloads: tuple[WorkloadJob, ...] = ()  # a workload sweep: one per point (else empty)
     workload_cache: str = ""  # the ET sets' folder (etcache.py), absolute
+    option_locations: tuple[tuple[tuple[str, Location], ...], ...] = ()  # per point: field -> its spec key
 
 
 def run_task(task: Task) -> list[dict[str, Any]]:
     """Simulate each point of `task`; per point the metrics, or status "error" with the message."""
     jobs = task.workloads or (None,) * len(task.options)
-    return [run_point(task, opts, job) for opts, job in zip(task.options, jobs)]
+    where = task.option_locations or ((),) * len(task.options)
+    return [run_point(task, opts, job, dict(at)) for opts, job, at in zip(task.options, jobs, where)]
 
 
-def run_point(task: Task, options: SimulationOptions, job: WorkloadJob | None = None) -> dict[str, Any]:
+def _at_spec(e: InfraGraphError, where: dict[str, Location]) -> InfraGraphError:
+    """`e` with errors about a simulation option's field ('chunks: error: ...') located at the spec
+    key that set it ('s.yaml:9:11: axes.chunks: error: ...')."""
+    return InfraGraphError([replace(d, location=where[d.location.path])
+                            if d.location.file is None and d.location.path in where else d for d in e.diagnostics])
+
+
+def run_point(task: Task, options: SimulationOptions, job: WorkloadJob | None = None,
+              where: dict[str, Location] | None = None) -> dict[str, Any]:
     start = time.perf_counter()
     out: dict[str, Any] = {"status": "ok", "error": None, "compiled": False}
     try:
@@ -69,7 +79,7 @@ def run_point(task: Task, options: SimulationOptions, job: WorkloadJob | None = 
             out.update(replay_point(prepared, options, job, task.workload_cache))
             out["engine_wall_s"] = time.perf_counter() - replay_start
     except InfraGraphError as e:
-        out.update(status="error", error=str(e))
+        out.update(status="error", error=str(_at_spec(e, where or {})))
     except Exception as e:  # an engine or toolchain bug: record it with where it happened, keep going
         out.update(status="error", error=f"internal error: {type(e).__name__}: {e}\n{traceback.format_exc(limit=4)}")
     out["point_wall_s"] = time.perf_counter() - start

@@ -87,26 +87,55 @@ def format_report(r: dict[str, Any], top: int = 8) -> str:
     return "\n".join(lines)
 
 
+LANES = ("compute", "communication", "receives", "memory")  # a trace's lanes per NPU, in display order
+LANE_OF = {"compute": 0, "collective": 1, "send": 1, "recv": 2, "mem-load": 3, "mem-store": 3}
+
+
+def _rows(spans: list[tuple[float, float]]) -> list[int]:
+    """Per span (start, end), the row of its lane it is drawn in: the first row free by its start.
+    Perfetto draws one thread's slices as a stack and drops ones that overlap without nesting; an
+    NPU posts several receives at once (1F1B's), so they need rows of their own."""
+    free_at: list[float] = []
+    rows = [0] * len(spans)
+    for i in sorted(range(len(spans)), key=lambda i: spans[i]):
+        start, end = spans[i]
+        row = next((k for k, t in enumerate(free_at) if t <= start), len(free_at))
+        if row == len(free_at):
+            free_at.append(end)
+        free_at[row] = end
+        rows[i] = row
+    return rows
+
+
 def chrome_trace(r: dict[str, Any], ranks: tuple[int, ...] | None = None) -> dict[str, Any]:
     """Perfetto / Chrome trace: one process per NPU (every NPU, or `ranks`) with a compute lane, a
-    communication lane and a memory lane; one complete slice per node (times in µs, as the format wants)."""
+    communication lane, a receives lane and a memory lane; one complete slice per node (times in
+    µs, as the format wants). Slices of a lane that overlap (receives posted together) go to extra
+    rows of that lane ("receives 2", thread id lane + 4 x row), so that no two slices of one thread
+    overlap without nesting."""
     if "timeline" not in r:
         raise ValueError("the report has no timeline; replay with keep_timeline=True")
-    lanes = {"compute": 0, "collective": 1, "send": 1, "recv": 2, "mem-load": 3, "mem-store": 3}
-    names = {0: "compute", 1: "communication", 2: "receives", 3: "memory"}
     events: list[dict[str, Any]] = []
     keep = None if ranks is None else set(ranks)
     for rank, spans in enumerate(r["timeline"]):
         if keep is not None and rank not in keep:
             continue
         events.append({"name": "process_name", "ph": "M", "pid": rank, "args": {"name": f"NPU {rank}"}})
-        for tid, lane in names.items():
-            events.append({"name": "thread_name", "ph": "M", "pid": rank, "tid": tid, "args": {"name": lane}})
-        for nid, kind, name, start, end in spans:
-            if kind not in lanes:
-                continue
+        shown = [sp for sp in spans if sp[1] in LANE_OF]
+        tids = [0] * len(shown)
+        for lane in range(len(LANES)):
+            mine = [i for i, sp in enumerate(shown) if LANE_OF[sp[1]] == lane]
+            for i, row in zip(mine, _rows([(shown[i][3], shown[i][4]) for i in mine])):
+                tids[i] = lane + len(LANES) * row
+        for tid in sorted(set(tids) | set(range(len(LANES)))):
+            lane, row = tid % len(LANES), tid // len(LANES)
+            events.append({"name": "thread_name", "ph": "M", "pid": rank, "tid": tid,
+                           "args": {"name": LANES[lane] + (f" {row + 1}" if row else "")}})
+            events.append({"name": "thread_sort_index", "ph": "M", "pid": rank, "tid": tid,
+                           "args": {"sort_index": lane * 1000 + row}})
+        for (nid, kind, name, start, end), tid in zip(shown, tids):
             events.append({"name": name or f"{kind} {nid}", "cat": kind, "ph": "X", "pid": rank,
-                           "tid": lanes[kind], "ts": start / 1e3, "dur": (end - start) / 1e3,
+                           "tid": tid, "ts": start / 1e3, "dur": (end - start) / 1e3,
                            "args": {"node": nid}})
     return {"traceEvents": events, "displayTimeUnit": "ns",
             "otherData": {"workload": r["workload"], "step_time_ns": r["step_time_ns"], "model": r["model"]}}

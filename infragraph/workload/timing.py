@@ -107,7 +107,7 @@ class CollectiveTimer:
         key = (collective, run_members, size, root, starts)
         if key not in self.engine_cache:
             sim = replace(self.sim, collective=collective, size_bytes=float(size), groups=(run_members,),
-                          root=root, top_links=0, trace=False, member_start_ns=(starts,) if starts else ())
+                          root=root, top_links=0, trace=False, warnings=False, member_start_ns=(starts,) if starts else ())
             if len(members) < self.num_npus:
                 # ASTRA-sim's CommunicatorGroup: a group smaller than the whole system runs on one
                 # logical ring over its members, with the configured algorithm when there is one

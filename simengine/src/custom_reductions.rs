@@ -43,6 +43,9 @@ pub fn reduction_ns(bytes: f64, local_mem_bw_gb_per_s: f64) -> f64 {
     }
 }
 
+/// A receiver step: when it started (NaN: not yet), and its arrivals as (time, reduction ns).
+type StepArrivals = (f64, Vec<(f64, f64)>);
+
 /// Messages in flight, reductions arrived, and members waiting for their own sends to land.
 #[derive(Default)]
 pub struct Reductions {
@@ -55,7 +58,7 @@ pub struct Reductions {
     sending: HashMap<u32, (u32, bool), FxBuild>,
     /// Per (member-phase, tag): when the receiver's step started (NaN: not yet), and the
     /// arrivals with their reductions.
-    steps: HashMap<(u32, u32), (f64, Vec<(f64, f64)>), FxBuild>,
+    steps: HashMap<(u32, u32), StepArrivals, FxBuild>,
 }
 
 impl Reductions {

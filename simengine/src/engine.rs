@@ -369,14 +369,15 @@ fn new_router<'t>(topo: &'t Topology, npu_nodes: &[u32], cfg: &SimConfig) -> Sim
     if !cfg.policies.is_empty() {
         router = router.with_policies(&cfg.policies)?;
     }
+    let nic: Vec<u32> = cfg.affinity.iter().map(|&(nic, _)| nic).collect();
     if !cfg.affinity.is_empty() {
-        let (nic, server): (Vec<u32>, Vec<u32>) = cfg.affinity.iter().copied().unzip();
+        let server: Vec<u32> = cfg.affinity.iter().map(|&(_, server)| server).collect();
         router = router.with_affinity(npu_nodes, &nic, &server)?;
         if cfg.pxn {
             router = router.with_pxn();
         }
     }
-    Ok(router)
+    Ok(router.with_terminals(npu_nodes, &nic))
 }
 
 /// Steps the whole run will take, estimated from one member per phase (members of a ring or
@@ -539,7 +540,7 @@ impl<'t> Sim<'t> {
             if self.q.processed > self.cfg.max_events {
                 return Err(SimError::InvalidInput(format!("stopped after {} events (max_events)", self.cfg.max_events)));
             }
-            if self.q.processed % CHECK_EVERY == 0 {
+            if self.q.processed.is_multiple_of(CHECK_EVERY) {
                 if let Some(wall_s) = ticker.due() {
                     let progress = Progress {
                         sim_time_ns: now,

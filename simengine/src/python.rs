@@ -264,8 +264,9 @@ fn simulate<'py>(
                     0 if p < 8 => Ok((Policy::Ecmp, p & 4 != 0)),
                     1 if p < 8 => Ok((Policy::Spray, p & 4 != 0)),
                     2 if p < 8 => Ok((Policy::Adaptive, p & 4 != 0)),
+                    3 if p < 8 => Ok((Policy::DModK, p & 4 != 0)),
                     _ => Err(SimError::InvalidInput(format!(
-                        "routing policy code {p}; expected 0 (ecmp), 1 (spray) or 2 (adaptive), plus 4 for a scale-up link"
+                        "routing policy code {p}; expected 0 (ecmp), 1 (spray), 2 (adaptive) or 3 (d-mod-k), plus 4 for a scale-up link"
                     ))),
                 })
                 .collect::<Result<Vec<_>, _>>()?,

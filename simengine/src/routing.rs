@@ -4,7 +4,9 @@
 //! short, the fastest links are preferred, and among those deterministic ECMP picks one by
 //! hashing the flow (source, destination) with the current node, like a switch hashing a
 //! connection's header: every message of one connection takes the same path, different
-//! connections spread out, and a run is reproducible. Optional
+//! connections spread out, and a run is reproducible. Where the links' policy is d-mod-k, the
+//! pick is instead a digit of the destination's index (`Policy::DModK`), so routes are a
+//! function of the destination's place in the fabric and repeat with it. Optional
 //! dimension-order routing (DOR) for tori walks the logical NPU coordinates one dimension at a
 //! time, each hop being a shortest path between coordinate neighbours.
 use std::collections::HashMap;
@@ -25,6 +27,16 @@ pub enum Policy {
     Spray,
     /// The way fewest connections used so far when the connection is first routed.
     Adaptive,
+    /// Destination-mod-k: the way is a digit of the destination's index (see `with_terminals`),
+    /// as InfiniBand's fat-tree routing (OpenSM `ftree`) and D-mod-k assign up-ports, so every
+    /// source's route to one destination climbs to the same top switch and the destinations
+    /// below a leaf spread evenly over its up-links. Walking back from the destination, the
+    /// i-th node with several ways in takes way `(q_i mod n_i)` of its `n_i`, in the order of
+    /// the nodes they come from, where `q_0` is the destination's index and `q_{i+1} = q_i / n_i`:
+    /// on a fat tree the first such node is the destination's leaf, whose pick fixes the
+    /// up-port taken at the source's leaf (the same index of the pod's middle switches), the
+    /// next fixes the up-port one level higher, and so on.
+    DModK,
 }
 
 /// Ways a sprayed connection may take before routing it is refused (each is a flow of its own).
@@ -81,6 +93,9 @@ pub struct Router<'t> {
     pxn: bool,
     /// Per NPU node with a NIC: its position among its server's NPUs (rank order).
     position: HashMap<u32, u32, FxBuild>,
+    /// The index d-mod-k routes a destination node by (`with_terminals`); a node not listed is
+    /// indexed by its node id.
+    terminal: HashMap<u32, u64, FxBuild>,
     /// Distance from a source to every node, computed once per source on demand.
     dist: HashMap<u32, Vec<f64>, FxBuild>,
     /// Hops metric: distances from a source composed from its region and shared switch trees
@@ -162,6 +177,7 @@ impl<'t> Router<'t> {
             at_position: HashMap::default(),
             pxn: false,
             position: HashMap::default(),
+            terminal: HashMap::default(),
             dist: HashMap::default(),
             hubs: if metric == Metric::Hops { HubTrees::new(topo) } else { None },
             upcoming: Vec::new(),
@@ -210,6 +226,26 @@ impl<'t> Router<'t> {
             self.affinity.insert(n, (c, s));
         }
         Ok(self)
+    }
+
+    /// The destinations d-mod-k indexes (`Policy::DModK`): the NICs of `npu`'s NPUs in rank order
+    /// of their first NPU (NIC affinity, where traffic between servers is routed NIC to NIC, as
+    /// InfiniBand routes to a NIC port's LID), and the NPUs in rank order (routes that end at an
+    /// NPU). On a fabric whose servers hang below the leaves in rank order, the NICs below one
+    /// leaf are consecutive, as OpenSM's ftree numbers compute nodes leaf by leaf. `nic[i]` is
+    /// `NO_NIC` for an NPU without one (or `nic` is empty).
+    pub fn with_terminals(mut self, npu: &[u32], nic: &[u32]) -> Self {
+        let mut next = 0u64;
+        for &c in nic.iter().filter(|&&c| c != NO_NIC) {
+            self.terminal.entry(c).or_insert_with(|| {
+                next += 1;
+                next - 1
+            });
+        }
+        for (rank, &n) in npu.iter().enumerate() {
+            self.terminal.entry(n).or_insert(rank as u64);
+        }
+        self
     }
 
     /// Routing policy per physical edge and whether it is a scale-up link (both directions of
@@ -474,7 +510,7 @@ impl<'t> Router<'t> {
                 return Ok(());
             }
             if !direct.is_empty() {
-                let pick = self.pick(&direct, flow_hash, a);
+                let pick = self.pick(&direct, flow_hash, a, &mut self.destination_index(b));
                 self.arena.push(pick);
                 return Ok(());
             }
@@ -541,6 +577,7 @@ impl<'t> Router<'t> {
         let start = self.arena.len();
         let mut v = b;
         let mut cand = Vec::new();
+        let mut digits = self.destination_index(b);
         while v != a {
             cand.clear();
             let dv = dist(v);
@@ -560,7 +597,7 @@ impl<'t> Router<'t> {
                 self.branched = true;
                 return Ok(());
             }
-            let l = self.pick(&cand, flow_hash, v);
+            let l = self.pick(&cand, flow_hash, v, &mut digits);
             self.arena.push(l);
             v = topo.link_from[l as usize];
         }
@@ -621,8 +658,28 @@ impl<'t> Router<'t> {
         cand.retain(|&l| bw[l as usize] == fastest);
     }
 
-    fn pick(&self, cand: &[u32], flow_hash: u64, node: u32) -> u32 {
-        if !self.ecmp || cand.len() == 1 {
+    /// The index d-mod-k routes towards `dst` by (see `with_terminals`).
+    fn destination_index(&self, dst: u32) -> u64 {
+        self.terminal.get(&dst).copied().unwrap_or(dst as u64)
+    }
+
+    /// One way among the candidates: hashed (ecmp), least used (adaptive), or the next digit of
+    /// `digits`, which it then divides by the number of ways (d-mod-k).
+    fn pick(&self, cand: &[u32], flow_hash: u64, node: u32, digits: &mut u64) -> u32 {
+        if cand.len() == 1 {
+            return cand[0];
+        }
+        if self.policy[cand[0] as usize] == Policy::DModK {
+            // In the order of the nodes the ways come from (parallel links: by link id), so
+            // the k-th way is the k-th switch above, whatever order the links were made in.
+            let mut ways = cand.to_vec();
+            ways.sort_unstable_by_key(|&l| (self.topo.link_from[l as usize], l));
+            let n = ways.len() as u64;
+            let way = ways[(*digits % n) as usize];
+            *digits /= n;
+            return way;
+        }
+        if !self.ecmp {
             return cand[0];
         }
         let h = mix(flow_hash ^ (node as u64).wrapping_mul(0x9E37_79B9));
@@ -671,10 +728,10 @@ impl<'t> Router<'t> {
         }
         let metric = self.metric;
         let mut done = Vec::new();
-        // (node reached walking back, links from it to b in reverse order, share)
-        let mut stack: Vec<(u32, Vec<u32>, f64)> = vec![(b, Vec::new(), 1.0)];
+        // (node reached walking back, links from it to b in reverse order, share, d-mod-k digits)
+        let mut stack: Vec<(u32, Vec<u32>, f64, u64)> = vec![(b, Vec::new(), 1.0, self.destination_index(b))];
         let mut cand = Vec::new();
-        while let Some((v, links, share)) = stack.pop() {
+        while let Some((v, links, share, mut digits)) = stack.pop() {
             if v == a {
                 let mut forward = links;
                 forward.reverse();
@@ -698,13 +755,13 @@ impl<'t> Router<'t> {
             let ways: Vec<u32> = if cand.len() > 1 && self.policy[cand[0] as usize] == Policy::Spray {
                 cand.clone()
             } else {
-                vec![self.pick(&cand, flow_hash, v)]
+                vec![self.pick(&cand, flow_hash, v, &mut digits)]
             };
             let each = share / ways.len() as f64;
             for &l in ways.iter().rev() {
                 let mut more = links.clone();
                 more.push(l);
-                stack.push((topo.link_from[l as usize], more, each));
+                stack.push((topo.link_from[l as usize], more, each, digits));
             }
         }
         done.reverse();
@@ -897,6 +954,89 @@ mod tests {
         let mut h = Router::new(&t, Metric::Hops, true, None).unwrap().with_policies(&[(Policy::Ecmp, true); 5]).unwrap();
         let set = h.route_set(0, 1).unwrap();
         assert_eq!(h.parts(set).len(), 1);
+    }
+
+    /// A 4-ary 3-tier fat tree: hosts 0..16 (two per leaf), leaves 16..24 and aggregation
+    /// switches 24..32 (two of each per pod), cores 32..36; core 32 + 2i + j joins aggregation
+    /// switch i of every pod.
+    fn fat_tree_k4() -> (Topology, Vec<(u32, u32)>) {
+        let mut e = vec![];
+        for h in 0..16u32 {
+            e.push((h, 16 + h / 2));
+        }
+        for pod in 0..4u32 {
+            for leaf in 0..2u32 {
+                for agg in 0..2u32 {
+                    e.push((16 + 2 * pod + leaf, 24 + 2 * pod + agg));
+                }
+            }
+            for agg in 0..2u32 {
+                for j in 0..2u32 {
+                    e.push((24 + 2 * pod + agg, 32 + 2 * agg + j));
+                }
+            }
+        }
+        (Topology::uniform(36, &e, 100.0, 1.0).unwrap(), e)
+    }
+
+    #[test]
+    fn d_mod_k_routes_by_the_destination_digits() {
+        let (t, e) = fat_tree_k4();
+        let hosts: Vec<u32> = (0..16).collect();
+        let router = || {
+            Router::new(&t, Metric::Hops, true, None)
+                .unwrap()
+                .with_policies(&vec![(Policy::DModK, false); e.len()])
+                .unwrap()
+                .with_terminals(&hosts, &[])
+        };
+        let mut r = router();
+        let nodes = |r: &mut Router, a: u32, b: u32| -> Vec<u32> {
+            let id = r.route(a, b).unwrap();
+            r.links(id).iter().map(|&l| t.link_to[l as usize]).collect()
+        };
+        // By hand: destination 5 = 1 + 2 x (0 + 2 x 1): leaf up-port 1 (aggregation switch 1 of
+        // the pod, node 25 in pod 0), then that switch's up-port 0 (core 32 + 2 + 0).
+        assert_eq!(nodes(&mut r, 0, 5), vec![16, 25, 34, 27, 18, 5]);
+        // Destination 12 = 0 + 2 x (0 + 2 x 3): up-port 0, then 0: core 32.
+        assert_eq!(nodes(&mut r, 3, 12), vec![17, 24, 32, 30, 22, 12]);
+        // Same pod: only the leaf's up-port is chosen (destination 3: port 1).
+        assert_eq!(nodes(&mut r, 0, 3), vec![16, 25, 17, 3]);
+        // Every route is a shortest path, and every up-link carries as many destinations as any
+        // other of its tier: 7 per leaf up-link (the 14 hosts outside the leaf, by d mod 2), 3 per
+        // aggregation up-link (the 12 outside the pod, by d mod 2, then (d / 2) mod 2).
+        let mut dests: HashMap<u32, std::collections::BTreeSet<u32>> = HashMap::new();
+        let mut tops: HashMap<u32, std::collections::BTreeSet<u32>> = HashMap::new();
+        let mut fresh = Router::new(&t, Metric::Hops, true, None).unwrap();
+        for a in 0..16u32 {
+            for b in (0..16u32).filter(|&b| b != a) {
+                let id = r.route(a, b).unwrap();
+                let shortest = fresh.route(a, b).unwrap();
+                assert_eq!(r.links(id).len(), fresh.links(shortest).len(), "{a} -> {b}");
+                for &l in r.links(id) {
+                    let (u, v) = (t.link_from[l as usize], t.link_to[l as usize]);
+                    if (16..32).contains(&u) && v > u {
+                        dests.entry(l).or_default().insert(b);
+                    }
+                    if v >= 32 {
+                        tops.entry(b).or_default().insert(v);
+                    }
+                }
+            }
+        }
+        let up: Vec<(u32, u32, usize)> =
+            dests.iter().map(|(&l, d)| (t.link_from[l as usize], t.link_to[l as usize], d.len())).collect();
+        assert_eq!(up.len(), 16 + 16, "every up-link used");
+        for (u, v, n) in up {
+            assert_eq!(n, if u < 24 { 7 } else { 3 }, "up-link {u} -> {v}");
+        }
+        // Every source reaches a destination through the same core.
+        assert!(tops.values().all(|c| c.len() == 1), "{tops:?}");
+        // Deterministic, and independent of the order the routes are asked for.
+        let mut again = router();
+        for (a, b) in [(15u32, 0u32), (0, 5), (7, 9)] {
+            assert_eq!(nodes(&mut again, a, b), nodes(&mut r, a, b));
+        }
     }
 
     #[test]

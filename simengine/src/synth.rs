@@ -60,7 +60,7 @@ impl Links {
         Ok(())
     }
 
-    fn path_of(&self, l: usize) -> &[u32] {
+    pub fn path_of(&self, l: usize) -> &[u32] {
         &self.path[self.path_ptr[l] as usize..self.path_ptr[l + 1] as usize]
     }
 }
@@ -363,8 +363,7 @@ impl State<'_> {
         if scratch.len() > 1 {
             scratch.sort_unstable_by_key(|&m| (self.ngot[links.dst[m as usize] as usize], m));
         }
-        for i in 0..scratch.len() {
-            let m = scratch[i];
+        for &m in scratch.iter() {
             if let Some(c) = self.try_link(m as usize, now) {
                 started.push((m, c));
             }
@@ -553,20 +552,32 @@ pub struct Replayed {
 /// round. `reduce[i]`: the destination's data for the chunk is final once every reduce into it
 /// has landed.
 pub fn replay(links: &Links, link: &[u32], chunk: &[u32], reduce: &[bool], chunks: usize) -> Result<Replayed, String> {
-    links.check()?;
     if link.len() != chunk.len() || chunk.len() != reduce.len() {
         return Err("transfer arrays differ in length".into());
     }
+    let mut out = Replayed { start: Vec::with_capacity(link.len()), land: Vec::with_capacity(link.len()), round: Vec::with_capacity(link.len()) };
+    replay_each(links, chunks, link.len(), |i| (link[i], chunk[i], reduce[i]), |_, t, at, r| {
+        out.start.push(t);
+        out.land.push(at);
+        out.round.push(r);
+    })?;
+    Ok(out)
+}
+
+/// The replay's loop: transfer i of `count` is `transfer(i)` = (link, chunk, reduce), taken in
+/// index order; `emit(i, start, land, round)` receives each as it is timed. Callers keep what
+/// they need (`replay`: every column; synth_columns: rounds only, 4 B per transfer).
+pub fn replay_each(links: &Links, chunks: usize, count: usize, transfer: impl Fn(usize) -> (u32, u32, bool),
+                   mut emit: impl FnMut(usize, f64, f64, u32)) -> Result<(), String> {
+    links.check()?;
     let m = links.src.len();
     let mut free = vec![0.0f64; links.resources];
     let mut ready = vec![0.0f64; links.npus * chunks];
     let mut next_round = vec![0u32; links.resources];
     let mut ready_round = vec![0u32; links.npus * chunks];
-    let mut start = Vec::with_capacity(link.len());
-    let mut land = Vec::with_capacity(link.len());
-    let mut round = Vec::with_capacity(link.len());
-    for i in 0..link.len() {
-        let (l, c) = (link[i] as usize, chunk[i] as usize);
+    for i in 0..count {
+        let (l, c, reduce) = transfer(i);
+        let (l, c) = (l as usize, c as usize);
         if l >= m || c >= chunks {
             return Err(format!("transfer {i} names link {l} of {m} or chunk {c} of {chunks}"));
         }
@@ -585,18 +596,16 @@ pub fn replay(links: &Links, link: &[u32], chunk: &[u32], reduce: &[bool], chunk
         }
         let at = t + links.fly[l];
         let key = links.dst[l] as usize * chunks + c;
-        if reduce[i] {
+        if reduce {
             ready[key] = ready[key].max(at);
             ready_round[key] = ready_round[key].max(r + 1);
         } else {
             ready[key] = at;
             ready_round[key] = r + 1;
         }
-        start.push(t);
-        land.push(at);
-        round.push(r);
+        emit(i, t, at, r);
     }
-    Ok(Replayed { start, land, round })
+    Ok(())
 }
 
 #[cfg(test)]

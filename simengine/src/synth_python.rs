@@ -1,10 +1,13 @@
-//! PyO3 glue of `synth` (collective synthesis): arrays cross as little-endian bytes (numpy's
+//! PyO3 glue of `synth` (collective synthesis), `synth_columns` (a synthesized schedule as
+//! columns) and `schedule_proof` (the validator): arrays cross as little-endian bytes (numpy's
 //! `tobytes()` / `frombuffer`), since a schedule has millions of transfers.
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
+use crate::schedule_proof::{prove, Col, Columns as ProofColumns, Goal};
 use crate::synth::{all_gather, all_gather_from, replay, Links};
+use crate::synth_columns::{columns, compose, Columns, Composed};
 use crate::le_arrays::{f64s, pybytes, u32s};
 use crate::synth_list::list_replay;
 
@@ -73,8 +76,114 @@ fn synth_list_replay<'py>(py: Python<'py>, npus: usize, src: &[u8], dst: &[u8], 
     into_pybytes(py, start, f64::to_le_bytes)
 }
 
+/// Links from a dict of matching.py's `engine_arrays` (npus, src, dst, ser, fly, path_ptr, path,
+/// resources).
+fn links_from(d: &Bound<'_, PyDict>) -> PyResult<Links> {
+    let get = |key: &str| -> PyResult<Bound<'_, PyAny>> {
+        d.get_item(key)?.ok_or_else(|| PyValueError::new_err(format!("link arrays lack '{key}'")))
+    };
+    let bytes = |key: &str| -> PyResult<Vec<u8>> { get(key)?.extract::<Vec<u8>>() };
+    Ok(links(get("npus")?.extract()?, &bytes("src")?, &bytes("dst")?, &bytes("ser")?, &bytes("fly")?, &bytes("path_ptr")?,
+             &bytes("path")?, get("resources")?.extract()?))
+}
+
+/// Columns (synth_columns::Columns) as {width, transfers, step_ptr: u64 bytes, src, dst, chunk:
+/// bytes of `width`-byte values, reduce: u8 bytes, step_start: f64 bytes, time_ns}; each column is
+/// freed once copied.
+fn columns_dict(py: Python<'_>, c: Columns) -> PyResult<Bound<'_, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("width", c.width)?;
+    d.set_item("transfers", c.reduce.len())?;
+    d.set_item("time_ns", c.time_ns)?;
+    d.set_item("step_ptr", into_pybytes(py, c.step_ptr, u64::to_le_bytes)?)?;
+    d.set_item("step_start", into_pybytes(py, c.step_start, f64::to_le_bytes)?)?;
+    for (key, col) in [("src", c.src), ("dst", c.dst), ("chunk", c.chunk), ("reduce", c.reduce)] {
+        d.set_item(key, PyBytes::new(py, &col))?;
+        drop(col);
+    }
+    Ok(d)
+}
+
+/// A synthesized collective as columns (synth_columns::compose): the all-gather matched over
+/// `matching` (link dict, as synth_all_gather's arguments), composed into `collective`
+/// ("all-gather", "reduce-scatter", "all-reduce") and replayed over `both` (the reversed links
+/// then `matching`'s). Returns columns_dict's dict.
+#[pyfunction]
+#[pyo3(signature = (*, matching, both, collective, chunks_per_rank, seed=0, owner=None))]
+fn synth_schedule<'py>(py: Python<'py>, matching: &Bound<'py, PyDict>, both: &Bound<'py, PyDict>, collective: &str, chunks_per_rank: usize,
+                       seed: u64, owner: Option<&[u8]>) -> PyResult<Bound<'py, PyDict>> {
+    let kind = match collective {
+        "all-gather" => Composed::AllGather,
+        "reduce-scatter" => Composed::ReduceScatter,
+        "all-reduce" => Composed::AllReduce,
+        _ => return Err(PyValueError::new_err(format!("cannot compose '{collective}'"))),
+    };
+    let (fwd, both) = (links_from(matching)?, links_from(both)?);
+    if both.src.len() != 2 * fwd.src.len() || both.npus != fwd.npus {
+        return Err(PyValueError::new_err("the replay's links must be the reversed links then the matching's"));
+    }
+    let owner = owner.map(u32s);
+    let chunks = owner.as_ref().map_or(fwd.npus * chunks_per_rank, |o| o.len());
+    let out = py
+        .allow_threads(|| {
+            let g = match &owner {
+                Some(o) => all_gather_from(&fwd, o, seed, true),
+                None => all_gather(&fwd, chunks_per_rank, seed, true),
+            }?;
+            compose(&both, &fwd.fly, g, chunks, kind)
+        })
+        .map_err(PyValueError::new_err)?;
+    columns_dict(py, out)
+}
+
+/// A transfer list (link of `links`, chunk, reduce: u32, u32, u8 bytes) replayed and written as
+/// columns grouped by round (synth_columns::columns). Returns columns_dict's dict.
+#[pyfunction]
+#[pyo3(signature = (*, links, link, chunk, reduce, chunks))]
+fn synth_replay_columns<'py>(py: Python<'py>, links: &Bound<'py, PyDict>, link: &[u8], chunk: &[u8], reduce: &[u8],
+                             chunks: usize) -> PyResult<Bound<'py, PyDict>> {
+    let l = links_from(links)?;
+    let (link, chunk) = (u32s(link), u32s(chunk));
+    if link.len() != chunk.len() || chunk.len() != reduce.len() {
+        return Err(PyValueError::new_err("transfer arrays differ in length"));
+    }
+    let out = py
+        .allow_threads(|| columns(&l, chunks, link.len(), |i| (link[i], chunk[i], reduce[i] != 0)))
+        .map_err(PyValueError::new_err)?;
+    columns_dict(py, out)
+}
+
+/// Prove a schedule given as columns (schedule_proof::prove): step_ptr u64 bytes; src, dst, chunk
+/// bytes of `width`-byte (2 or 4) values; reduce u8 bytes; `seed` draws the fingerprint weights.
+/// Raises ValueError with the located reason when the schedule does not implement `collective`.
+#[pyfunction]
+#[pyo3(signature = (*, collective, ranks, chunks_per_rank, step_ptr, src, dst, chunk, width, reduce, seed))]
+#[allow(clippy::too_many_arguments)]
+fn prove_schedule(py: Python<'_>, collective: &str, ranks: usize, chunks_per_rank: usize, step_ptr: &[u8], src: &[u8], dst: &[u8],
+                  chunk: &[u8], width: usize, reduce: &[u8], seed: u64) -> PyResult<()> {
+    let goal = match collective {
+        "all-gather" => Goal::AllGather,
+        "reduce-scatter" => Goal::ReduceScatter,
+        "all-reduce" => Goal::AllReduce,
+        _ => return Err(PyValueError::new_err(format!("no such collective '{collective}'"))),
+    };
+    if width != 2 && width != 4 {
+        return Err(PyValueError::new_err(format!("columns of {width}-byte values; expected 2 or 4")));
+    }
+    let ptr: Vec<u64> = step_ptr.chunks_exact(8).map(|x| u64::from_le_bytes(x.try_into().unwrap())).collect();
+    if ptr.is_empty() {
+        return Err(PyValueError::new_err("step offsets are empty; expected steps + 1 of them"));
+    }
+    let cols = ProofColumns { goal, ranks, chunks_per_rank, step_ptr: &ptr, src: Col { bytes: src, width }, dst: Col { bytes: dst, width },
+                              chunk: Col { bytes: chunk, width }, reduce };
+    py.allow_threads(|| prove(&cols, seed)).map_err(PyValueError::new_err)
+}
+
 /// Adds the synthesis functions to the extension module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(synth_schedule, m)?)?;
+    m.add_function(wrap_pyfunction!(synth_replay_columns, m)?)?;
+    m.add_function(wrap_pyfunction!(prove_schedule, m)?)?;
     m.add_function(wrap_pyfunction!(synth_all_gather, m)?)?;
     m.add_function(wrap_pyfunction!(synth_replay, m)?)?;
     m.add_function(wrap_pyfunction!(synth_list_replay, m)?)?;

@@ -8,7 +8,7 @@ use pyo3::types::{PyBytes, PyDict};
 use std::collections::HashMap;
 
 use crate::le_arrays::{f64s, pybytes, u32s};
-use crate::chakra_reader::{read, AttrFields, FieldKind, NodeFields, Schema, ValueKind};
+use crate::chakra_reader::{read, AttrFields, FieldKind, Fields, NodeFields, Schema, ValueKind};
 use crate::workload_replay::{replay, span_unions, Dag, Timing, OP_COLLECTIVE, OP_RECV, OP_SEND};
 
 
@@ -74,6 +74,9 @@ fn check(d: &Dag) -> Result<(), String> {
     Ok(())
 }
 
+/// What workload_replay returns: finish per NPU, start and end per node (f64 bytes), state per node (u8).
+type ReplayColumns<'py> = (Bound<'py, PyBytes>, Bound<'py, PyBytes>, Bound<'py, PyBytes>, Bound<'py, PyBytes>);
+
 /// Replay every NPU's DAG (workload_replay::replay). Arrays: npu_ptr, dep_ptr, deps, channel,
 /// group_ptr, members u32; op, resource u8; duration f64 (ns). `on_collective(node, issue_ns)`
 /// returns the members' finish times, `on_send(node, t)` the arrival. Returns (finish per NPU,
@@ -85,7 +88,7 @@ fn check(d: &Dag) -> Result<(), String> {
 fn workload_replay<'py>(py: Python<'py>, npu_ptr: &[u8], op: &[u8], resource: &[u8], duration: &[u8], dep_ptr: &[u8],
                         deps: &[u8], channel: &[u8], group_ptr: &[u8], members: &[u8], p2p_keys: usize,
                         on_collective: Bound<'py, PyAny>, on_send: Bound<'py, PyAny>)
-                        -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>, Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
+                        -> PyResult<ReplayColumns<'py>> {
     let dag = Dag { npu_ptr: u32s(npu_ptr), op: op.to_vec(), resource: resource.to_vec(), duration: f64s(duration),
                     dep_ptr: u32s(dep_ptr), deps: u32s(deps), channel: u32s(channel), group_ptr: u32s(group_ptr),
                     members: u32s(members), p2p_keys };
@@ -106,18 +109,21 @@ fn workload_replay<'py>(py: Python<'py>, npu_ptr: &[u8], op: &[u8], resource: &[
 fn read_chakra_et<'py>(py: Python<'py>, paths: Vec<String>, fields: Vec<(usize, u32, u8, usize)>, node: HashMap<String, u32>,
                        attr_name: u32, attr_values: HashMap<u32, String>) -> PyResult<Bound<'py, PyDict>> {
     let types = fields.iter().map(|f| f.0.max(if f.2 == 2 { f.3 } else { 0 })).max().unwrap_or(0) + 1;
-    let mut messages = vec![HashMap::new(); types.max(3)];
+    let mut messages = vec![Fields::default(); types.max(3)];
     for &(m, f, k, sub) in &fields {
         messages[m].insert(f, match k { 1 => FieldKind::String, 2 => FieldKind::Message(sub), _ => FieldKind::Scalar });
     }
     let get = |k: &str| node.get(k).copied().ok_or_else(|| PyValueError::new_err(format!("no Node field '{k}'")));
     let nf = NodeFields { id: get("id")?, name: get("name")?, kind: get("type")?, ctrl_deps: get("ctrl_deps")?,
                           data_deps: get("data_deps")?, duration_micros: get("duration_micros")?, attr: get("attr")? };
-    let values = attr_values.into_iter().map(|(f, t)| (f, match t.as_str() {
-        "bool" => ValueKind::Bool, "int32" => ValueKind::Int32, "int64" => ValueKind::Int64, "uint32" => ValueKind::Uint32,
-        "uint64" => ValueKind::Uint64, "sint32" => ValueKind::Sint32, "sint64" => ValueKind::Sint64,
-        "fixed32" => ValueKind::Fixed32, "fixed64" => ValueKind::Fixed64, "sfixed32" => ValueKind::Sfixed32,
-        "sfixed64" => ValueKind::Sfixed64, "string" => ValueKind::Str, _ => ValueKind::Other })).collect();
+    let mut values = vec![None; attr_values.keys().max().map_or(0, |&f| f as usize + 1)];
+    for (f, t) in attr_values {
+        values[f as usize] = Some(match t.as_str() {
+            "bool" => ValueKind::Bool, "int32" => ValueKind::Int32, "int64" => ValueKind::Int64, "uint32" => ValueKind::Uint32,
+            "uint64" => ValueKind::Uint64, "sint32" => ValueKind::Sint32, "sint64" => ValueKind::Sint64,
+            "fixed32" => ValueKind::Fixed32, "fixed64" => ValueKind::Fixed64, "sfixed32" => ValueKind::Sfixed32,
+            "sfixed64" => ValueKind::Sfixed64, "string" => ValueKind::Str, _ => ValueKind::Other });
+    }
     let schema = Schema { messages, node: nf, attr: AttrFields { name: attr_name, values } };
     let c = py.allow_threads(|| read(&schema, &paths));
     let d = PyDict::new(py);

@@ -31,6 +31,8 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
     (["--chunks=-1"], "--chunks", "bad value -1; expected a whole number ≥ 1"),
     (["--chunks", "0"], "--chunks", "≥ 1"),
     (["--active-chunks=-2"], "--active-chunks", "≥ 1"),
+    # checked by SimulationOptions against the group, still named as the option typed
+    (["--chunks", "99999999"], "--chunks", "expected at most 8,388,608 chunks"),
     (["--group", "0-x"], "--group", "bad --group '0-x'"),
     (["--group=-3-2"], "--group", "non-negative"),
     (["--group", "5-2"], "--group", "LOW <= HIGH"),
@@ -47,6 +49,7 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
     (["--size", "1e400B"], "--size", "not a finite, non-negative number of bytes"),
     (["--size=-1MiB"], "--size", "non-negative"),
     (["--size", "1.5B"], "--size", "whole number of bytes"),
+    (["--size", "nan"], "--size", "expected a size such as '1MiB', '4 KB' or a number of bytes, got 'nan'"),
     (["--size", "8KiB..1KiB"], "--size", "bad size range"),
     (["--size", "0"], "--size", "sizes must be positive"),
     (["--top=-1"], "--top", "≥ 0"),
@@ -169,3 +172,16 @@ def test_decompile_of_a_non_finite_number_is_located(tmp_path, capsys, value):
     first = err.splitlines()[0]
     # t15i's reader may refuse the number first; either way the error is located at the bandwidth
     assert first.startswith(f"{doc}:") and "devices[0].links[0].physical.bandwidth" in first
+
+
+@pytest.mark.parametrize("value, column, why", [
+    ("[nan GB/s]", 6, "syntax error: unexpected 'GB'"),
+    ("[1e400 GB/s]", 2, "quantity too large"),
+    ("[fast]", 2, "undefined name 'fast'"),
+])
+def test_a_bad_define_says_why_at_its_column(capsys, value, column, why):
+    """It said only "-D bandwidth=[nan GB/s]: not a valid value for a list parameter" at column 1."""
+    code, out, err = run(capsys, "simulate", "std.fabrics.stack", "-D", 'shape="RI(4)"', "-D", f"bandwidth={value}")
+    assert code == 1
+    assert err.startswith(f"-D bandwidth:1:{column}: error: -D bandwidth={value}: not a valid value for a list "
+                          f"parameter: {why}"), err

@@ -290,3 +290,26 @@ def test_a_second_sweep_on_the_same_output_is_refused(tmp_path, capsys):
     code, out = sweep(capsys, spec, "-o", tmp_path / "r", "--workers", "1", "-q")
     assert code == 0, out
     assert len(table(tmp_path / "r.parquet")) == 2 and not lock.exists()
+
+
+# -- simulation options the graph or the combination refuses (issue 23 review) -----------------------
+
+def test_scheduling_options_no_model_of_the_point_runs_are_refused_before_anything_runs(tmp_path, capsys):
+    """themis under the fair model ran every point into "<input>: error: ..." rows; now the spec is
+    refused at the axis that asks for it, nothing run."""
+    spec = write(tmp_path, "s.yaml", "source: std.fabrics.stack\naxes:\n  shape: [\"SW(2)\"]\n  model: fair\n"
+                                     "  inter_dimension_scheduling: [baseline, themis]\n")
+    code, text = sweep(capsys, spec, "-o", tmp_path / "r", "--workers", "1", "-q")
+    assert code == 1 and text.startswith(f"{spec}:5:31: axes.inter_dimension_scheduling: error: "), text
+    assert "got fifo scheduling with model fair" in text and "themis" in text
+    assert not (tmp_path / "r.parquet").exists()
+
+
+def test_an_option_the_graph_refuses_is_located_at_its_spec_key(tmp_path, capsys):
+    """The chunk limit needs the group's size, so it is checked on the worker; its row said
+    "chunks: error: ..." and now names the spec's line."""
+    spec = write(tmp_path, "s.yaml", "source: std.fabrics.stack\naxes:\n  shape: [\"SW(2)\"]\n  chunks: 99999999\n")
+    code, text = sweep(capsys, spec, "-o", tmp_path / "r", "--workers", "1", "-q")
+    assert code == 1, text
+    [row] = table(tmp_path / "r.parquet")
+    assert row["error"].startswith(f"{spec}:4:11: axes.chunks: error: 99,999,999 chunks on 2 group members"), row

@@ -57,3 +57,67 @@ def test_a_zero_remote_memory_latency_is_accepted(tmp_path, capsys):
     for value in ("0", "0.0", "7"):
         code, out = cli(capsys, "simulate", RING, "--workload", prefix, "--remote-mem-latency", value)
         assert code == 0, out
+
+
+MICRO = "allreduce -1 1 NONE 0 1 NONE 0 1 ALLREDUCE 1048576 1"
+
+
+@pytest.mark.parametrize("line,where,message", [
+    # found by the issue 20-23 review: each of these was located at line 3 column 1 as "layer line
+    # has 12 fields; expected 12", at Chakra's temporary ET file, or not refused at all
+    (MICRO.replace("1048576", "nan"), ":3:44:", "weight-gradient comm size 'nan' is not a whole number of bytes"),
+    (MICRO.replace("1048576", "-5"), ":3:44:", "weight-gradient comm size '-5' is not a whole number of bytes"),
+    (MICRO.replace("1048576", "1e30"), ":3:44:", "'1e30' is not a whole number of bytes from 0 to 9,223,372,036"),
+    (MICRO.replace("1048576", "99999999999999999999"), ":3:44:", "is not a whole number of bytes from 0 to"),
+    (MICRO.replace("1048576", "0"), ":3:44:", "weight-gradient comm size is 0 bytes for its ALLREDUCE"),
+    (MICRO.replace("-1 1 NONE", "-1 -5 NONE"), ":3:14:", "forward compute time '-5' is not a whole number of µs"),
+    (MICRO.replace("1048576 1", "1048576 -1"), ":3:52:", "update time '-1' is not a whole number of ns"),
+    # a misspelt type ran as an all-reduce (Chakra's converter maps unknown names to ALL_REDUCE)
+    (MICRO.replace("ALLREDUCE", "ALLGATHR"), ":3:34:", "weight-gradient comm type 'ALLGATHR' is not one Chakra"),
+])
+def test_bad_text_workload_fields_are_located_at_the_field(tmp_path, capsys, line, where, message):
+    p = tmp_path / "w.txt"
+    p.write_text(f"MICRO\n1\n{line}\n")
+    code, out = cli(capsys, "simulate", RING, "--workload", p)
+    assert code == 1 and out.startswith(f"{p}{where} error: ") and message in out, out
+    assert "Traceback" not in out and "infragraph-workload-" not in out
+
+
+def test_a_misspelt_text_comm_type_suggests_the_name(tmp_path, capsys):
+    p = tmp_path / "w.txt"
+    p.write_text(f"MICRO\n1\n{MICRO.replace('ALLREDUCE', 'ALLGATHR')}\n")
+    code, out = cli(capsys, "simulate", RING, "--workload", p)
+    assert code == 1 and "did you mean 'ALLGATHER'?" in out, out
+
+
+SPEC = "layers: 4\nhidden: 1024\nheads: 16\nseq: 512\nvocab: 32000\nglobal_batch: 8\ntp: 2\npp: 2\ndp: 2\n"
+
+
+@pytest.mark.parametrize("change,where,message", [
+    # found by the issue 20 review: these were located at the file alone ("ws.yaml: error: ...")
+    (("layers: 4", "layers: nan"), ":1:9: layers:", "'layers' is 'nan'; expected a whole number >= 1"),
+    (("hidden: 1024", "hidden: 1024 GB"), ":2:9: hidden:", "'hidden' is '1024 GB'; expected a whole number >= 1"),
+    (("dp: 2", "dp: 2\nefficiency: 1.5"), ":10:13: efficiency:", "efficiency 1.5; expected a fraction of peak"),
+    # was accepted: a string counted as true
+    (("dp: 2", "dp: 2\nsequence_parallel: yes please"), ":10:20: sequence_parallel:",
+     "'sequence_parallel' is 'yes please'; expected true or false"),
+    # was "internal error: ValueError: Value out of range" from protobuf, exit 3
+    (("seq: 512", "seq: 99999999999"), ":4:6: seq:", "one compute node's FLOPs (seq 99999999999, hidden 1024"),
+    # ran for hours building 4e14 micro-batches
+    (("global_batch: 8", "global_batch: 800000000000000"), ":6:15: global_batch:",
+     "is 400,000,000,000,000 micro-batches, which with 2 layers per stage on 8 ranks is up to 1.02e+17 ET nodes"),
+])
+def test_bad_workload_spec_values_are_located_at_their_key(tmp_path, capsys, change, where, message):
+    spec = tmp_path / "ws.yaml"
+    spec.write_text(SPEC.replace(*change))
+    code, out = cli(capsys, "workload", spec, "-o", tmp_path / "out" / "step")
+    assert code == 1 and out.startswith(f"{spec}{where} error: workload spec: ") and message in out, out
+    assert "Traceback" not in out and "internal error" not in out
+    assert not (tmp_path / "out").exists()
+
+
+def test_an_unknown_workload_spec_key_is_located_at_its_line(tmp_path, capsys):
+    spec = tmp_path / "ws.yaml"
+    spec.write_text(SPEC.replace("tp: 2\n", "parallel:\n  tpp: 2\n"))
+    code, out = cli(capsys, "workload", spec, "-o", tmp_path / "step")
+    assert code == 1 and out.startswith(f"{spec}:8:8: error: parallel.tpp: unknown key") and "did you mean 'tp'?" in out, out

@@ -58,3 +58,18 @@ def test_default_values_are_accepted():
         for action in sub._actions:
             if isinstance(action.type, one_of) and action.default is not None:
                 assert action.default in action.type.names()
+
+
+def test_workload_replay_imports_no_scipy(tmp_path):
+    """`simulate --workload` never needs scipy (its import was a third of the replay's start-up):
+    the graph queries and the injection check that use it import it when they run."""
+    from tests.helpers import shared_file
+
+    micro = shared_file("backends/astra-sim/examples/workload/microbenchmarks/all_reduce/8npus_1MB") / "all_reduce"
+    argv = [["simulate", "examples/ring8.igl", "--workload", str(micro), "--model", "astra", "--no-cache",
+             "--json", str(tmp_path / "r.json")]]
+    done = subprocess.run([sys.executable, "-c", PROBE.format(heavy=("scipy",)), json.dumps(argv)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert json.loads((tmp_path / "r.json").read_text())["step_time_ns"] > 0
+    assert json.loads(done.stdout) == []

@@ -56,7 +56,7 @@ def test_failed_link_is_avoided(capsys, tmp_path):
 @pytest.mark.parametrize("argv, where, message", [
     (["--chunks", "0"], "--chunks", "expected a whole number ≥ 1"),
     (["--chunks", "many"], "--chunks", "expected a whole number ≥ 1 or auto"),
-    (["--chunks", "99999999"], "--chunks", "bad --chunks 99999999: on 9 NPUs at most 3,728,270 chunks per rank fit"),
+    (["--chunks", "99999999"], "--chunks", "bad --chunks 99999999: on 9 NPUs at most 7,456,540 chunks per rank fit"),
     (["--size", "0"], "--size", "expected a size > 0"),
     (["--size", "lots"], "--size", "bad --size 'lots'"),
     (["--match-seed", "-1"], "--match-seed", "expected a whole number ≥ 0"),
@@ -105,3 +105,39 @@ def test_comparison_options_are_located(capsys, argv, where, message):
     code, _, err = run(capsys, "simulate", *MESH, "--algorithm", "ring,synthesized", *argv)
     assert code == 1
     assert err.startswith(f"{where}: error:") and message in err
+
+
+def test_binary_schedule_file_is_written_validated_converted_and_run(capsys, tmp_path):
+    """-o *.igsched writes the binary schedule file; `schedule validate` proves it, `schedule
+    import` converts it to the same JSON schedule (and back), and simulate runs it."""
+    binary, text, again = tmp_path / "s.igsched", tmp_path / "s.json", tmp_path / "t.igsched"
+    code, out, _ = run(capsys, "synthesize", *MESH, "--collective", "all-reduce", "--chunks", "2", "--model", "none",
+                       "--dependencies", "chunks", "-o", str(binary))
+    assert code == 0 and f"wrote {binary}" in out
+    code, out, _ = run(capsys, "schedule", "validate", str(binary))
+    assert code == 0 and "valid all-reduce over 9 ranks, 2 chunk(s) per rank" in out
+    assert run(capsys, "schedule", "import", str(binary), "-o", str(text))[0] == 0
+    doc = json.loads(text.read_text())
+    assert doc["dependencies"] == "chunks" and sum(map(len, doc["steps"])) == 2 * 9 * 8 * 2
+    assert run(capsys, "schedule", "import", str(text), "-o", str(again))[0] == 0
+    validate(load_schedule(str(text)))
+    assert again.read_bytes()[:8] == binary.read_bytes()[:8]
+    code, out, _ = run(capsys, "simulate", *MESH, "--algorithm", f"schedule:{binary}", "--size", "16MiB")
+    assert code == 0 and "time" in out
+
+
+def test_a_broken_binary_file_is_located(capsys, tmp_path):
+    bad = tmp_path / "bad.igsched"
+    bad.write_bytes(b"IGSCHED1" + (5).to_bytes(8, "little") + b"{nope")
+    code, _, err = run(capsys, "schedule", "validate", str(bad))
+    assert code == 1 and f"{bad}: error: header (from byte 16) is not JSON" in err
+
+
+def test_json_output_of_a_huge_schedule_is_refused(capsys, tmp_path, monkeypatch):
+    from infragraph.cli import synthesize as cli_synthesize
+
+    monkeypatch.setattr(cli_synthesize, "JSON_MAX_TRANSFERS", 100)
+    code, _, err = run(capsys, "synthesize", *MESH, "--collective", "all-gather", "--chunks", "2", "--model", "none",
+                       "-o", str(tmp_path / "s.json"))
+    assert code == 1 and "-o" in err and "144 transfers are too many for a JSON schedule (at most 100)" in err
+    assert "name the output *.igsched" in err and not (tmp_path / "s.json").exists()

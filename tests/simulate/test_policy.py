@@ -158,3 +158,36 @@ def test_imported_nvlink_bundles_are_not_duplicate_edges(tmp_path):
     plain = tmp_path / "plain.igl"
     plain.write_text(out.read_text().replace("; bundle = true", ""))
     assert any(f.rule == "IG011" for f in lint_files([str(plain)], LintConfig()).findings)
+
+
+def test_d_mod_k_loads_every_leaf_up_link_alike():
+    """d-mod-k's promise on a full-bisection Clos: each leaf up-link carries the destinations of one
+    residue, so an all-to-all puts the same bytes on every leaf-to-spine link (ECMP's hash does not)."""
+    p = prepare(blueprints.graph("std.fabrics.clos", radix=8, tiers=2))
+    up_bytes = {}
+    for policy in ("scale-out=ecmp", "scale-out=d-mod-k"):
+        r = simulate(p, Opts(collective="all-to-all", algorithm=("direct",), size_bytes=1 << 20, model="aware",
+                             routing_policy=policy, links="all", top_links=None))
+        assert r["routing_policy"] == f"scale-up=spray,{policy}"
+        up_bytes[policy] = [link["bytes"] for link in r["links"] if link["src"].startswith("leaf.")
+                            and link["dst"].startswith("spine.")]
+        if policy.endswith("d-mod-k"):
+            assert r["routing_collisions"]["links_used"] > 0
+    assert len(up_bytes["scale-out=d-mod-k"]) == 32  # 8 leaves x 4 spines
+    assert set(up_bytes["scale-out=d-mod-k"]) == {917504.0}
+    assert len(set(up_bytes["scale-out=ecmp"])) > 1
+
+
+def test_d_mod_k_is_named_and_misspellings_are_refused():
+    assert parse_policy("scale-out=d-mod-k") == {"scale-up": "spray", "scale-out": "d-mod-k"}
+    with pytest.raises(InfraGraphError, match="unknown policy 'dmodk'; expected one of: ecmp, spray, adaptive, d-mod-k"):
+        parse_policy("scale-out=dmodk", "routing policy (--routing-policy)")
+
+
+def test_cli_refuses_a_bad_routing_policy_naming_the_option():
+    cmd = [sys.executable, "-m", "infragraph", "simulate", "std.fabrics.clos", "-D", "radix=8", "-D", "tiers=2",
+           "--routing-policy", "scale-out=d-mod-j", "-q"]
+    out = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 1
+    assert "--routing-policy" in out.stderr and "unknown policy 'd-mod-j'" in out.stderr
+    assert "Traceback" not in out.stderr

@@ -237,15 +237,19 @@ def test_dimension_order_routing_crosses_fully_connected_and_switch_dims_in_one_
     assert dor["link_bytes_total"] == hops["link_bytes_total"]
 
 
-@pytest.mark.parametrize("opts, message", [
-    (Opts(model="astra", inter_dimension_scheduling="greedy"), "unknown inter-dimension scheduling 'greedy'"),
-    (Opts(model="astra", intra_dimension_scheduling="LIFO"), "unknown intra-dimension scheduling 'LIFO'"),
-    (Opts(model="astra", scheduling="fifo", intra_dimension_scheduling="SCF"), "need --scheduling arrival"),
-    (Opts(model="fair", inter_dimension_scheduling="themis"), "got --scheduling fifo"),
+@pytest.mark.parametrize("opts, path, message", [
+    (Opts(model="astra", inter_dimension_scheduling="greedy"), None, "unknown inter-dimension scheduling 'greedy'"),
+    (Opts(model="astra", intra_dimension_scheduling="LIFO"), None, "unknown intra-dimension scheduling 'LIFO'"),
+    (Opts(model="astra", scheduling="fifo", intra_dimension_scheduling="SCF"), "intra_dimension_scheduling",
+     "need arrival scheduling (the default of the astra models); got fifo scheduling with model astra"),
+    (Opts(model="fair", inter_dimension_scheduling="themis"), "inter_dimension_scheduling",
+     "got fifo scheduling with model fair"),
 ])
-def test_scheduling_options_outside_what_is_modelled_are_errors(opts, message):
-    with pytest.raises(InfraGraphError, match=message):
+def test_scheduling_options_outside_what_is_modelled_are_errors(opts, path, message):
+    with pytest.raises(InfraGraphError) as e:
         simulate(simgraphs.ring(8), opts)
+    [d] = e.value.diagnostics
+    assert message in d.message and d.location.path == path
 
 
 def test_scheduling_options_match_astra_sims_code():
@@ -264,15 +268,32 @@ def test_scheduling_options_match_astra_sims_code():
     assert times == {("FIFO", "baseline"): 68_712, ("FIFO", "themis"): 74_062, ("SCF", "themis"): 70_692}
 
 
-@pytest.mark.parametrize("starts, message", [
-    (((0, 1),), "member_start_ns[0] has 2 starts for a group of 8 members"),
-    (((0,) * 8, (0,) * 8), "member_start_ns gives starts for 2 process groups, but there are 1"),
-    (((0, 0, 0, -5, 0, 0, 0, 0),), "member_start_ns[0][3] = -5: expected a finite time >= 0 ns"),
-    (((0, 0, 0, 0, 0, 0, 0, float("inf")),), "member_start_ns[0][7] = inf: expected a finite time >= 0 ns"),
+@pytest.mark.parametrize("starts, path, message", [
+    (((0, 1),), "member_start_ns[0]", "member_start_ns[0] has 2 starts for a group of 8 members"),
+    (((0,) * 8, (0,) * 8), "member_start_ns", "member_start_ns gives starts for 2 process groups, but there are 1"),
+    (((0, 0, 0, -5, 0, 0, 0, 0),), "member_start_ns[0][3]", "member_start_ns[0][3] = -5: expected a finite time >= 0 ns"),
+    (((0, 0, 0, 0, 0, 0, 0, float("inf")),), "member_start_ns[0][7]", "= inf: expected a finite time >= 0 ns"),
+    (((0, 0, 0, 0, 0, 0, 0, float("nan")),), "member_start_ns[0][7]", "= nan: expected a finite time >= 0 ns"),
+    (((0, 0, 0, 0, 0, 0, 0, True),), "member_start_ns[0][7]", "= True: expected a finite time >= 0 ns"),
+    (((0, 0, 0, 0, 0, 0, 0, "5"),), "member_start_ns[0][7]", "= '5': expected a finite time >= 0 ns"),
+    # not sequences: a TypeError from len() before; now located at the field
+    (5.0, "member_start_ns", "member_start_ns = 5.0: expected one sequence of starts (ns) per process group"),
+    (None, "member_start_ns", "member_start_ns = None: expected one sequence"),
+    ((7,), "member_start_ns[0]", "member_start_ns[0] = 7: expected a sequence of one start (ns) per member"),
 ])
-def test_bad_member_starts_are_located(starts, message):
-    with pytest.raises(InfraGraphError, match=message.replace("[", r"\[").replace("]", r"\]")):
+def test_bad_member_starts_are_located(starts, path, message):
+    with pytest.raises(InfraGraphError) as e:
         simulate(simgraphs.ring(8), Opts(model="astra", member_start_ns=starts))
+    [d] = e.value.diagnostics
+    assert d.location.path == path and message in d.message
+
+
+def test_member_starts_as_arrays_are_accepted():
+    import numpy as np
+
+    late = simulate(simgraphs.ring(8), Opts(model="astra", member_start_ns=np.array([[0.0] * 7 + [500.0]])))
+    plain = simulate(simgraphs.ring(8), Opts(model="astra"))
+    assert late["collective_time_ns"] > plain["collective_time_ns"]
 
 
 def test_greedy_weighs_dimensions_by_the_bandwidths_astra_sim_reads():

@@ -11,6 +11,7 @@ from infragraph.cli.simulate import options as cli_options
 from infragraph.cli import build_parser
 from infragraph.errors import InfraGraphError
 from infragraph.simulate import SimulationOptions
+from infragraph.simulate.spellings import cli_option
 
 
 def test_cli_spellings_give_the_fields():
@@ -63,3 +64,10 @@ def test_every_true_false_option_is_checked():
     assert set(FLAGS) == {f.name for f in fields(SimulationOptions) if str(f.type).startswith("bool")}
     for name in FLAGS:
         assert getattr(SimulationOptions(**{name: False}), name) is False
+
+
+@pytest.mark.parametrize("field, option", [("chunks", "--chunks"), ("active_chunks", "--active-chunks"),
+                                           ("size_bytes", "--size"), ("endpoint_delay_ns", "--endpoint-delay"),
+                                           ("local_mem_bw_gb_per_s", "--local-mem-bw"), ("groups", "--group")])
+def test_cli_option_names_the_option_a_field_is_typed_as(field, option):
+    assert cli_option(field) == option

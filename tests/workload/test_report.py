@@ -47,6 +47,26 @@ def test_trace_has_compute_and_communication_lanes_per_npu():
     assert {"compute", "communication"} <= lanes
 
 
+def test_receives_posted_together_get_rows_that_never_overlap():
+    """1F1B posts several receives at once: in one Perfetto thread they would overlap without
+    nesting (Perfetto drops such slices), so each gets the first row of the lane free at its start."""
+    r = _report()
+    r["timeline"] = [[(1, "recv", "a", 0.0, 10.0), (2, "recv", "b", 5.0, 20.0), (3, "recv", "c", 10.0, 15.0),
+                      (4, "recv", "d", 12.0, 30.0), (5, "compute", "x", 0.0, 30.0)], []]
+    t = chrome_trace(r)
+    slices = {e["name"]: e["tid"] for e in t["traceEvents"] if e["ph"] == "X"}
+    assert slices == {"a": 2, "b": 6, "c": 2, "d": 10, "x": 0}  # receives row 1, 2, 1, 3
+    names = {(e["pid"], e["tid"]): e["args"]["name"] for e in t["traceEvents"] if e["name"] == "thread_name"}
+    assert names[(0, 6)] == "receives 2" and names[(0, 10)] == "receives 3" and names[(0, 2)] == "receives"
+    by_tid: dict = {}
+    for e in t["traceEvents"]:
+        if e["ph"] == "X":
+            by_tid.setdefault((e["pid"], e["tid"]), []).append((e["ts"], e["ts"] + e["dur"]))
+    for spans in by_tid.values():
+        spans.sort()
+        assert all(b[0] >= a[1] for a, b in zip(spans, spans[1:]))
+
+
 def test_text_summary_names_the_step_and_the_parts():
     text = format_report(_report())
     assert "step time: 30 ns" in text and "exposed communication 15 ns" in text and "busbw 3.20 GB/s" in text

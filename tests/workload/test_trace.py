@@ -230,3 +230,28 @@ def test_a_generated_step_reads_the_same_both_ways(tmp_path):
     out = Generator(s).write(tmp_path / "step")
     w = read_et_set(str(tmp_path / "step"), 8, out["comm_group_file"])
     assert w.nodes == _python_read(str(tmp_path / "step"), 8) and len(w.cols.id) > 100
+
+
+def test_the_engines_reader_takes_any_id_order_and_flags_only_real_cycles(tmp_path):
+    """Ids out of order, with gaps (no arithmetic id -> row), a dependency on a later row (the
+    acyclicity check runs) and an attribute given twice (the last one counts, as in Python's dict):
+    read as the Python reader reads them. A self-dependency and a two-node cycle go to the Python
+    reader, which names them."""
+    from infragraph.workload.chakra import et_bytes
+    from infragraph.workload.trace import _read_columns
+
+    twice = comp(40, 1, deps=(7,))
+    twice.attr.add(name="num_ops", int64_val=5)
+    twice.attr.add(name="num_ops", int64_val=9)
+    nodes = [comp(9, 2, deps=(40,)), twice, comp(7, 1), comp(12, 3, deps=(9, 7))]
+    prefix, _ = write_set(tmp_path, [nodes, nodes])
+    cols, bad = _read_columns([f"{prefix}.{r}.et" for r in range(2)])
+    assert bad == [] and cols.id.tolist() == [7, 9, 12, 40] * 2
+    w = read_et_set(prefix, 2)
+    assert w.nodes == _python_read(prefix, 2) and w.nodes[0][40].num_ops == 9 and w.nodes[1][12].deps == (9, 7)
+    for name, per_rank in (("self", [comp(1, 1, deps=(1,))]), ("pair", [comp(1, 1, deps=(2,)), comp(2, 1, deps=(1,))])):
+        for r in range(2):
+            (tmp_path / f"{name}.{r}.et").write_bytes(et_bytes(per_rank))
+        assert _read_columns([f"{tmp_path}/{name}.{r}.et" for r in range(2)])[1] == [0, 1]
+        with pytest.raises(InfraGraphError, match="dependency cycle"):
+            read_et_set(str(tmp_path / name), 2)

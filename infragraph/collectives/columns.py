@@ -1,0 +1,98 @@
+"""A collective schedule as typed columns, and its proof (the validator) over them.
+
+Why columns: a schedule is a list of (step, src, dst, chunk, op) transfers, and a synthesized
+16,384-NPU all-reduce has 536,805,376 of them. As Python objects (schedule.Transfer) that is about
+100 B each; as columns it is 7 B each (src, dst, chunk as 16-bit values when ranks and chunks fit,
+op as one byte) plus one offset per step. The synthesizer (synthesize.py), the binary schedule
+file (schedule_file.py) and the validator use this form; schedule.Schedule (tuples of transfers)
+stays the form of the JSON interchange format and of the importers and exporters.
+
+The proof runs in the engine (simengine/src/schedule_proof.rs): per (rank, chunk) the exact
+count of contributions held and a random fingerprint of which ranks they came from, so that it
+needs 12 B per (rank, chunk) instead of one bit per (rank, chunk, rank). A correct schedule is
+always accepted; a wrong one passes with probability below 4.4e-19 per (rank, chunk), the weights
+drawn afresh from the OS on every call (docs/collectives.md, "Validation").
+"""
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+
+import numpy as np
+
+COLLECTIVES = ("all-gather", "reduce-scatter", "all-reduce")
+
+
+class ScheduleError(ValueError):
+    """A schedule that is malformed or does not implement its collective; the message is located."""
+
+
+@dataclass(frozen=True, eq=False)
+class ScheduleColumns:
+    """Transfers of step s are rows step_ptr[s] .. step_ptr[s + 1] of src, dst, chunk (unsigned
+    ints) and reduce (bool: True reduces, False copies). Chunk c belongs to rank c // K."""
+
+    collective: str
+    ranks: int
+    chunks_per_rank: int
+    step_ptr: np.ndarray  # uint64, steps + 1, from 0 to the number of transfers
+    src: np.ndarray
+    dst: np.ndarray
+    chunk: np.ndarray
+    reduce: np.ndarray  # bool
+    name: str = ""
+    description: str = ""
+    dependencies: str = "rank-steps"
+    synthesis: dict = field(default_factory=dict)  # what the synthesizer predicted (informative)
+
+    @property
+    def chunks(self) -> int:
+        return self.ranks * self.chunks_per_rank
+
+    @property
+    def steps(self) -> int:
+        return int(self.step_ptr.size) - 1
+
+    @property
+    def transfers(self) -> int:
+        return int(self.reduce.size)
+
+    def step_of(self) -> np.ndarray:
+        """The step of every transfer (int64; 8 B per transfer: for moderate schedules)."""
+        return np.repeat(np.arange(self.steps, dtype=np.int64), np.diff(self.step_ptr.astype(np.int64)))
+
+    def prove(self) -> None:
+        """Prove the schedule implements its collective (module docstring) or raise a
+        ScheduleError naming the step and ranks, or the rank and chunk that ends wrong."""
+        from .._simengine import prove_schedule
+
+        width = index_width(self.ranks, self.chunks)
+        try:
+            prove_schedule(collective=self.collective, ranks=self.ranks, chunks_per_rank=self.chunks_per_rank,
+                           step_ptr=_le_bytes(self.step_ptr, "<u8"), src=_le_bytes(self.src, f"<u{width}"),
+                           dst=_le_bytes(self.dst, f"<u{width}"), chunk=_le_bytes(self.chunk, f"<u{width}"), width=width,
+                           reduce=_le_bytes(self.reduce, "u1"), seed=secrets.randbits(64))
+        except ValueError as exc:
+            raise ScheduleError(str(exc)) from None
+
+
+def index_width(ranks: int, chunks: int) -> int:
+    """Bytes per src/dst/chunk value: 2 while ranks and chunks fit 16 bits, else 4."""
+    return 2 if ranks <= 1 << 16 and chunks <= 1 << 16 else 4
+
+
+def index_dtype(ranks: int, chunks: int) -> np.dtype:
+    return np.dtype(f"<u{index_width(ranks, chunks)}")
+
+
+def _le_bytes(a: np.ndarray, dtype: str):
+    """`a` as little-endian bytes of `dtype` for the engine: the bytes object under `a` when `a`
+    already is exactly that (columns from the engine or a file: no copy), else a converted copy."""
+    bits = 8 * np.dtype(dtype).itemsize
+    if a.dtype.kind in "iu" and a.dtype.itemsize * 8 > bits and a.size and (int(a.max()) >> bits or int(a.min()) < 0):
+        raise ScheduleError(f"a column holds {int(a.max())} (or {int(a.min())}), outside the {bits}-bit values its "
+                            "ranks and chunks allow")
+    base = a.base
+    if a.dtype == np.dtype(dtype) and isinstance(base, bytes) and len(base) == a.nbytes and a.flags.c_contiguous:
+        return base
+    return np.ascontiguousarray(a, dtype=dtype).tobytes()
