@@ -17,6 +17,7 @@ use crate::monitor::{Monitor, Progress, Ticker, Unwatched, CHECK_EVERY};
 use crate::network::{Model, Msg, Network, WHOLE};
 use crate::custom_reductions::{self, Reductions};
 use crate::pair_gate::PairGate;
+use crate::schedule_program::NO_WAY;
 use crate::plan::{plan, CollectiveSpec, JobPlan, Scheduling};
 use crate::results::{FlowRecord, SimOutput};
 use crate::routing::{DorSpec, Metric, Policy, Router};
@@ -162,13 +163,17 @@ struct Sim<'t> {
     gate: Option<PairGate<Gated>>,
     /// Messages the gate just released (kept to reuse its allocation).
     released: Vec<Gated>,
+    /// Route set of each path a schedule's transfers name (`CollectiveSpec::routes`), and the
+    /// route id of the first (they are consecutive: a message's route gives its way back).
+    explicit: Vec<u32>,
+    explicit_route0: u32,
     /// Schedules under the astra models, as ASTRA-sim runs an exported one (`custom_reductions`):
     /// each received message reduced on its own, concurrently, in whole microseconds; a member
     /// done once its own messages have landed too.
     reductions: Option<Reductions>,
 }
 
-type Gated = (usize, usize, usize, usize, Send);
+type Gated = (usize, usize, usize, usize, Send, u32);
 
 /// A staggered step's arrivals, then the release times of the next step's sends.
 #[derive(Default)]
@@ -290,13 +295,19 @@ pub fn simulate_watched(
         symmetry_report: Report::default(),
         gate: None,
         released: Vec::new(),
+        explicit: Vec::new(),
+        explicit_route0: 0,
         reductions: (cfg.astra && has_schedule).then(Reductions::default),
     };
     if let (Some(order), Model::Fair, false) = (spec.chunk_order.as_deref(), cfg.model, cfg.astra) {
         // Every group is a copy of the first: positions are its members.
         let nodes = sim.jobs[0].member_nodes.clone();
         let router = &mut sim.router;
-        sim.gate = Some(PairGate::new(order, |a, b| -> SimResult<Vec<u32>> {
+        let routes = &spec.routes;
+        sim.gate = Some(PairGate::new(order, |a, b, way| -> SimResult<Vec<u32>> {
+            if way != NO_WAY {
+                return Ok(routes[way as usize].2.clone());
+            }
             let set = router.route_set(nodes[a as usize], nodes[b as usize])?;
             Ok(match router.parts(set) {
                 &[(route, _)] => router.links(route).to_vec(),
@@ -307,9 +318,10 @@ pub fn simulate_watched(
     if sim.gate.is_some() {
         sim.net.report_drained();
     }
-    if cfg.symmetry {
+    if cfg.symmetry && spec.routes.is_empty() {
         sim.fold()?;
     }
+    sim.explicit_routes()?;
     if sim.net.collapse {
         sim.prime_routes()?;
     }
@@ -459,6 +471,34 @@ impl<'t> Sim<'t> {
 
     /// Aware model: registers the routes of the first `primed_steps` steps of every member, lane
     /// and phase before the run, so the network knows which links only one route uses.
+    /// Registers the paths a schedule's transfers name as route sets of their own (after `fold`,
+    /// which may start a fresh router): way w is route `explicit_route0 + w`.
+    fn explicit_routes(&mut self) -> SimResult<()> {
+        self.explicit_route0 = self.router.num_routes();
+        let nodes = &self.jobs[0].member_nodes;
+        for (a, b, links) in &self.spec.routes {
+            let (Some(&src), Some(&dst)) = (nodes.get(*a as usize), nodes.get(*b as usize)) else {
+                return Err(SimError::InvalidInput(format!("a schedule's path joins positions {a} -> {b} of a group of {}", nodes.len())));
+            };
+            let set = self.router.explicit(src, dst, links)?;
+            if self.net.collapse {
+                let route = self.router.parts(set)[0].0;
+                self.net.register(route, f64::NEG_INFINITY, &self.router);
+            }
+            self.explicit.push(set);
+        }
+        Ok(())
+    }
+
+    /// The way (`schedule_program`) of the `i`-th message of member `member`'s step `s`.
+    fn way_of(&self, j: usize, chunk: usize, p: usize, member: usize, s: usize, i: usize) -> u32 {
+        let plan = &self.jobs[j].plan;
+        match plan.phase(chunk, p).algo.program.as_ref() {
+            Some(program) if !self.explicit.is_empty() => program.way(plan.position(chunk, p, member), s, i),
+            _ => NO_WAY,
+        }
+    }
+
     fn prime_routes(&mut self) -> SimResult<()> {
         let mut sends = Vec::new();
         for job in &self.jobs {
@@ -828,7 +868,8 @@ impl<'t> Sim<'t> {
                     if at > now {
                         self.q.push(at, Ev::Send { mps, lane: lane as u8, step: s as u32 });
                     } else if next < sends.len() {
-                        self.send_one(now, j, chunk, p, member, &sends[next])?;
+                        let way = self.way_of(j, chunk, p, member, s, next);
+                        self.send_one(now, j, chunk, p, member, &sends[next], way)?;
                         next += 1;
                     }
                 }
@@ -841,7 +882,8 @@ impl<'t> Sim<'t> {
                     if custom {
                         self.note_reduction(j, chunk, p, member, s, i, snd);
                     }
-                    self.send_in_turn(now, j, chunk, p, member, snd)?;
+                    let way = self.way_of(j, chunk, p, member, s, i);
+                    self.send_in_turn(now, j, chunk, p, member, snd, way)?;
                 }
             }
         }
@@ -884,16 +926,17 @@ impl<'t> Sim<'t> {
     }
 
     /// Sends one message now, or when its turn on its links comes (`gate`).
-    fn send_in_turn(&mut self, now: f64, j: usize, chunk: usize, p: usize, member: usize, snd: &Send) -> SimResult<()> {
+    #[allow(clippy::too_many_arguments)]
+    fn send_in_turn(&mut self, now: f64, j: usize, chunk: usize, p: usize, member: usize, snd: &Send, way: u32) -> SimResult<()> {
         if let (Some(gate), Some(order)) = (self.gate.as_mut(), self.spec.chunk_order.as_deref()) {
             let pos = self.jobs[j].plan.position(chunk, p, member);
-            let go = gate.send(order, chunk as u32, j as u32, pos as u32, snd.to as u32, (j, chunk, p, member, *snd));
+            let go = gate.send(order, chunk as u32, j as u32, pos as u32, snd.to as u32, way, (j, chunk, p, member, *snd, way));
             return match go {
-                Some(_) => self.send_one(now, j, chunk, p, member, snd),
+                Some(_) => self.send_one(now, j, chunk, p, member, snd, way),
                 None => Ok(()),
             };
         }
-        self.send_one(now, j, chunk, p, member, snd)
+        self.send_one(now, j, chunk, p, member, snd, way)
     }
 
     /// A gated message's last byte has left (`Ev::Drained`; sprayed ones are not gated): the next
@@ -909,24 +952,30 @@ impl<'t> Sim<'t> {
         let (Some(gate), Some(order)) = (self.gate.as_mut(), self.spec.chunk_order.as_deref()) else {
             return Ok(());
         };
+        let way = match m.route.checked_sub(self.explicit_route0) {
+            Some(w) if (w as usize) < self.explicit.len() => w,
+            _ => NO_WAY,
+        };
         let mut go = std::mem::take(&mut self.released);
-        gate.done(order, chunk as u32, a, b, &mut go);
-        for &(j, chunk, p, member, snd) in &go {
-            self.send_one(now, j, chunk, p, member, &snd)?;
+        gate.done(order, chunk as u32, a, b, way, &mut go);
+        for &(j, chunk, p, member, snd, way) in &go {
+            self.send_one(now, j, chunk, p, member, &snd, way)?;
         }
         go.clear();
         self.released = go;
         Ok(())
     }
 
-    /// Sends one message of a step of member `member` in phase `p` of `chunk`.
-    fn send_one(&mut self, now: f64, j: usize, chunk: usize, p: usize, member: usize, snd: &Send) -> SimResult<()> {
+    /// Sends one message of a step of member `member` in phase `p` of `chunk`, over the path
+    /// `way` names (`NO_WAY`: the engine's route).
+    #[allow(clippy::too_many_arguments)]
+    fn send_one(&mut self, now: f64, j: usize, chunk: usize, p: usize, member: usize, snd: &Send, way: u32) -> SimResult<()> {
         let plan = &self.jobs[j].plan;
         let stride = plan.phase(chunk, p).stride;
         let pos = plan.position(chunk, p, member);
         let peer = member + snd.to * stride - pos * stride;
         let (src, dst) = (self.jobs[j].member_nodes[member], self.jobs[j].member_nodes[peer]);
-        let set = self.router.route_set(src, dst)?;
+        let set = if way == NO_WAY { self.router.route_set(src, dst)? } else { self.explicit[way as usize] };
         let n = self.router.parts(set).len();
         let parent = if n == 1 {
             WHOLE
@@ -978,7 +1027,8 @@ impl<'t> Sim<'t> {
             self.unsent.remove(&mps);
         }
         self.sends = sends;
-        self.send_one(now, j, chunk, p, member, &snd)
+        let way = self.way_of(j, chunk, p, member, s, idx);
+        self.send_one(now, j, chunk, p, member, &snd, way)
     }
 
     /// All messages of staggered step `s` have arrived. Each was processed `delay` after it

@@ -37,6 +37,10 @@ def test_inconsistent_traces_are_located_errors(tmp_path, capsys, case):
 
 @pytest.mark.parametrize("argv,message", [
     (["--size", "1GiB"], "--size does not apply to --workload"),
+    # given at their default value they were silently ignored (issue 20 review)
+    (["--size", "1MiB"], "--size does not apply to --workload"),
+    (["--collective", "all-reduce"], "--collective does not apply to --workload"),
+    (["--root", "0"], "--root does not apply to --workload"),
     (["--peak-perf", "-3", "--roofline"], "bad --peak-perf '-3'"),
     (["--remote-mem-bw", "nan"], "bad --remote-mem-bw 'nan'"),
     (["--passes", "0"], "bad --passes 0"),
@@ -121,3 +125,24 @@ def test_an_unknown_workload_spec_key_is_located_at_its_line(tmp_path, capsys):
     spec.write_text(SPEC.replace("tp: 2\n", "parallel:\n  tpp: 2\n"))
     code, out = cli(capsys, "workload", spec, "-o", tmp_path / "step")
     assert code == 1 and out.startswith(f"{spec}:8:8: error: parallel.tpp: unknown key") and "did you mean 'tp'?" in out, out
+
+
+def test_a_comparison_with_synthesized_is_refused_for_a_workload(tmp_path, capsys):
+    """It said "unknown algorithm 'synthesized'" (the comparison is for one collective)."""
+    prefix, _ = write_set(tmp_path, [[comp(1, 1)]] * 8)
+    code, out = cli(capsys, "simulate", RING, "--workload", prefix, "--algorithm", "ring,synthesized")
+    assert code == 1 and out.startswith("--algorithm: error: 'synthesized' compares algorithms on one collective"), out
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["--dims", "3,3"], "dims 3x3 multiply to 9 but the group has 8 ranks"),
+    (["--dims", "4,2", "--algorithm", "ring,direct,ring"], "3 algorithms for 2 dimensions (--dims 4x2)"),
+    (["--routing", "dor"], "dimension-order routing needs logical dimensions (--dims)"),
+])
+def test_collective_options_a_workload_cannot_use_are_located(tmp_path, capsys, argv, message):
+    """They were "<input>: error: cannot simulate: ..." from the first collective the replay ran."""
+    text = tmp_path / "w.txt"
+    text.write_text(f"MICRO\n1\n{MICRO}\n")
+    code, out = cli(capsys, "simulate", RING, "--workload", text, *argv)
+    option = "--routing" if "--routing" in argv else "--algorithm" if "ring,direct,ring" in argv else "--dims"
+    assert code == 1 and out.startswith(f"{option}: error: {message}"), out
