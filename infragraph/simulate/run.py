@@ -63,6 +63,7 @@ class EngineSchedule(Protocol):
     chunks_per_rank: int
     dependencies: str
     steps: tuple
+    paths: tuple  # node names of the paths transfers name (empty: none)
 
     def engine_arrays(self, collective: str | None = None) -> tuple | None: ...
 
@@ -542,6 +543,10 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
             "name": sc.name, "collective": sc.collective, "ranks": sc.ranks, "chunks_per_rank": sc.chunks_per_rank,
             "steps": len(sc.steps), "transfers": sum(len(s) for s in sc.steps), "dependencies": sc.dependencies}
             for sc in opts.schedules]
+    if astra and any(sc is not None and sc.paths for sc in opts.schedules):
+        out["warnings"].append({"code": "paths-not-followed", "message": (
+            "the schedule names paths; the astra models route as ASTRA-sim does (its ETs carry no path), so "
+            "the engine routed every transfer (docs/collectives.md, \"Paths\")")})
     out["routing_policy"] = describe_policy(policy)
     out["routing_collisions"] = _collisions(p, policy, raw["link_routes"])
     if plan is not None:

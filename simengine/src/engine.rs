@@ -14,7 +14,7 @@ use crate::error::{SimError, SimResult};
 use crate::events::{Ev, EventQueue};
 use crate::fxhash::FxBuild;
 use crate::monitor::{Monitor, Progress, Ticker, Unwatched, CHECK_EVERY};
-use crate::network::{Model, Msg, Network, WHOLE};
+use crate::network::{link_loads, Model, Msg, Network, WHOLE};
 use crate::custom_reductions::{self, Reductions};
 use crate::pair_gate::PairGate;
 use crate::schedule_program::NO_WAY;
@@ -124,6 +124,12 @@ struct Job {
     /// Members simulated (`0..fold`); member m stands for every member congruent to it (see
     /// `symmetry`). The group's size when the run is not folded.
     fold: usize,
+    /// Members per position of the outermost dimension: a message's same-instant order is keyed
+    /// by its sender's index modulo this (its place inside the outer group) and its send count,
+    /// which the symmetries `symmetry` folds over keep.
+    inner: usize,
+    /// Messages each member has sent so far.
+    sent: Vec<u32>,
     chunks_left: Vec<u32>,
     finish_ns: Vec<f64>,
     /// When each member starts its part (`CollectiveSpec::starts`; zeros when not given).
@@ -258,6 +264,8 @@ pub fn simulate_watched(
         jobs.push(Job {
             member_nodes: group.iter().map(|&r| npu_nodes[r as usize]).collect(),
             fold: members,
+            inner: members / p.dims.last().copied().unwrap_or(1).max(1),
+            sent: vec![0; members],
             chunks_left: vec![p.chunks as u32; members],
             finish_ns: vec![0.0; members],
             start_ns: spec.starts.get(gi).cloned().unwrap_or_else(|| vec![0.0; members]),
@@ -320,6 +328,11 @@ pub fn simulate_watched(
     }
     if cfg.symmetry && spec.routes.is_empty() {
         sim.fold()?;
+    } else if cfg.symmetry {
+        // A representative's named paths are its own pair's: the copies' differ.
+        let members = sim.jobs[0].plan.ranks.len();
+        let why = "the schedule names paths (each a pair's own nodes)".to_string();
+        sim.symmetry_report = Report { tried: true, simulated: members, members, reason: Some(why) };
     }
     sim.explicit_routes()?;
     if sim.net.collapse {
@@ -431,11 +444,35 @@ impl<'t> Sim<'t> {
         let found =
             symmetry::find(&job.plan, self.jobs.len(), self.spec.scheduling, &job.member_nodes, &mut self.router, self.topo, self.cfg);
         self.symmetry_report = Report { tried: true, simulated: members, members, reason: None };
+        let found = match found {
+            Err(SymmetryRefused::Why(why)) if symmetry::orbit_fold_applies(&job.plan) => {
+                // Halving-doubling across the outermost dimension: try the orbits of its XORs.
+                self.router = new_router(self.topo, self.npu_nodes, self.cfg)?;
+                let job = &self.jobs[0];
+                let orbits = symmetry::find_orbits(
+                    &job.plan,
+                    self.jobs.len(),
+                    self.spec.scheduling,
+                    &job.member_nodes,
+                    &mut self.router,
+                    self.topo,
+                    self.cfg,
+                );
+                match orbits {
+                    Err(SymmetryRefused::Why(orbit_why)) => Err(SymmetryRefused::Why(format!("{why}; {orbit_why}"))),
+                    other => other,
+                }
+            }
+            other => other,
+        };
         match found {
             Ok(fold) => {
                 self.symmetry_report.simulated = fold.period;
                 self.steps_total = self.steps_total * fold.period as u64 / members as u64;
                 self.jobs[0].fold = fold.period;
+                if !fold.link_rep.is_empty() {
+                    self.net.set_link_reps(fold.link_rep.clone());
+                }
                 self.symmetry = Some(fold);
             }
             Err(SymmetryRefused::Why(why)) => {
@@ -538,8 +575,12 @@ impl<'t> Sim<'t> {
         for job in &mut jobs {
             job.chunks_left.fill(job.plan.chunks as u32);
             job.finish_ns.fill(0.0);
+            job.sent.fill(0);
         }
         let mut net = Network::new(self.cfg.model, self.cfg.astra, self.topo, self.npu_nodes, !self.cfg.no_shortcuts);
+        if let Some(fold) = self.symmetry.as_ref().filter(|f| !f.link_rep.is_empty()) {
+            net.set_link_reps(fold.link_rep.clone());
+        }
         net.collapse = false;
         if self.gate.is_some() {
             net.report_drained();
@@ -993,6 +1034,9 @@ impl<'t> Sim<'t> {
             }
         };
         let src_rank = self.jobs[j].plan.ranks[member];
+        let job = &mut self.jobs[j];
+        let key = (((member % job.inner) as u64) << 32) | job.sent[member] as u64;
+        job.sent[member] += 1;
         self.out.bytes_sent_per_rank[src_rank as usize] += snd.bytes;
         self.out.messages += 1;
         // Folded run: the message crosses the links to its real peer and is delivered to the
@@ -1003,7 +1047,7 @@ impl<'t> Sim<'t> {
         for i in 0..n {
             let (route, share) = self.router.parts(set)[i];
             let bytes = if n == 1 { snd.bytes } else { snd.bytes * share };
-            let msg = Msg { dst_mps, tag: snd.tag, bytes, route, sent_at: now, src_rank, dst_rank, parent };
+            let msg = Msg { dst_mps, tag: snd.tag, bytes, route, sent_at: now, src_rank, dst_rank, parent, key };
             self.net.send(now, msg, self.topo, &self.router, &mut self.q);
         }
         Ok(())
@@ -1215,11 +1259,30 @@ impl<'t> Sim<'t> {
         if let Some(t) = out.stopped_at_ns {
             out.collective_time_ns = out.collective_time_ns.max(t); // a lower bound of the full run
         }
-        (out.link_bytes, out.link_busy_ns, out.link_routes) = self.net.link_loads(self.topo, &self.router);
-        if let Some(fold) = &self.symmetry {
-            symmetry::expand_links(fold, &self.router, &mut out.link_bytes);
-            symmetry::expand_links(fold, &self.router, &mut out.link_busy_ns);
-            symmetry::expand_links(fold, &self.router, &mut out.link_routes);
+        match &self.symmetry {
+            Some(fold) if !fold.link_rep.is_empty() => {
+                // Every member's routes carry what its representative's corresponding routes did.
+                let rep_bytes = self.net.route_bytes();
+                let mut route_bytes = vec![0.0; self.router.num_routes() as usize];
+                for m in 0..fold.sets.len() / fold.per_member {
+                    let r = m % fold.period;
+                    for k in 0..fold.per_member {
+                        let (sm, sr) = (fold.sets[m * fold.per_member + k], fold.sets[r * fold.per_member + k]);
+                        for (&(rm, _), &(rr, _)) in self.router.parts(sm).iter().zip(self.router.parts(sr)) {
+                            route_bytes[rm as usize] = rep_bytes.get(rr as usize).copied().unwrap_or(0.0);
+                        }
+                    }
+                }
+                (out.link_bytes, out.link_busy_ns, out.link_routes) = link_loads(&route_bytes, self.topo, &self.router);
+            }
+            _ => {
+                (out.link_bytes, out.link_busy_ns, out.link_routes) = link_loads(self.net.route_bytes(), self.topo, &self.router);
+                if let Some(fold) = &self.symmetry {
+                    symmetry::expand_links(fold, &self.router, &mut out.link_bytes);
+                    symmetry::expand_links(fold, &self.router, &mut out.link_busy_ns);
+                    symmetry::expand_links(fold, &self.router, &mut out.link_routes);
+                }
+            }
         }
         out.symmetry = self.symmetry_report.clone();
         out.events = self.q.processed;
