@@ -161,3 +161,14 @@ def test_symmetry_is_not_tried_on_named_paths(two_ways):
     r = simulate_schedule(two_ways, _gather(ONE_STEP), SHARD, opts)
     assert r["collective_time_ns"] == pytest.approx(CHUNK_NS + LATENCY_NS, rel=1e-12)
     assert "names paths" in json.dumps(r.get("symmetry"))
+
+
+def test_cli_refuses_a_path_through_a_missing_node_with_exit_code_1(tmp_path, capsys):
+    from infragraph.cli import main
+
+    fabric = simgraphs.write_ring(tmp_path / "ring4.yaml", 4)
+    doc = {"collective": "all-gather", "ranks": 4, "chunks_per_rank": 1, "name": "bad", "paths": [["sw.9.asic.0"]],
+           "steps": [[{"src": r, "dst": (r + 1) % 4, "chunk": (r - s) % 4, "path": 0} for r in range(4)] for s in range(3)]}
+    (tmp_path / "bad.json").write_text(json.dumps(doc))
+    assert main(["simulate", fabric, "--collective", "all-gather", "--algorithm", f"schedule:{tmp_path / 'bad.json'}"]) == 1
+    assert "schedule 'bad': /paths/0/0: no node named 'sw.9.asic.0'" in capsys.readouterr().err
