@@ -94,9 +94,13 @@ def run_workload(args, sim_options, given: list[str], check_options: Callable[[i
         if not args.trace:
             raise option_error("--trace-ranks", "--trace-ranks selects the NPUs of --trace; give --trace OUT too")
         trace_ranks = parse_group(args.trace_ranks, "--trace-ranks")
-    for path, option in ((args.json, "--json"), (args.trace, "--trace"), (args.breakdown, "--breakdown")):
+    for path, option in ((args.json, "--json"), (args.trace, "--trace")):
         if path and path != "-":
             check_output(path, option=option)
+    if args.breakdown:  # a picture: a format matplotlib writes ('b.txt' was an internal error after the replay)
+        from ..visualizer.plot import SUFFIXES
+
+        check_output(args.breakdown, SUFFIXES, option="--breakdown")
     g = load_graph_with_progress(args)
     n = int(npu_order(g).size)
     check_options(n)
