@@ -11,13 +11,12 @@ every collective of the workload; --collective, --size, --group and --root do no
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
-from ..output import check_output, open_output
+from ..output import check_output, write_json
 from .common import emit, load_graph_with_progress, option_error, progress
 
 
@@ -127,8 +126,7 @@ def run_workload(args, sim_options, given: list[str], check_options: Callable[[i
     with progress(args).phase("replaying"):
         r = replay(prepare(g), w, opts)
     if args.trace:
-        with open_output(args.trace, option="--trace") as fh:
-            json.dump(chrome_trace(r, trace_ranks), fh)
+        write_json(args.trace, chrome_trace(r, trace_ranks), option="--trace")
     if args.breakdown:
         breakdown_picture(r, args.breakdown)
     r.pop("timeline", None)
