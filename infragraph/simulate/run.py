@@ -63,6 +63,7 @@ class EngineSchedule(Protocol):
     chunks_per_rank: int
     dependencies: str
     steps: tuple
+    paths: tuple  # node names of the paths transfers name (empty: none)
 
     def engine_arrays(self, collective: str | None = None) -> tuple | None: ...
 
@@ -313,6 +314,25 @@ def _check_member_starts(starts: Any, groups: list[list[int]]) -> None:
                             f"member_start_ns[{g}][{m}]")
 
 
+def _check_group_shape(opts: SimulationOptions, groups: list[list[int]]) -> None:
+    """What the engine would refuse as 'invalid input' without saying where, located at the field:
+    dims that do not multiply to the group, a root outside a group, a point-to-point group that is
+    not a pair."""
+    size, smallest = len(groups[0]), min(len(gr) for gr in groups)
+    # (a point-to-point pair has no dimensions of its own: dims then describe the fabric, for dor)
+    if opts.dims is not None and math.prod(opts.dims) != size and opts.collective != "point-to-point":
+        raise error(f"dims {'x'.join(map(str, opts.dims))} multiply to {math.prod(opts.dims)} but the group has "
+                    f"{size} ranks", "dims")
+    if isinstance(opts.root, bool) or not isinstance(opts.root, int) or not 0 <= opts.root < smallest:
+        raise error(f"root member {opts.root!r} is outside the group of {smallest} (members are numbered "
+                    f"0..{smallest - 1})", "root")
+    if opts.collective == "point-to-point" and any(len(gr) != 2 for gr in groups):
+        raise error(f"point-to-point needs groups of exactly 2 ranks (source, destination), got "
+                    f"{next(len(gr) for gr in groups if len(gr) != 2)}",
+                    "groups" if opts.groups else "collective",
+                    hint="give the pair as a group (--group 0,5)")
+
+
 def greedy_bandwidths(p: PreparedGraph, dims: Sequence[int]) -> list[float]:
     """`dim_bandwidths` as offlineGreedy weighs them: ASTRA-sim divides network.yml's bandwidths
     (GB/s, GB = 2^30 B), so they are taken as the ASTRA-sim translator writes them there (rounded
@@ -395,12 +415,17 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
             raise error(f"process group names rank {bad[0]}, but the graph has ranks 0..{n_npus - 1}")
     _check_member_starts(opts.member_start_ns, groups)
     _check_chunks(opts, sum(len(gr) for gr in groups))
+    _check_group_shape(opts, groups)
     flat_schedule = opts.algorithm == ("schedule",) and opts.dims is None
     used = resolve(None if flat_schedule else p.g.graph_annotations.get("dims"), opts.dims, len(groups[0]))
     dims = used.sizes
     if len(opts.algorithm) > 1 and not dims:
         raise error(f"{len(opts.algorithm)} algorithms given but no logical dimensions; give --dims "
-                    "(one size per algorithm) or a graph with a 'dims' annotation matching the group")
+                    "(one size per algorithm) or a graph with a 'dims' annotation matching the group", "algorithm")
+    if len(opts.algorithm) > 1 and len(opts.algorithm) != len(dims):
+        stated = "the graph's dims annotation" if used.source == "graph" else "dims"
+        raise error(f"{len(opts.algorithm)} algorithms for {len(dims)} dimensions ({'x'.join(map(str, dims))}: "
+                    f"{stated}); give one, or one per dimension", "algorithm")
     key = tuple(groups[0])
     if key not in p.servers:
         p.servers[key] = servers(p.g, p.npu_nodes, groups[0])
@@ -518,6 +543,10 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
             "name": sc.name, "collective": sc.collective, "ranks": sc.ranks, "chunks_per_rank": sc.chunks_per_rank,
             "steps": len(sc.steps), "transfers": sum(len(s) for s in sc.steps), "dependencies": sc.dependencies}
             for sc in opts.schedules]
+    if astra and any(sc is not None and sc.paths for sc in opts.schedules):
+        out["warnings"].append({"code": "paths-not-followed", "message": (
+            "the schedule names paths; the astra models route as ASTRA-sim does (its ETs carry no path), so "
+            "the engine routed every transfer (docs/collectives.md, \"Paths\")")})
     out["routing_policy"] = describe_policy(policy)
     out["routing_collisions"] = _collisions(p, policy, raw["link_routes"])
     if plan is not None:

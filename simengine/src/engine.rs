@@ -328,6 +328,11 @@ pub fn simulate_watched(
     }
     if cfg.symmetry && spec.routes.is_empty() {
         sim.fold()?;
+    } else if cfg.symmetry {
+        // A representative's named paths are its own pair's: the copies' differ.
+        let members = sim.jobs[0].plan.ranks.len();
+        let why = "the schedule names paths (each a pair's own nodes)".to_string();
+        sim.symmetry_report = Report { tried: true, simulated: members, members, reason: Some(why) };
     }
     sim.explicit_routes()?;
     if sim.net.collapse {

@@ -144,3 +144,31 @@ def test_named_paths_do_not_run_per_dimension():
     with pytest.raises(InfraGraphError, match="name paths runs alone over one process group"):
         simulate(p, Opts(collective="all-gather", algorithm=("schedule", "ring"), schedules=(read_schedule(doc), None),
                          dims=(2, 2), size_bytes=SHARD))
+
+
+def test_astra_models_route_and_say_so(two_ways):
+    """ASTRA-sim takes no path per message: the astra models route every transfer, and warn."""
+    opts = Opts(model="astra", endpoint_delay_ns=0.0, local_mem_bw_gb_per_s=None)
+    named = simulate_schedule(two_ways, _gather(ONE_STEP), SHARD, opts)
+    routed = simulate_schedule(two_ways, _gather(ONE_STEP, paths=False), SHARD, opts)
+    assert named["collective_time_ns"] == routed["collective_time_ns"]
+    assert [w["code"] for w in named["warnings"]] == ["paths-not-followed"]
+    assert not routed["warnings"]
+
+
+def test_symmetry_is_not_tried_on_named_paths(two_ways):
+    opts = Opts(model="fair", endpoint_delay_ns=0.0, local_mem_bw_gb_per_s=None, symmetry=True)
+    r = simulate_schedule(two_ways, _gather(ONE_STEP), SHARD, opts)
+    assert r["collective_time_ns"] == pytest.approx(CHUNK_NS + LATENCY_NS, rel=1e-12)
+    assert "names paths" in json.dumps(r.get("symmetry"))
+
+
+def test_cli_refuses_a_path_through_a_missing_node_with_exit_code_1(tmp_path, capsys):
+    from infragraph.cli import main
+
+    fabric = simgraphs.write_ring(tmp_path / "ring4.yaml", 4)
+    doc = {"collective": "all-gather", "ranks": 4, "chunks_per_rank": 1, "name": "bad", "paths": [["sw.9.asic.0"]],
+           "steps": [[{"src": r, "dst": (r + 1) % 4, "chunk": (r - s) % 4, "path": 0} for r in range(4)] for s in range(3)]}
+    (tmp_path / "bad.json").write_text(json.dumps(doc))
+    assert main(["simulate", fabric, "--collective", "all-gather", "--algorithm", f"schedule:{tmp_path / 'bad.json'}"]) == 1
+    assert "schedule 'bad': /paths/0/0: no node named 'sw.9.asic.0'" in capsys.readouterr().err
