@@ -320,7 +320,7 @@ def _check_group_shape(opts: SimulationOptions, groups: list[list[int]]) -> None
     not a pair."""
     size, smallest = len(groups[0]), min(len(gr) for gr in groups)
     # (a point-to-point pair has no dimensions of its own: dims then describe the fabric, for dor)
-    if opts.dims is not None and math.prod(opts.dims) != size and opts.collective != "point-to-point":
+    if opts.dims and math.prod(opts.dims) != size and opts.collective != "point-to-point":  # (): flat
         raise error(f"dims {'x'.join(map(str, opts.dims))} multiply to {math.prod(opts.dims)} but the group has "
                     f"{size} ranks", "dims")
     if isinstance(opts.root, bool) or not isinstance(opts.root, int) or not 0 <= opts.root < smallest:
