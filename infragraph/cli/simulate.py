@@ -8,14 +8,13 @@
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import re
 import sys
 from dataclasses import replace
 
 from ..errors import did_you_mean
-from ..output import check_output, open_output
+from ..output import check_output, write_json
 from ..units import Quantity, UnitError, format_quantity, parse_quantity, parse_size_bytes, to_ns
 from .common import (about_failures, about_option, about_simulation_options, add_failure_arguments, add_json_argument, add_source_arguments,
                      at_least, emit, failure_spec, load_graph_with_progress, one_of, option_error, progress)
@@ -316,6 +315,9 @@ def _check_against_graph(opts, num_npus: int) -> None:
     if opts.dims is not None and math.prod(opts.dims) != size:
         raise option_error("--dims", f"dims {'x'.join(map(str, opts.dims))} multiply to {math.prod(opts.dims)} but "
                                      f"the group has {size} ranks")
+    if opts.dims is not None and len(opts.algorithm) > 1 and len(opts.algorithm) != len(opts.dims):
+        raise option_error("--algorithm", f"{len(opts.algorithm)} algorithms for {len(opts.dims)} dimensions (--dims "
+                                          f"{'x'.join(map(str, opts.dims))}); give one, or one per dimension")
     if opts.root >= smallest:
         raise option_error("--root", f"root member {opts.root} is outside the group of {smallest} "
                                      f"(members are numbered 0..{smallest - 1})")
@@ -462,8 +464,14 @@ def _run(args) -> int:
     from ..simulate.failures import format_failures, simulate_with_failures
 
     given = given_collective_options(args)
+    if args.workload and wants_comparison(args.algorithm):
+        raise option_error("--algorithm", "'synthesized' compares algorithms on one collective, not a workload's; "
+                                          "give --algorithm NAME (or one per dimension)",
+                           "synthesize a schedule first (infragraph synthesize FABRIC ... -o s.json), then "
+                           "--algorithm schedule:s.json")
     if args.workload:
-        return run_workload(args, options(args), given)
+        opts = options(args)
+        return run_workload(args, opts, given, lambda npus: _check_against_graph(opts, npus))
     if wants_comparison(args.algorithm):  # ring,direct,synthesized: side by side (simulate_compare)
         return run_compare(args, parse_sizes(args.size),
                            lambda name: options(argparse.Namespace(**{**vars(args), "algorithm": name})),
@@ -499,8 +507,7 @@ def _run(args) -> int:
             if show is not None:
                 show.clear()
     if args.trace:
-        with open_output(args.trace, option="--trace") as fh:
-            json.dump(chrome_trace(results[0]), fh)
+        write_json(args.trace, chrome_trace(results[0]), option="--trace")
         results[0].pop("trace", None)
     emit(args, results[0] if len(results) == 1 else results,
          format_result(results[0], args.top) if len(results) == 1 else format_sweep(results))

@@ -11,12 +11,12 @@ every collective of the workload; --collective, --size, --group and --root do no
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import replace
 from pathlib import Path
+from typing import Callable
 
-from ..output import check_output, open_output
+from ..output import check_output, write_json
 from .common import emit, load_graph_with_progress, option_error, progress
 
 
@@ -63,7 +63,9 @@ def _not_for_workload(args, given: list[str]) -> None:
                                    "collective, size and group")
 
 
-def run_workload(args, sim_options, given: list[str]) -> int:
+def run_workload(args, sim_options, given: list[str], check_options: Callable[[int], None]) -> int:
+    """`simulate --workload`; `check_options(npus)` checks the collective options against the
+    fabric's NPU count (--dims: a whole-system collective's), located at their options."""
     from ..graph.ranks import npu_order
     from ..simulate import prepare
     from ..workload.replay import ReplayOptions, replay
@@ -91,11 +93,16 @@ def run_workload(args, sim_options, given: list[str]) -> int:
         if not args.trace:
             raise option_error("--trace-ranks", "--trace-ranks selects the NPUs of --trace; give --trace OUT too")
         trace_ranks = parse_group(args.trace_ranks, "--trace-ranks")
-    for path, option in ((args.json, "--json"), (args.trace, "--trace"), (args.breakdown, "--breakdown")):
+    for path, option in ((args.json, "--json"), (args.trace, "--trace")):
         if path and path != "-":
             check_output(path, option=option)
+    if args.breakdown:  # a picture: a format matplotlib writes ('b.txt' was an internal error after the replay)
+        from ..visualizer.plot import SUFFIXES
+
+        check_output(args.breakdown, SUFFIXES, option="--breakdown")
     g = load_graph_with_progress(args)
     n = int(npu_order(g).size)
+    check_options(n)
     if trace_ranks is not None and max(trace_ranks) >= n:
         raise option_error("--trace-ranks", f"bad --trace-ranks '{args.trace_ranks}': rank {max(trace_ranks)} is not "
                                             f"an NPU of the fabric (ranks 0-{n - 1})")
@@ -119,8 +126,7 @@ def run_workload(args, sim_options, given: list[str]) -> int:
     with progress(args).phase("replaying"):
         r = replay(prepare(g), w, opts)
     if args.trace:
-        with open_output(args.trace, option="--trace") as fh:
-            json.dump(chrome_trace(r, trace_ranks), fh)
+        write_json(args.trace, chrome_trace(r, trace_ranks), option="--trace")
     if args.breakdown:
         breakdown_picture(r, args.breakdown)
     r.pop("timeline", None)

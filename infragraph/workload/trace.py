@@ -35,6 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..uniques import dense_ids
 from .chakra import decode_stream, located, schema, text_converter
 from .text_lines import check_layer_lines
 
@@ -423,19 +424,6 @@ def _read_columns(paths: list[str]) -> tuple[Columns, list[int]]:
     return cols, list(d["bad"])
 
 
-def _dense_ids(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """np.unique(values, return_inverse=True) for non-negative ids, by a table when they are small
-    (a step's group ids: no sort of its 100,000s of collective rows)."""
-    if values.size and 0 <= values.min() and values.max() <= 4 * values.size:
-        present = np.zeros(int(values.max()) + 1, dtype=bool)
-        present[values] = True
-        ids = np.flatnonzero(present)
-        inverse = (np.cumsum(present) - 1)[values]
-    else:
-        ids, inverse = np.unique(values, return_inverse=True)
-    return ids, inverse
-
-
 def _communication_suspect(w: Workload) -> bool:
     """Whether `_check_communication` could find anything, decided on the columns (vectorized): it
     runs, on the nodes, only then. True for every set it would refuse (and possibly a few more)."""
@@ -448,7 +436,7 @@ def _communication_suspect(w: Workload) -> bool:
             return True
         # Per group (all at once): every member issues the same number k of collectives on it and
         # no other rank issues any; then each member's sequence (type, size) equals the first's.
-        gids, ginv = _dense_ids(g)
+        gids, ginv = dense_ids(g)
         counts = np.bincount(ginv * n + rank[coll], minlength=gids.size * n).reshape(gids.size, n)
         members = [w.members(gid) for gid in gids.tolist()]
         member = np.zeros((gids.size, n), dtype=bool)

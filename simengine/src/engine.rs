@@ -14,9 +14,10 @@ use crate::error::{SimError, SimResult};
 use crate::events::{Ev, EventQueue};
 use crate::fxhash::FxBuild;
 use crate::monitor::{Monitor, Progress, Ticker, Unwatched, CHECK_EVERY};
-use crate::network::{Model, Msg, Network, WHOLE};
+use crate::network::{link_loads, Model, Msg, Network, WHOLE};
 use crate::custom_reductions::{self, Reductions};
 use crate::pair_gate::PairGate;
+use crate::schedule_program::NO_WAY;
 use crate::plan::{plan, CollectiveSpec, JobPlan, Scheduling};
 use crate::results::{FlowRecord, SimOutput};
 use crate::routing::{DorSpec, Metric, Policy, Router};
@@ -123,10 +124,18 @@ struct Job {
     /// Members simulated (`0..fold`); member m stands for every member congruent to it (see
     /// `symmetry`). The group's size when the run is not folded.
     fold: usize,
+    /// Members per position of the outermost dimension: a message's same-instant order is keyed
+    /// by its sender's index modulo this (its place inside the outer group) and its send count,
+    /// which the symmetries `symmetry` folds over keep.
+    inner: usize,
+    /// Messages each member has sent so far.
+    sent: Vec<u32>,
     chunks_left: Vec<u32>,
     finish_ns: Vec<f64>,
     /// When each member starts its part (`CollectiveSpec::starts`; zeros when not given).
     start_ns: Vec<f64>,
+    /// The collective's endpoint delay (a workload session's jobs differ: `Session::add_job`).
+    endpoint_delay_ns: f64,
 }
 
 struct Sim<'t> {
@@ -162,13 +171,20 @@ struct Sim<'t> {
     gate: Option<PairGate<Gated>>,
     /// Messages the gate just released (kept to reuse its allocation).
     released: Vec<Gated>,
+    /// Route set of each path a schedule's transfers name (`CollectiveSpec::routes`), and the
+    /// route id of the first (they are consecutive: a message's route gives its way back).
+    explicit: Vec<u32>,
+    explicit_route0: u32,
     /// Schedules under the astra models, as ASTRA-sim runs an exported one (`custom_reductions`):
     /// each received message reduced on its own, concurrently, in whole microseconds; a member
     /// done once its own messages have landed too.
     reductions: Option<Reductions>,
+    /// A workload session (`Session`): members that finished every chunk and delivered raw
+    /// messages, reported at the instant they happen; None in a single run.
+    done: Option<Vec<(f64, Due)>>,
 }
 
-type Gated = (usize, usize, usize, usize, Send);
+type Gated = (usize, usize, usize, usize, Send, u32);
 
 /// A staggered step's arrivals, then the release times of the next step's sends.
 #[derive(Default)]
@@ -253,9 +269,12 @@ pub fn simulate_watched(
         jobs.push(Job {
             member_nodes: group.iter().map(|&r| npu_nodes[r as usize]).collect(),
             fold: members,
+            inner: members / p.dims.last().copied().unwrap_or(1).max(1),
+            sent: vec![0; members],
             chunks_left: vec![p.chunks as u32; members],
             finish_ns: vec![0.0; members],
             start_ns: spec.starts.get(gi).cloned().unwrap_or_else(|| vec![0.0; members]),
+            endpoint_delay_ns: spec.endpoint_delay_ns,
             plan: p,
             base,
             queue_base,
@@ -267,36 +286,18 @@ pub fn simulate_watched(
         return Err(SimError::InvalidInput(format!("{base} member-phase states exceed the engine's index range; use fewer chunks")));
     }
     let has_schedule = jobs.iter().any(|j| j.plan.phases.iter().any(|ph| ph.algo.algo == Algo::Schedule));
-    let mut sim = Sim {
-        topo,
-        npu_nodes,
-        router,
-        spec,
-        cfg,
-        states: vec![MemberPhase::default(); base],
-        queues: (0..queue_base).map(|_| DimQueue::default()).collect(),
-        jobs,
-        q: EventQueue::new(cfg.model == Model::Aware && !cfg.astra),
-        net: Network::new(cfg.model, cfg.astra, topo, npu_nodes, !cfg.no_shortcuts && !cfg.astra),
-        sends: Vec::new(),
-        stagger: HashMap::default(),
-        unsent: HashMap::default(),
-        split: Vec::new(),
-        split_free: Vec::new(),
-        out: SimOutput::new(topo.num_links(), npu_nodes.len()),
-        steps_done: 0,
-        steps_total,
-        symmetry: None,
-        symmetry_report: Report::default(),
-        gate: None,
-        released: Vec::new(),
-        reductions: (cfg.astra && has_schedule).then(Reductions::default),
-    };
+    let shortcuts = !cfg.no_shortcuts && !cfg.astra;
+    let mut sim = Sim::new(topo, npu_nodes, router, spec, cfg, jobs, base, queue_base, shortcuts, cfg.astra && has_schedule);
+    sim.steps_total = steps_total;
     if let (Some(order), Model::Fair, false) = (spec.chunk_order.as_deref(), cfg.model, cfg.astra) {
         // Every group is a copy of the first: positions are its members.
         let nodes = sim.jobs[0].member_nodes.clone();
         let router = &mut sim.router;
-        sim.gate = Some(PairGate::new(order, |a, b| -> SimResult<Vec<u32>> {
+        let routes = &spec.routes;
+        sim.gate = Some(PairGate::new(order, |a, b, way| -> SimResult<Vec<u32>> {
+            if way != NO_WAY {
+                return Ok(routes[way as usize].2.clone());
+            }
             let set = router.route_set(nodes[a as usize], nodes[b as usize])?;
             Ok(match router.parts(set) {
                 &[(route, _)] => router.links(route).to_vec(),
@@ -307,9 +308,15 @@ pub fn simulate_watched(
     if sim.gate.is_some() {
         sim.net.report_drained();
     }
-    if cfg.symmetry {
+    if cfg.symmetry && spec.routes.is_empty() {
         sim.fold()?;
+    } else if cfg.symmetry {
+        // A representative's named paths are its own pair's: the copies' differ.
+        let members = sim.jobs[0].plan.ranks.len();
+        let why = "the schedule names paths (each a pair's own nodes)".to_string();
+        sim.symmetry_report = Report { tried: true, simulated: members, members, reason: Some(why) };
     }
+    sim.explicit_routes()?;
     if sim.net.collapse {
         sim.prime_routes()?;
     }
@@ -324,6 +331,158 @@ pub fn simulate_watched(
     sim.finish(wall.elapsed().as_secs_f64())
 }
 
+
+/// `Msg::tag` of a workload session's raw message (a send); its `dst_mps` is the caller's key.
+pub const RAW_TAG: u32 = u32::MAX;
+
+/// What a workload session hands back (`Session::next`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Due {
+    /// The caller's own event (`Session::at`).
+    External { kind: u8, node: u32 },
+    /// Member `member` (index in its group) of job `job` has finished every chunk.
+    Member { job: u32, member: u32 },
+    /// The raw message sent with `key` (`Session::send`) has arrived.
+    Message { key: u32 },
+}
+
+/// A workload's shared network: collectives (jobs) added while it runs, each member starting its
+/// part when it issues, and raw messages, all on one network and in one event queue with the
+/// caller's own events, so collectives and messages in flight at once share links
+/// (docs/workloads.md, "Contention between concurrent collectives"). Under the astra-aware model
+/// that is ASTRA-sim's congestion-aware backend, whose links every message in flight shares.
+pub struct Session<'t> {
+    sim: Sim<'t>,
+    /// What the last event produced and `next` has not handed out yet, in order.
+    ready: VecDeque<(f64, Due)>,
+}
+
+impl<'t> Session<'t> {
+    /// `spec`: the options every job shares (scheduling, active chunks per dimension, local memory
+    /// bandwidth; the rest comes with each job); `cfg`: the network model and routing. Symmetry
+    /// folding and per-chunk schedule orders do not apply, and the aware model crosses links one
+    /// event per hop (a job added later may share a link that a message crossed ahead of the
+    /// clock, which `simulate` would repair by rerunning).
+    pub fn new(topo: &'t Topology, npu_nodes: &'t [u32], spec: &'t CollectiveSpec, cfg: &'t SimConfig) -> SimResult<Self> {
+        if let Some((i, &node)) = npu_nodes.iter().enumerate().find(|(_, &n)| n as usize >= topo.num_nodes) {
+            return Err(SimError::InvalidInput(format!("NPU rank {i} is node {node}, outside the {}-node graph", topo.num_nodes)));
+        }
+        if (spec.intra != IntraScheduling::Fifo || spec.inter != InterScheduling::Ascending) && spec.scheduling != Scheduling::Arrival {
+            return Err(SimError::InvalidInput("intra-/inter-dimension scheduling other than FIFO / ascending needs arrival scheduling".into()));
+        }
+        let router = new_router(topo, npu_nodes, cfg)?;
+        let shortcuts = !cfg.no_shortcuts && cfg.model == Model::Fair && !cfg.astra;
+        let mut sim = Sim::new(topo, npu_nodes, router, spec, cfg, Vec::new(), 0, 0, shortcuts, false);
+        sim.done = Some(Vec::new());
+        Ok(Session { sim, ready: VecDeque::new() })
+    }
+
+    /// Adds a collective over `group` (NPU ranks, in member order) planned as `spec` says (its
+    /// operation, size, dimensions, algorithms, chunks, endpoint delay); no member has started
+    /// (`start_member`). Returns the job's number.
+    pub fn add_job(&mut self, spec: &CollectiveSpec, group: &[u32]) -> SimResult<u32> {
+        let n = self.sim.npu_nodes.len();
+        if let Some(&r) = group.iter().find(|&&r| r as usize >= n) {
+            return Err(SimError::InvalidInput(format!("rank {r} is not an NPU rank (there are {n})")));
+        }
+        let p = plan(spec, group, self.sim.cfg.astra)?;
+        if p.phases.iter().any(|ph| ph.algo.algo == Algo::Schedule) {
+            return Err(SimError::Unsupported("schedules in a workload's shared network".into()));
+        }
+        let members = group.len();
+        let (base, queue_base) = (self.sim.states.len(), self.sim.queues.len());
+        let size = p.chunks * p.phases.len() * members;
+        if base + size > u32::MAX as usize {
+            return Err(SimError::InvalidInput("the workload's collectives exceed the engine's index range; use fewer chunks".into()));
+        }
+        self.sim.states.resize(base + size, MemberPhase::default());
+        self.sim.queues.extend((0..members * p.dims.len()).map(|_| DimQueue::default()));
+        self.sim.jobs.push(Job {
+            member_nodes: group.iter().map(|&r| self.sim.npu_nodes[r as usize]).collect(),
+            fold: members,
+            inner: members / p.dims.last().copied().unwrap_or(1).max(1),
+            sent: vec![0; members],
+            chunks_left: vec![p.chunks as u32; members],
+            finish_ns: vec![0.0; members],
+            start_ns: vec![0.0; members],
+            endpoint_delay_ns: spec.endpoint_delay_ns,
+            plan: p,
+            base,
+            queue_base,
+        });
+        Ok((self.sim.jobs.len() - 1) as u32)
+    }
+
+    /// Member `member` of job `job` starts its part at `now` (the session's current instant or
+    /// later); messages that reached it earlier wait for it, as in `simulate` with member starts.
+    pub fn start_member(&mut self, job: u32, member: u32, now: f64) {
+        self.sim.start_member(job as usize, member as usize, now);
+    }
+
+    /// Sends `bytes` from NPU rank `src` to `dst` at `now` as one message on their route (split
+    /// over several ways where the routing sprays); its arrival comes back as `Due::Message { key }`.
+    pub fn send(&mut self, now: f64, src: u32, dst: u32, bytes: f64, key: u32) -> SimResult<()> {
+        let sim = &mut self.sim;
+        let set = sim.router.route_set(sim.npu_nodes[src as usize], sim.npu_nodes[dst as usize])?;
+        let n = sim.router.parts(set).len();
+        let parent = if n == 1 {
+            WHOLE
+        } else {
+            sim.split.push((n as u32, bytes));
+            (sim.split.len() - 1) as u32
+        };
+        sim.out.bytes_sent_per_rank[src as usize] += bytes;
+        sim.out.messages += 1;
+        for i in 0..n {
+            let (route, share) = sim.router.parts(set)[i];
+            let part = if n == 1 { bytes } else { bytes * share };
+            // Same-instant order (aware model): by message slot, after every collective's message.
+            let msg = Msg { dst_mps: key, tag: RAW_TAG, bytes: part, route, sent_at: now, src_rank: src, dst_rank: dst, parent,
+                            key: u64::MAX };
+            sim.net.send(now, msg, sim.topo, &sim.router, &mut sim.q);
+        }
+        Ok(())
+    }
+
+    /// Schedules the caller's event (`kind`, `node`) at `t` (not before the current instant):
+    /// `next` hands it back in time order with everything else, same-instant events in the order
+    /// they were scheduled.
+    pub fn at(&mut self, t: f64, kind: u8, node: u32) {
+        self.sim.q.push(t, Ev::External { kind, node });
+    }
+
+    /// Runs the network until something is due for the caller and returns it with its time;
+    /// None when nothing is left to run.
+    pub fn next(&mut self) -> SimResult<Option<(f64, Due)>> {
+        loop {
+            if let Some(d) = self.ready.pop_front() {
+                return Ok(Some(d));
+            }
+            let Some((now, ev)) = self.sim.q.pop() else { return Ok(None) };
+            if self.sim.q.processed > self.sim.cfg.max_events {
+                return Err(SimError::InvalidInput(format!("stopped after {} events (max_events)", self.sim.cfg.max_events)));
+            }
+            if let Ev::External { kind, node } = ev {
+                return Ok(Some((now, Due::External { kind, node })));
+            }
+            self.sim.dispatch(now, ev)?;
+            if let Some(done) = self.sim.done.as_mut() {
+                self.ready.extend(done.drain(..));
+            }
+        }
+    }
+
+    /// Job `job`'s members' finish times (ns; meaningful once each is reported done).
+    pub fn job_finish(&self, job: u32) -> &[f64] {
+        &self.sim.jobs[job as usize].finish_ns
+    }
+
+    /// Bytes, busy time (ns) and routes per directed link over the whole session, and the events run.
+    pub fn link_loads(&self) -> (Vec<f64>, Vec<f64>, Vec<u32>, u64) {
+        let (bytes, busy, routes) = link_loads(self.sim.net.route_bytes(), self.sim.topo, &self.sim.router);
+        (bytes, busy, routes, self.sim.q.processed)
+    }
+}
 
 /// Member starts, if given: one list per process group, one entry per member, each finite and >= 0.
 fn check_starts(spec: &CollectiveSpec) -> SimResult<()> {
@@ -406,6 +565,41 @@ fn estimated_steps(p: &JobPlan) -> u64 {
 const PREFETCH_SOURCES: usize = 256;
 
 impl<'t> Sim<'t> {
+    /// A run over `jobs` (`states` member-phase states, `queues` dimension queues); `shortcuts`
+    /// as `Network::new`; `reductions` for schedules under the astra models.
+    #[allow(clippy::too_many_arguments)]
+    fn new(topo: &'t Topology, npu_nodes: &'t [u32], router: Router<'t>, spec: &'t CollectiveSpec, cfg: &'t SimConfig,
+           jobs: Vec<Job>, states: usize, queues: usize, shortcuts: bool, reductions: bool) -> Self {
+        Sim {
+            topo,
+            npu_nodes,
+            router,
+            spec,
+            cfg,
+            states: vec![MemberPhase::default(); states],
+            queues: (0..queues).map(|_| DimQueue::default()).collect(),
+            jobs,
+            q: EventQueue::new(cfg.model == Model::Aware && !cfg.astra),
+            net: Network::new(cfg.model, cfg.astra, topo, npu_nodes, shortcuts),
+            sends: Vec::new(),
+            stagger: HashMap::default(),
+            unsent: HashMap::default(),
+            split: Vec::new(),
+            split_free: Vec::new(),
+            out: SimOutput::new(topo.num_links(), npu_nodes.len()),
+            steps_done: 0,
+            steps_total: 0,
+            symmetry: None,
+            symmetry_report: Report::default(),
+            gate: None,
+            released: Vec::new(),
+            explicit: Vec::new(),
+            explicit_route0: 0,
+            reductions: reductions.then(Reductions::default),
+            done: None,
+        }
+    }
+
     /// Tries to fold the run onto representative members (`symmetry::find`); records which path
     /// the run takes and why.
     fn fold(&mut self) -> SimResult<()> {
@@ -419,11 +613,35 @@ impl<'t> Sim<'t> {
         let found =
             symmetry::find(&job.plan, self.jobs.len(), self.spec.scheduling, &job.member_nodes, &mut self.router, self.topo, self.cfg);
         self.symmetry_report = Report { tried: true, simulated: members, members, reason: None };
+        let found = match found {
+            Err(SymmetryRefused::Why(why)) if symmetry::orbit_fold_applies(&job.plan) => {
+                // Halving-doubling across the outermost dimension: try the orbits of its XORs.
+                self.router = new_router(self.topo, self.npu_nodes, self.cfg)?;
+                let job = &self.jobs[0];
+                let orbits = symmetry::find_orbits(
+                    &job.plan,
+                    self.jobs.len(),
+                    self.spec.scheduling,
+                    &job.member_nodes,
+                    &mut self.router,
+                    self.topo,
+                    self.cfg,
+                );
+                match orbits {
+                    Err(SymmetryRefused::Why(orbit_why)) => Err(SymmetryRefused::Why(format!("{why}; {orbit_why}"))),
+                    other => other,
+                }
+            }
+            other => other,
+        };
         match found {
             Ok(fold) => {
                 self.symmetry_report.simulated = fold.period;
                 self.steps_total = self.steps_total * fold.period as u64 / members as u64;
                 self.jobs[0].fold = fold.period;
+                if !fold.link_rep.is_empty() {
+                    self.net.set_link_reps(fold.link_rep.clone());
+                }
                 self.symmetry = Some(fold);
             }
             Err(SymmetryRefused::Why(why)) => {
@@ -459,6 +677,34 @@ impl<'t> Sim<'t> {
 
     /// Aware model: registers the routes of the first `primed_steps` steps of every member, lane
     /// and phase before the run, so the network knows which links only one route uses.
+    /// Registers the paths a schedule's transfers name as route sets of their own (after `fold`,
+    /// which may start a fresh router): way w is route `explicit_route0 + w`.
+    fn explicit_routes(&mut self) -> SimResult<()> {
+        self.explicit_route0 = self.router.num_routes();
+        let nodes = &self.jobs[0].member_nodes;
+        for (a, b, links) in &self.spec.routes {
+            let (Some(&src), Some(&dst)) = (nodes.get(*a as usize), nodes.get(*b as usize)) else {
+                return Err(SimError::InvalidInput(format!("a schedule's path joins positions {a} -> {b} of a group of {}", nodes.len())));
+            };
+            let set = self.router.explicit(src, dst, links)?;
+            if self.net.collapse {
+                let route = self.router.parts(set)[0].0;
+                self.net.register(route, f64::NEG_INFINITY, &self.router);
+            }
+            self.explicit.push(set);
+        }
+        Ok(())
+    }
+
+    /// The way (`schedule_program`) of the `i`-th message of member `member`'s step `s`.
+    fn way_of(&self, j: usize, chunk: usize, p: usize, member: usize, s: usize, i: usize) -> u32 {
+        let plan = &self.jobs[j].plan;
+        match plan.phase(chunk, p).algo.program.as_ref() {
+            Some(program) if !self.explicit.is_empty() => program.way(plan.position(chunk, p, member), s, i),
+            _ => NO_WAY,
+        }
+    }
+
     fn prime_routes(&mut self) -> SimResult<()> {
         let mut sends = Vec::new();
         for job in &self.jobs {
@@ -498,8 +744,12 @@ impl<'t> Sim<'t> {
         for job in &mut jobs {
             job.chunks_left.fill(job.plan.chunks as u32);
             job.finish_ns.fill(0.0);
+            job.sent.fill(0);
         }
         let mut net = Network::new(self.cfg.model, self.cfg.astra, self.topo, self.npu_nodes, !self.cfg.no_shortcuts);
+        if let Some(fold) = self.symmetry.as_ref().filter(|f| !f.link_rep.is_empty()) {
+            net.set_link_reps(fold.link_rep.clone());
+        }
         net.collapse = false;
         if self.gate.is_some() {
             net.report_drained();
@@ -555,46 +805,9 @@ impl<'t> Sim<'t> {
                     }
                 }
             }
-            match ev {
-                Ev::Step { mps, lane, step } => {
-                    self.step(now, mps, lane as usize, step as usize)?;
-                    if self.net.conflict {
-                        return Ok(()); // the caller reruns event by event
-                    }
-                }
-                Ev::Reduce { mps, lane, step } => {
-                    let r = self.states[mps as usize].reduce[lane as usize].unwrap_or(0.0);
-                    self.q.push(now + r, Ev::Step { mps, lane, step });
-                }
-                Ev::Send { mps, lane, step } => {
-                    self.send_released(now, mps, lane as usize, step as usize)?;
-                    if self.net.conflict {
-                        return Ok(());
-                    }
-                }
-                Ev::Start { mps } => {
-                    let (j, _, _, member) = self.decode(mps);
-                    self.start_member(j, member, now);
-                }
-                Ev::Deliver { msg } => {
-                    self.deliver(now, msg)?;
-                    if self.net.conflict {
-                        return Ok(());
-                    }
-                }
-                Ev::Drained { msg } => {
-                    let m = *self.net.msg(msg);
-                    if m.parent == WHOLE {
-                        self.next_in_turn(now, &m)?;
-                        if self.net.conflict {
-                            return Ok(());
-                        }
-                    }
-                }
-                Ev::Hop { msg, pos, left } => self.net.hop(now, msg, pos, left, &self.router, &mut self.q),
-                Ev::LinkFree { link } => self.net.link_free(now, link, &self.router, &mut self.q),
-                Ev::FairRecompute => self.net.fair_recompute(now, &mut self.q),
-                Ev::FairWake { gen } => self.net.fair_wake(now, gen, &mut self.q),
+            self.dispatch(now, ev)?;
+            if self.net.conflict {
+                return Ok(()); // the caller reruns event by event
             }
         }
         for job in &self.jobs {
@@ -606,6 +819,35 @@ impl<'t> Sim<'t> {
                     job.plan.ranks[m], job.chunks_left[m]
                 )));
             }
+        }
+        Ok(())
+    }
+
+    /// Runs one event (`Ev::External` belongs to a workload session, which takes it first).
+    fn dispatch(&mut self, now: f64, ev: Ev) -> SimResult<()> {
+        match ev {
+            Ev::Step { mps, lane, step } => self.step(now, mps, lane as usize, step as usize)?,
+            Ev::Reduce { mps, lane, step } => {
+                let r = self.states[mps as usize].reduce[lane as usize].unwrap_or(0.0);
+                self.q.push(now + r, Ev::Step { mps, lane, step });
+            }
+            Ev::Send { mps, lane, step } => self.send_released(now, mps, lane as usize, step as usize)?,
+            Ev::Start { mps } => {
+                let (j, _, _, member) = self.decode(mps);
+                self.start_member(j, member, now);
+            }
+            Ev::Deliver { msg } => self.deliver(now, msg)?,
+            Ev::Drained { msg } => {
+                let m = *self.net.msg(msg);
+                if m.parent == WHOLE {
+                    self.next_in_turn(now, &m)?;
+                }
+            }
+            Ev::Hop { msg, pos, left } => self.net.hop(now, msg, pos, left, &self.router, &mut self.q),
+            Ev::LinkFree { link } => self.net.link_free(now, link, &self.router, &mut self.q),
+            Ev::FairRecompute => self.net.fair_recompute(now, &mut self.q),
+            Ev::FairWake { gen } => self.net.fair_wake(now, gen, &mut self.q),
+            Ev::External { .. } => {}
         }
         Ok(())
     }
@@ -656,6 +898,9 @@ impl<'t> Sim<'t> {
             let job = &mut self.jobs[j];
             job.chunks_left[member] -= 1;
             job.finish_ns[member] = job.finish_ns[member].max(now);
+            if let (0, Some(done)) = (job.chunks_left[member], self.done.as_mut()) {
+                done.push((now, Due::Member { job: j as u32, member: member as u32 }));
+            }
             return None;
         }
         let qi = self.queue_index(j, member, chunk, p);
@@ -714,7 +959,7 @@ impl<'t> Sim<'t> {
             let st = &mut self.states[mps];
             st.started = true;
             st.lanes_left = lanes as u8;
-            let start = now + if delayed { self.spec.endpoint_delay_ns } else { 0.0 };
+            let start = now + if delayed { self.jobs[j].endpoint_delay_ns } else { 0.0 };
             for lane in 0..lanes {
                 self.q.push(start, Ev::Step { mps: mps as u32, lane: lane as u8, step: 0 });
             }
@@ -828,7 +1073,8 @@ impl<'t> Sim<'t> {
                     if at > now {
                         self.q.push(at, Ev::Send { mps, lane: lane as u8, step: s as u32 });
                     } else if next < sends.len() {
-                        self.send_one(now, j, chunk, p, member, &sends[next])?;
+                        let way = self.way_of(j, chunk, p, member, s, next);
+                        self.send_one(now, j, chunk, p, member, &sends[next], way)?;
                         next += 1;
                     }
                 }
@@ -841,14 +1087,15 @@ impl<'t> Sim<'t> {
                     if custom {
                         self.note_reduction(j, chunk, p, member, s, i, snd);
                     }
-                    self.send_in_turn(now, j, chunk, p, member, snd)?;
+                    let way = self.way_of(j, chunk, p, member, s, i);
+                    self.send_in_turn(now, j, chunk, p, member, snd, way)?;
                 }
             }
         }
         self.sends = sends;
         let t = tag(lane, s);
         let reduce = if custom { 0.0 } else { self.reduce_ns(spec.reduce_bytes) };
-        let endpoint = if spec.recv > 0 { self.spec.endpoint_delay_ns } else { 0.0 };
+        let endpoint = if spec.recv > 0 { self.jobs[j].endpoint_delay_ns } else { 0.0 };
         let delay = endpoint + reduce;
         let processing = !custom && self.processing(&spec);
         if let (true, Some(r)) = (custom && spec.recv > 0, self.reductions.as_mut()) {
@@ -884,16 +1131,17 @@ impl<'t> Sim<'t> {
     }
 
     /// Sends one message now, or when its turn on its links comes (`gate`).
-    fn send_in_turn(&mut self, now: f64, j: usize, chunk: usize, p: usize, member: usize, snd: &Send) -> SimResult<()> {
+    #[allow(clippy::too_many_arguments)]
+    fn send_in_turn(&mut self, now: f64, j: usize, chunk: usize, p: usize, member: usize, snd: &Send, way: u32) -> SimResult<()> {
         if let (Some(gate), Some(order)) = (self.gate.as_mut(), self.spec.chunk_order.as_deref()) {
             let pos = self.jobs[j].plan.position(chunk, p, member);
-            let go = gate.send(order, chunk as u32, j as u32, pos as u32, snd.to as u32, (j, chunk, p, member, *snd));
+            let go = gate.send(order, chunk as u32, j as u32, pos as u32, snd.to as u32, way, (j, chunk, p, member, *snd, way));
             return match go {
-                Some(_) => self.send_one(now, j, chunk, p, member, snd),
+                Some(_) => self.send_one(now, j, chunk, p, member, snd, way),
                 None => Ok(()),
             };
         }
-        self.send_one(now, j, chunk, p, member, snd)
+        self.send_one(now, j, chunk, p, member, snd, way)
     }
 
     /// A gated message's last byte has left (`Ev::Drained`; sprayed ones are not gated): the next
@@ -909,24 +1157,30 @@ impl<'t> Sim<'t> {
         let (Some(gate), Some(order)) = (self.gate.as_mut(), self.spec.chunk_order.as_deref()) else {
             return Ok(());
         };
+        let way = match m.route.checked_sub(self.explicit_route0) {
+            Some(w) if (w as usize) < self.explicit.len() => w,
+            _ => NO_WAY,
+        };
         let mut go = std::mem::take(&mut self.released);
-        gate.done(order, chunk as u32, a, b, &mut go);
-        for &(j, chunk, p, member, snd) in &go {
-            self.send_one(now, j, chunk, p, member, &snd)?;
+        gate.done(order, chunk as u32, a, b, way, &mut go);
+        for &(j, chunk, p, member, snd, way) in &go {
+            self.send_one(now, j, chunk, p, member, &snd, way)?;
         }
         go.clear();
         self.released = go;
         Ok(())
     }
 
-    /// Sends one message of a step of member `member` in phase `p` of `chunk`.
-    fn send_one(&mut self, now: f64, j: usize, chunk: usize, p: usize, member: usize, snd: &Send) -> SimResult<()> {
+    /// Sends one message of a step of member `member` in phase `p` of `chunk`, over the path
+    /// `way` names (`NO_WAY`: the engine's route).
+    #[allow(clippy::too_many_arguments)]
+    fn send_one(&mut self, now: f64, j: usize, chunk: usize, p: usize, member: usize, snd: &Send, way: u32) -> SimResult<()> {
         let plan = &self.jobs[j].plan;
         let stride = plan.phase(chunk, p).stride;
         let pos = plan.position(chunk, p, member);
         let peer = member + snd.to * stride - pos * stride;
         let (src, dst) = (self.jobs[j].member_nodes[member], self.jobs[j].member_nodes[peer]);
-        let set = self.router.route_set(src, dst)?;
+        let set = if way == NO_WAY { self.router.route_set(src, dst)? } else { self.explicit[way as usize] };
         let n = self.router.parts(set).len();
         let parent = if n == 1 {
             WHOLE
@@ -944,6 +1198,9 @@ impl<'t> Sim<'t> {
             }
         };
         let src_rank = self.jobs[j].plan.ranks[member];
+        let job = &mut self.jobs[j];
+        let key = (((member % job.inner) as u64) << 32) | job.sent[member] as u64;
+        job.sent[member] += 1;
         self.out.bytes_sent_per_rank[src_rank as usize] += snd.bytes;
         self.out.messages += 1;
         // Folded run: the message crosses the links to its real peer and is delivered to the
@@ -954,7 +1211,7 @@ impl<'t> Sim<'t> {
         for i in 0..n {
             let (route, share) = self.router.parts(set)[i];
             let bytes = if n == 1 { snd.bytes } else { snd.bytes * share };
-            let msg = Msg { dst_mps, tag: snd.tag, bytes, route, sent_at: now, src_rank, dst_rank, parent };
+            let msg = Msg { dst_mps, tag: snd.tag, bytes, route, sent_at: now, src_rank, dst_rank, parent, key };
             self.net.send(now, msg, self.topo, &self.router, &mut self.q);
         }
         Ok(())
@@ -978,7 +1235,8 @@ impl<'t> Sim<'t> {
             self.unsent.remove(&mps);
         }
         self.sends = sends;
-        self.send_one(now, j, chunk, p, member, &snd)
+        let way = self.way_of(j, chunk, p, member, s, idx);
+        self.send_one(now, j, chunk, p, member, &snd, way)
     }
 
     /// All messages of staggered step `s` have arrived. Each was processed `delay` after it
@@ -1027,7 +1285,7 @@ impl<'t> Sim<'t> {
         // On a communicator group's ring the second round's messages are reduced too.
         let algo = &self.jobs[j].plan.phase(chunk, p).algo;
         let reduce = if algo.local_ring && algo.n > 2 { self.reduce_ns(m.bytes) } else { 0.0 };
-        let at = now + self.spec.endpoint_delay_ns + reduce;
+        let at = now + self.jobs[j].endpoint_delay_ns + reduce;
         let lane = (m.tag >> 24) as u8;
         if self.unsent.contains_key(&m.dst_mps) {
             self.q.push(at, Ev::Send { mps: m.dst_mps, lane, step: s + 1 });
@@ -1071,6 +1329,12 @@ impl<'t> Sim<'t> {
             self.split_free.push(m.parent);
         }
         self.out.record_delivery(&m, now);
+        if m.tag == RAW_TAG {
+            if let Some(done) = self.done.as_mut() {
+                done.push((now, Due::Message { key: m.dst_mps }));
+            }
+            return Ok(());
+        }
         if self.cfg.trace {
             let links = self.router.links(m.route);
             self.out.trace.push(FlowRecord {
@@ -1165,11 +1429,30 @@ impl<'t> Sim<'t> {
         if let Some(t) = out.stopped_at_ns {
             out.collective_time_ns = out.collective_time_ns.max(t); // a lower bound of the full run
         }
-        (out.link_bytes, out.link_busy_ns, out.link_routes) = self.net.link_loads(self.topo, &self.router);
-        if let Some(fold) = &self.symmetry {
-            symmetry::expand_links(fold, &self.router, &mut out.link_bytes);
-            symmetry::expand_links(fold, &self.router, &mut out.link_busy_ns);
-            symmetry::expand_links(fold, &self.router, &mut out.link_routes);
+        match &self.symmetry {
+            Some(fold) if !fold.link_rep.is_empty() => {
+                // Every member's routes carry what its representative's corresponding routes did.
+                let rep_bytes = self.net.route_bytes();
+                let mut route_bytes = vec![0.0; self.router.num_routes() as usize];
+                for m in 0..fold.sets.len() / fold.per_member {
+                    let r = m % fold.period;
+                    for k in 0..fold.per_member {
+                        let (sm, sr) = (fold.sets[m * fold.per_member + k], fold.sets[r * fold.per_member + k]);
+                        for (&(rm, _), &(rr, _)) in self.router.parts(sm).iter().zip(self.router.parts(sr)) {
+                            route_bytes[rm as usize] = rep_bytes.get(rr as usize).copied().unwrap_or(0.0);
+                        }
+                    }
+                }
+                (out.link_bytes, out.link_busy_ns, out.link_routes) = link_loads(&route_bytes, self.topo, &self.router);
+            }
+            _ => {
+                (out.link_bytes, out.link_busy_ns, out.link_routes) = link_loads(self.net.route_bytes(), self.topo, &self.router);
+                if let Some(fold) = &self.symmetry {
+                    symmetry::expand_links(fold, &self.router, &mut out.link_bytes);
+                    symmetry::expand_links(fold, &self.router, &mut out.link_busy_ns);
+                    symmetry::expand_links(fold, &self.router, &mut out.link_routes);
+                }
+            }
         }
         out.symmetry = self.symmetry_report.clone();
         out.events = self.q.processed;

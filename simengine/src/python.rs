@@ -17,17 +17,63 @@ use crate::pair_gate::PairOrder;
 use crate::plan::{CollectiveSpec, Optimization, Scheduling};
 use crate::results::bandwidths;
 use crate::routing::{Metric, Policy};
-use crate::schedule_program::Program;
+use crate::schedule_program::{Program, NO_WAY};
 use crate::topology::Topology;
 use std::sync::Arc;
 
 /// A schedule as the Python side passes it: (collective, ranks, chunks per rank, steps, per
 /// transfer its step, source rank, destination rank, chunk and whether it reduces, and whether
 /// its dependencies are per chunk: then each chunk's transfers run as their own process group, so
-/// a transfer waits only for the sender's earlier receipts of its chunk).
-type ScheduleArrays = (String, usize, usize, usize, Vec<u32>, Vec<u32>, Vec<u32>, Vec<u32>, Vec<bool>, bool);
+/// a transfer waits only for the sender's earlier receipts of its chunk), per transfer the path it
+/// names (an index into the last entry, `u32::MAX`: routed by the engine; empty: none names one),
+/// and the paths: (sender position, receiver position, directed links from the one's NPU to the
+/// other's, in order).
+type ScheduleArrays =
+    (String, usize, usize, usize, Vec<u32>, Vec<u32>, Vec<u32>, Vec<u32>, Vec<bool>, bool, Vec<u32>, Vec<(u32, u32, Vec<u32>)>);
+
+/// A schedule's per-transfer paths as indices into the run's routes (`routes` grows by the
+/// schedule's `paths`), each checked: in range, and joining the transfer's sender and receiver.
+fn global_ways(
+    way: &[u32],
+    paths: &[(u32, u32, Vec<u32>)],
+    src: &[u32],
+    dst: &[u32],
+    routes: &mut Vec<(u32, u32, Vec<u32>)>,
+) -> Result<Vec<u32>, SimError> {
+    if way.is_empty() {
+        return Ok(Vec::new());
+    }
+    if way.len() != src.len() {
+        return Err(SimError::InvalidInput(format!("schedule: {} paths for {} transfers", way.len(), src.len())));
+    }
+    let base = routes.len() as u32;
+    let mut out = Vec::with_capacity(way.len());
+    for (i, &w) in way.iter().enumerate() {
+        if w == NO_WAY {
+            out.push(NO_WAY);
+            continue;
+        }
+        match paths.get(w as usize) {
+            Some(&(a, b, _)) if (a, b) == (src[i], dst[i]) => out.push(base + w),
+            Some(&(a, b, _)) => {
+                return Err(SimError::InvalidInput(format!(
+                    "schedule: transfer {i} ({} -> {}) names path {w}, which joins {a} -> {b}",
+                    src[i], dst[i]
+                )))
+            }
+            None => return Err(SimError::InvalidInput(format!("schedule: transfer {i} names path {w} of {}", paths.len()))),
+        }
+    }
+    routes.extend(paths.iter().cloned());
+    Ok(out)
+}
 
 create_exception!(_simengine, SimEngineError, PyException, "Simulation failed: args are (kind, message, src_node, dst_node).");
+
+/// An engine error as Python's `SimEngineError` (also for the workload glue).
+pub(crate) fn engine_error(e: SimError) -> PyErr {
+    to_py(e)
+}
 
 fn to_py(e: SimError) -> PyErr {
     let (kind, src, dst) = match &e {
@@ -101,13 +147,15 @@ impl Monitor for PyMonitor {
 /// its phases may run (see `ScheduleArrays` and `schedule_program`), an empty list for the others;
 /// empty: no schedules. `starts`: per process group, when each member starts its part (ns >= 0,
 /// a workload's members issue a collective at different times); empty: every member at 0.
+/// `workload`: replay a workload on this fabric's shared network instead (see
+/// `workload_python::replay_shared`), the collective options common to all its collectives.
 #[pyfunction]
 #[pyo3(signature = (*, num_nodes, edge_src, edge_dst, edge_bandwidth_gbps, edge_latency_ns, npu_nodes,
     collective, size_bytes, groups, algorithms, dims=vec![], root=0, chunks=1, active_chunks=1,
     endpoint_delay_ns=10.0, local_mem_bw_gb_per_s=None, optimization="localBWAware", scheduling="fifo",
     intra_dimension_scheduling="FIFO", inter_dimension_scheduling="ascending", dim_bandwidth=vec![],
     model="unaware", astra=false, routing="hops", ecmp=true, dor_dims=None, dor_direct_dims=vec![], dor_first_dim_only=false, trace=false,
-    node_kind=None, no_transit_kinds=vec![], no_transit_nodes=vec![], npu_nic=vec![], npu_server=vec![], edge_policy=vec![], pxn=false, cut_through_kinds=vec![], max_events=u64::MAX, symmetry=false, progress=None, progress_interval_s=0.2, schedules=vec![], starts=vec![], local_ring=false))]
+    node_kind=None, no_transit_kinds=vec![], no_transit_nodes=vec![], npu_nic=vec![], npu_server=vec![], edge_policy=vec![], pxn=false, cut_through_kinds=vec![], max_events=u64::MAX, symmetry=false, progress=None, progress_interval_s=0.2, schedules=vec![], starts=vec![], local_ring=false, workload=None))]
 #[allow(clippy::too_many_arguments)]
 fn simulate<'py>(
     py: Python<'py>,
@@ -155,6 +203,7 @@ fn simulate<'py>(
     schedules: Vec<Vec<ScheduleArrays>>,
     starts: Vec<Vec<f64>>,
     local_ring: bool,
+    workload: Option<Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let build = || -> Result<(Topology, CollectiveSpec, SimConfig), SimError> {
         let mut topo = Topology::new(
@@ -193,11 +242,19 @@ fn simulate<'py>(
         let mut chunk_programs = Vec::new();
         let mut chunk_order = None;
         let mut programs = Vec::new();
+        let mut routes: Vec<(u32, u32, Vec<u32>)> = Vec::new();
+        let flat = algorithms.len() == 1 && groups.len() == 1 && dims.iter().filter(|&&d| d > 1).count() <= 1;
         for entry in &schedules {
             let mut list = Vec::new();
-            for (collective, n, per, steps, step, src, dst, chunk, reduce, by_chunk) in entry {
+            for (collective, n, per, steps, step, src, dst, chunk, reduce, by_chunk, way, paths) in entry {
                 let op = Op::parse(collective)?;
-                list.push(Arc::new(Program::new(op, *n, *per, *steps, step, src, dst, reduce)?));
+                let way = global_ways(way, paths, src, dst, &mut routes)?;
+                if !way.is_empty() && !flat {
+                    return Err(SimError::InvalidInput(
+                        "a schedule whose transfers name paths runs alone over one process group, not per dimension".into(),
+                    ));
+                }
+                list.push(Arc::new(Program::new(op, *n, *per, *steps, step, src, dst, reduce, &way)?));
                 if !*by_chunk || !chunk_programs.is_empty() {
                     continue;
                 }
@@ -218,9 +275,10 @@ fn simulate<'py>(
                 for idx in &by {
                     let pick = |v: &Vec<u32>| idx.iter().map(|&i| v[i]).collect::<Vec<u32>>();
                     let red: Vec<bool> = idx.iter().map(|&i| reduce[i]).collect();
-                    chunk_programs.push(Arc::new(Program::new(op, *n, *per, *steps, &pick(step), &pick(src), &pick(dst), &red)?));
+                    let ways = if way.is_empty() { Vec::new() } else { pick(&way) };
+                    chunk_programs.push(Arc::new(Program::new(op, *n, *per, *steps, &pick(step), &pick(src), &pick(dst), &red, &ways)?));
                 }
-                chunk_order = Some(Arc::new(PairOrder::new(step, src, dst, chunk)));
+                chunk_order = Some(Arc::new(PairOrder::new(step, src, dst, chunk, &way)));
                 groups = vec![groups[0].clone(); chunks];
                 if let Some(first) = starts.first().cloned() {
                     starts = vec![first; chunks]; // every copy of the group starts as the group
@@ -237,6 +295,7 @@ fn simulate<'py>(
             programs,
             chunk_programs,
             chunk_order,
+            routes,
             root,
             chunks,
             active_chunks_per_dim: active_chunks,
@@ -280,6 +339,10 @@ fn simulate<'py>(
         Ok((topo, spec, cfg))
     };
     let (topo, spec, cfg) = build().map_err(to_py)?;
+    if let Some(w) = workload {
+        // A workload replay on this fabric and network, the collectives' common options from `spec`.
+        return crate::workload_python::replay_shared(py, &topo, &npu_nodes, &spec, &cfg, &w);
+    }
     let mut monitor = PyMonitor { callback: progress, interrupted: false, error: None };
     // Seconds between two progress reports, which are also the Ctrl-C checks.
     let interval = std::time::Duration::try_from_secs_f64(progress_interval_s).map_err(|_| {

@@ -125,3 +125,50 @@ def test_an_unknown_workload_spec_key_is_located_at_its_line(tmp_path, capsys):
     spec.write_text(SPEC.replace("tp: 2\n", "parallel:\n  tpp: 2\n"))
     code, out = cli(capsys, "workload", spec, "-o", tmp_path / "step")
     assert code == 1 and out.startswith(f"{spec}:8:8: error: parallel.tpp: unknown key") and "did you mean 'tp'?" in out, out
+
+
+def test_a_comparison_with_synthesized_is_refused_for_a_workload(tmp_path, capsys):
+    """It said "unknown algorithm 'synthesized'" (the comparison is for one collective)."""
+    prefix, _ = write_set(tmp_path, [[comp(1, 1)]] * 8)
+    code, out = cli(capsys, "simulate", RING, "--workload", prefix, "--algorithm", "ring,synthesized")
+    assert code == 1 and out.startswith("--algorithm: error: 'synthesized' compares algorithms on one collective"), out
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["--dims", "3,3"], "dims 3x3 multiply to 9 but the group has 8 ranks"),
+    (["--dims", "4,2", "--algorithm", "ring,direct,ring"], "3 algorithms for 2 dimensions (--dims 4x2)"),
+    (["--routing", "dor"], "dimension-order routing needs logical dimensions (--dims)"),
+])
+def test_collective_options_a_workload_cannot_use_are_located(tmp_path, capsys, argv, message):
+    """They were "<input>: error: cannot simulate: ..." from the first collective the replay ran."""
+    text = tmp_path / "w.txt"
+    text.write_text(f"MICRO\n1\n{MICRO}\n")
+    code, out = cli(capsys, "simulate", RING, "--workload", text, *argv)
+    option = "--routing" if "--routing" in argv else "--algorithm" if "ring,direct,ring" in argv else "--dims"
+    assert code == 1 and out.startswith(f"{option}: error: {message}"), out
+
+
+def test_a_breakdown_picture_of_an_unknown_format_is_refused_before_the_replay(tmp_path, capsys):
+    """--breakdown b.txt ran the replay, then failed as "internal error: ValueError: Format 'txt' is
+    not supported" (exit 3), leaving b.txt behind."""
+    text = tmp_path / "w.txt"
+    text.write_text(f"MICRO\n1\n{MICRO}\n")
+    out_file = tmp_path / "b.txt"
+    code, out = cli(capsys, "simulate", RING, "--workload", text, "--breakdown", out_file)
+    assert code == 1 and out.startswith(f"{out_file}: error: cannot write --breakdown output: unknown output type "
+                                        "'.txt'; expected .png, .svg, .pdf"), out
+    assert not out_file.exists()
+
+
+def test_a_trace_named_gz_is_gzip_compressed(tmp_path, capsys):
+    """t.json.gz was written as plain JSON under a .gz name."""
+    import gzip
+    import json
+
+    text = tmp_path / "w.txt"
+    text.write_text(f"MICRO\n1\n{MICRO}\n")
+    for argv in (["--workload", text], []):
+        out_file = tmp_path / "t.json.gz"
+        code, out = cli(capsys, "simulate", RING, *argv, "--trace", out_file)
+        assert code == 0, out
+        assert json.loads(gzip.decompress(out_file.read_bytes()))["traceEvents"]
