@@ -102,3 +102,15 @@ def test_astra_keeps_timing_each_collective_alone(ring5, tmp_path):
     together = run(ring5, tmp_path, "astra", [a, b, a, b, IDLE], groups)
     assert alone["network"] == together["network"] == "alone"
     assert finish(together)[0] == finish(alone)[0]
+
+
+def test_nccl_mode_times_each_collective_alone_and_says_so(tmp_path):
+    """GPU servers: `fair`'s default algorithm is NCCL's, whose plan derates the links per
+    collective, so no shared network; the report names the reason and the step still replays."""
+    p = prepare(blueprints.graph("std.fabrics.clos", radix=4, tiers=2, nics_per_host=2, rail_optimized=True))
+    n = int(p.npu_nodes.size)
+    r = run(p, tmp_path, "fair", [[coll(1, "all-reduce", S)]] * n)
+    assert r["network"] == "alone (NCCL mode derates the links per collective)"
+    alone = simulate(p, SimulationOptions(model="fair", collective="all-reduce", size_bytes=S, chunks=1,
+                                          endpoint_delay_ns=10, local_mem_bw_gb_per_s=None, top_links=0))
+    assert r["step_time_ns"] == alone["collective_time_ns"] > 0
