@@ -144,5 +144,7 @@ def format_summary(s, engine: dict | None) -> str:
              f"  {'lower bound':<28}{bound / 1e6:10.3f} ms  ({s.bound.reason})",
              line("synthesizer's model", s.time_ns)]
     if engine:
-        lines.append(line(f"engine ({engine['model']}, {engine['dependencies']})", engine["time_ns"]))
+        lines.append(line(f"engine ({engine['model']}, {engine['dependencies']})", engine["time_ns"])
+                     + f"  [as simulate: {engine['endpoint_delay_ns']:g} ns endpoint delay, reductions at "
+                       f"{engine['local_mem_bw_gb_per_s']:g} GB/s]")
     return "\n".join(lines)
