@@ -189,6 +189,9 @@ def _node(msg, where_file: str) -> Node:
     is_cpu = attrs.get("is_cpu_op", False)
     if not isinstance(is_cpu, bool):
         raise located(where, f"attribute 'is_cpu_op' is {is_cpu!r}; expected a bool")
+    if msg.duration_micros > MAX_U64 // 1000:  # ASTRA-sim counts the duration in ns, a uint64
+        raise located(where, f"duration_micros is {msg.duration_micros} us; expected at most {MAX_U64 // 1000} us "
+                      f"(x 1,000 = ns must fit a uint64, at most {MAX_U64})")
     n = Node(id=int(msg.id), name=msg.name, kind=kind, deps=tuple(dict.fromkeys([*msg.data_deps, *msg.ctrl_deps])),
              duration_ns=int(msg.duration_micros) * 1000 or 1, is_cpu_op=is_cpu)
     if kind == "compute":
