@@ -99,3 +99,14 @@ def test_a_schedule_too_large_to_prove_is_an_error_not_an_abort(tmp_path, capsys
         assert out.startswith(where) and f"/ranks, /chunks_per_rank: {found} (rank, chunk) pairs to prove for 112 " \
                "transfers; expected at most 67,108,864" in out, out
         assert "Traceback" not in out
+
+
+def test_failures_that_split_the_fabric_are_located_at_fail(tmp_path, capsys):
+    """Review: `synthesize ... --fail 'npu.*'` said `<input>: error: the NPUs are not all connected`."""
+    code, out = cli(capsys, "synthesize", "std.fabrics.torus", "-D", "sizes=[4,4]", "--collective", "all-reduce",
+                    "--fail", "npu.*", "-o", tmp_path / "s.json")
+    assert code == 1, out
+    assert out.startswith("--fail: error: --fail 'npu.*': the NPUs are not all connected: rank 0 and rank 1 cannot "
+                          "exchange chunks over the surviving links (16 separate parts); expected failures that leave "
+                          "every NPU able to reach every other"), out
+    assert "Traceback" not in out and not (tmp_path / "s.json").exists()
