@@ -123,6 +123,8 @@ AWARE_1K_FINISH_BY_STAGE = (684180879, 651300703, 629446873, 607593043, 58573921
 
 
 @pytest.mark.slow
+@pytest.mark.skipif(__import__("os").environ.get("INFRAGRAPH_SLOW") != "1",
+                    reason="writes and replays a 1,024-NPU step (about 25 s): INFRAGRAPH_SLOW=1 pytest -m slow")
 def test_astra_aware_equals_the_congestion_aware_binary_on_a_1024_npu_step(tmp_path):
     import subprocess
 
