@@ -63,7 +63,7 @@ def quality(k: int | None, pieces: int) -> None:
                 cells.append(f"{t / 1e6:.3f} ({bound / t * 100:.0f} %)")
             except InfraGraphError:
                 cells.append("n/a")
-        e = engine_time(g, s, "fair", "auto")
+        e = engine_time(g, s, "fair", "auto", free=True)
         model_eff.append(bound / s.time_ns)
         engine_eff.append(bound / e["time_ns"])
         print(f"| {label} | {s.ranks} | {bound / 1e6:.3f} | {' | '.join(cells)} | {s.time_ns / 1e6:.3f} "
