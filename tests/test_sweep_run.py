@@ -240,7 +240,8 @@ def test_ctrl_c_writes_every_point_once_the_unrun_ones_as_not_run(tmp_path):
     out = tmp_path / "res"
     proc = subprocess.Popen([sys.executable, "-m", "infragraph", "sweep", str(s), "-o", str(out), "--workers", "1",
                              "-q"], cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # see test_progress
     wait_for_rows(tmp_path / "res.partial.jsonl", 1)
     proc.send_signal(signal.SIGINT)  # the driver only, as Ctrl-C in a shell that runs it in the background
     _, err = proc.communicate(timeout=120)

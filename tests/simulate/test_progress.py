@@ -106,7 +106,10 @@ def test_sigint_to_the_command_stops_with_a_partial_result(tmp_path):
     cmd = [sys.executable, "-m", "infragraph", "simulate", "std.fabrics.clos", "-D", "radix=32", "-D", "tiers=3",
            "--size", "1GiB", "--progress", "--json", str(out)]
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
+    # A shell without job control starts background jobs with SIGINT ignored, and Python then
+    # installs no KeyboardInterrupt handler: restore the default disposition, as a terminal has it.
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         line = proc.stderr.readline()  # the first progress line: the engine is running
         assert line.startswith("simulating: "), line
