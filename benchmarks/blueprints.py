@@ -25,6 +25,9 @@ CASES = {
     "clos32-4tier-dgx": ("std.fabrics.clos", dict(radix=32, **{**DGX_CLOS, "tiers": 4})),
     "clos64-dgx-2planes": ("std.fabrics.clos", dict(radix=64, planes=2, **DGX_CLOS)),
     "stack-4096": ("std.fabrics.stack", dict(shape="RI(4)_FC(8)_RI(4)_SW(32)")),
+    # the 16,384-GPU fabric of `benchmarks/workload.py --fair-16k` (issue 20)
+    "stack-16k-sw8-sw2048": ("std.fabrics.stack", dict(shape="SW(8)_SW(2048)", bandwidth=["900 GiB/s", "50 GiB/s"],
+                                                       latency=["100 ns", "1000 ns"])),
     "noc-cluster-128": ("std.fabrics.gpu_cluster", dict(gpus=128)),
     "dragonfly-p4a8h4g33": ("std.fabrics.dragonfly", dict(p=4, a=8, h=4, g=33)),
 }
@@ -37,6 +40,7 @@ def one(case: str) -> dict:
     from infragraph.graph import expand
 
     name, params = CASES[case]
+    c0 = time.process_time()
     t0 = time.perf_counter()
     doc = blueprints.instantiate(name, **params)
     t1 = time.perf_counter()
@@ -45,7 +49,8 @@ def one(case: str) -> dict:
     gpus = int(np.count_nonzero(g.node_type == g.type_names.index("xpu"))) if "xpu" in g.type_names else 0
     return {"case": case, "blueprint": name, "gpus": gpus, "records": len(doc.edges) + sum(len(d.edges) for d in doc.devices),
             "nodes": g.num_nodes, "edges": g.num_edges, "compile_s": t1 - t0, "expand_s": t2 - t1,
-            "total_s": t2 - t0, "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+            "total_s": t2 - t0, "cpu_s": time.process_time() - c0,
+            "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
 
 
 def main() -> None:
@@ -53,13 +58,13 @@ def main() -> None:
         print(json.dumps(one(sys.argv[2])))
         return
     cases = sys.argv[1:] or list(CASES)
-    print("| case | blueprint | GPUs (xpu) | records | nodes | edges | compile s | expand s | total s | peak MB |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("| case | blueprint | GPUs (xpu) | records | nodes | edges | compile s | expand s | total s | CPU s | peak MB |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for case in cases:
         out = subprocess.run([sys.executable, __file__, "--one", case], capture_output=True, text=True, check=True)
         r = json.loads(out.stdout.strip().splitlines()[-1])
         print(f"| {r['case']} | {r['blueprint']} | {r['gpus']:,} | {r['records']:,} | {r['nodes']:,} | {r['edges']:,} | "
-              f"{r['compile_s']:.2f} | {r['expand_s']:.2f} | {r['total_s']:.2f} | {r['peak_mb']:.0f} |", flush=True)
+              f"{r['compile_s']:.2f} | {r['expand_s']:.2f} | {r['total_s']:.2f} | {r['cpu_s']:.2f} | {r['peak_mb']:.0f} |", flush=True)
 
 
 if __name__ == "__main__":

@@ -4,6 +4,13 @@ Run: python benchmarks/collectives_synthesize.py quality [K [P]] # the table: bo
      python benchmarks/collectives_synthesize.py quality 0      # ... with synthesize_best (chunks auto)
      python benchmarks/collectives_synthesize.py speed [N ...]  # synthesis CPU time (default 1024 4096)
      python benchmarks/collectives_synthesize.py gather N [keep]  # all-gather only, timeline not kept (16,384)
+     python benchmarks/collectives_synthesize.py cli N [torus|stack] [--old DIR]  # the commands end to end
+
+Cli: `infragraph synthesize` of an N-NPU all-reduce (1 chunk per rank, --model none) writing the
+binary schedule file and (up to 8 million transfers) JSON, then `infragraph schedule validate` of
+each file, every command a process of its own: wall and CPU seconds (user + system) and peak RSS
+from os.wait4. `--old DIR`: the same JSON commands run from another checkout (DIR, its engine
+built in place) beside them.
 
 Quality: a 1 GiB all-reduce per NPU on 3-D Ring-FC-Switch stacks of 16-128 NPUs and 2-D/3-D tori
 and meshes. Ring, halving-doubling (RHD) and direct run in the engine as `simulate --algorithm X`
@@ -75,7 +82,7 @@ def speed(sizes: list[int]) -> None:
             t0 = time.process_time()
             s = synthesize(g, "all-reduce", 1, SIZE)
             t1 = time.process_time()
-            validate(s.schedule())
+            validate(s.cols)
             t2 = time.process_time()
             print(f"{s.ranks} NPUs, {kind} {value}: all-reduce, 1 chunk/rank, {s.src.size:,} transfers: synthesis "
                   f"{t1 - t0:.1f} s CPU, proof {t2 - t1:.1f} s; {s.efficiency * 100:.1f} % of the bound", flush=True)
@@ -108,8 +115,59 @@ def gather(n: int, keep: bool = False) -> None:
           f"bound; peak RSS {peak:.2f} GB; load average {os.getloadavg()[0]:.1f}")
 
 
+def command(label: str, argv: list[str], pythonpath: str | None = None) -> None:
+    """Run `python -m infragraph ARGV` as a child process; print wall, CPU and peak RSS."""
+    import os
+    import subprocess
+
+    env = dict(os.environ, **({"PYTHONPATH": pythonpath} if pythonpath else {}))
+    w0 = time.perf_counter()
+    child = subprocess.Popen([sys.executable, "-m", "infragraph", *argv], env=env, cwd=pythonpath or None,
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    out = child.stdout.read()
+    _, status, use = os.wait4(child.pid, 0)
+    wall = time.perf_counter() - w0
+    last = out.strip().splitlines()[-1] if out.strip() else ""
+    print(f"| {label} | {wall:.1f} | {use.ru_utime + use.ru_stime:.1f} | {use.ru_maxrss / 1e6:.2f} | "
+          f"{'ok' if status == 0 else 'exit ' + str(status >> 8)}: {last[:110]} |", flush=True)
+
+
+def cli(n: int, kind: str = "torus", old: str | None = None) -> None:
+    import os
+    import tempfile
+
+    from infragraph.collectives.synthesize import transfers
+
+    side = int(round(n ** 0.5))
+    source = (["std.fabrics.torus", "-D", f"sizes=[{side},{side}]"] if kind == "torus" else
+              ["std.fabrics.stack", "-D", f'shape="RI(4)_FC(4)_SW({n // 16})"'])
+    base = ["synthesize", *source, "--collective", "all-reduce", "--chunks", "1", "--model", "none"]
+    print(f"{n:,} NPUs, {' '.join(source)}: all-reduce, {transfers(n, 'all-reduce', 1):,} transfers; load average "
+          f"{os.getloadavg()[0]:.1f}\n")
+    print("| command | wall s | CPU s | peak RSS GB | result |")
+    print("|---|---:|---:|---:|---|")
+    with tempfile.TemporaryDirectory(dir=os.environ.get("BENCH_TMP")) as tmp:
+        files = [os.path.join(tmp, "s.igsched")]
+        if transfers(n, "all-reduce", 1) <= 8_000_000:
+            files.append(os.path.join(tmp, "s.json"))
+        for out in files:
+            command(f"synthesize -o {os.path.basename(out)}", [*base, "-o", out])
+            size = os.path.getsize(out) / 1e6 if os.path.exists(out) else 0.0
+            command(f"schedule validate {os.path.basename(out)} ({size:,.0f} MB)", ["schedule", "validate", out])
+        if old and len(files) > 1:
+            out = os.path.join(tmp, "old.json")
+            command("old: synthesize -o old.json", [*base, "-o", out], old)
+            command("old: schedule validate old.json", ["schedule", "validate", out], old)
+
+
 if __name__ == "__main__":
     what = sys.argv[1] if len(sys.argv) > 1 else "quality"
+    if what == "cli":
+        args = sys.argv[2:]
+        old_dir = args[args.index("--old") + 1] if "--old" in args else None
+        plain = [a for a in args if a != "--old" and a != old_dir]
+        cli(int(plain[0]) if plain else 1024, plain[1] if len(plain) > 1 else "torus", old_dir)
+        sys.exit(0)
     rest = [int(a) for a in sys.argv[2:] if a != "keep"]
     if what == "quality":
         quality((rest[0] or None) if rest else 2, rest[1] if len(rest) > 1 else 1)

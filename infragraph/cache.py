@@ -67,9 +67,14 @@ def _sha(path: str) -> str | None:
 
 
 def key(path: str | Path, defines: dict[str, str] | None, search_path: list[str] | None) -> str:
+    """The entry's key. The working directory is part of it only for a relative `path`: a program's
+    imports resolve from its own folder, but a graph compiled from a relative path names its
+    files relative to where it ran. An absolute path (a blueprint name, std.fabrics.stack, resolves
+    to one) hits from any folder, as a workload replay in each new run folder needs."""
     main = Path(path).resolve()
     parts = [FORMAT, str(main), _sha(str(main)), sorted((defines or {}).items()),
-             [str(Path(p).resolve()) for p in search_path or []], os.getcwd(), _toolchain()]
+             [str(Path(p).resolve()) for p in search_path or []],
+             None if Path(path).is_absolute() else os.getcwd(), _toolchain()]
     return hashlib.sha256(json.dumps(parts).encode()).hexdigest()
 
 

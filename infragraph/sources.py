@@ -10,7 +10,6 @@ from contextlib import nullcontext
 from pathlib import Path
 from typing import Callable, ContextManager
 
-from .document import io
 from .document.model import Infrastructure
 from .errors import Diagnostic, InfraGraphError, Location
 from .graph import FQG, expand
@@ -55,6 +54,8 @@ def load_document(
     if defines:
         raise InfraGraphError(Diagnostic(
             "-D overrides apply to .igl programs only; a document has no parameters", Location(str(path))))
+    from .document import io  # YAML and the schema: only when a document is read
+
     return io.load(path)
 
 
@@ -66,14 +67,15 @@ def load_graph(path: str | Path, defines: dict[str, str] | None = None,
     `phase(name)`, when given, wraps each step (the CLI uses it to report progress). An empty graph
     is an error: nothing can be checked, simulated or drawn from it. With `cache`, an .igl
     program's graph comes from (and goes to) the compile cache (infragraph.cache)."""
-    from .graph.export import is_fqg_file, read_fqg
-
     step = phase or (lambda _name: nullcontext())
-    if Path(path).suffix == ".json" and is_fqg_file(path):
-        with step("reading graph"):
-            g = read_fqg(path)
-        require_nodes(g, path)
-        return g
+    if Path(path).suffix == ".json":
+        from .graph.export import is_fqg_file, read_fqg  # only for .json: graph.export is large
+
+        if is_fqg_file(path):
+            with step("reading graph"):
+                g = read_fqg(path)
+            require_nodes(g, path)
+            return g
 
     def build(files_read: list[str]) -> FQG:
         with step("loading"):

@@ -111,3 +111,15 @@ def test_a_cached_graph_still_obeys_the_size_limits(program, compiles):
     assert load_graph(program / "main.igl", cache=True).num_nodes == 4
     with pytest.raises(InfraGraphError, match="node"):
         load_graph(program / "main.igl", cache=True, limits=Limits(max_nodes=3))
+
+
+def test_an_absolute_path_hits_from_any_folder_a_relative_one_does_not(program, compiles, monkeypatch):
+    (program / "elsewhere").mkdir()
+    monkeypatch.chdir(program)
+    load_graph(program / "main.igl", cache=True)
+    load_graph("main.igl", cache=True)  # relative: its own entry
+    monkeypatch.chdir(program / "elsewhere")
+    g = load_graph(program / "main.igl", cache=True)
+    assert len(compiles) == 2 and g.num_nodes == 4
+    load_graph("../main.igl", cache=True)  # relative from another folder: another entry
+    assert len(compiles) == 3

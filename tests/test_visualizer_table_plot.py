@@ -123,3 +123,17 @@ def test_the_spec_name_is_the_title(tmp_path):
     assert _spec_name(str(spec)) == "collective scaling"
     spec.write_text("source: std.fabrics.stack\n")
     assert _spec_name(str(spec)) == "scaling"
+
+
+def test_a_workload_table_plots_without_naming_its_x(tmp_path, capsys):
+    """A workload sweep's table has no size_bytes: `plot T -o x.png` said "no column 'size_bytes'";
+    the x axis is now its first varying input, with whole-number ticks for a degree."""
+    rows = [{"point": i, "key": f"k{i}", "source": "std.fabrics.stack", "tp": tp, "pp": 8 // tp,
+             "sequence_parallel": sp, "status": "ok", "error": None, "step_time_ns": 1e6 * tp + sp}
+            for i, (tp, sp) in enumerate((tp, sp) for tp in (2, 4) for sp in (True, False))]
+    store = ResultStore(tmp_path / "w")
+    store.write(rows)
+    code = main(["plot", str(store.parquet), "-o", str(tmp_path / "w.png")])
+    out = "".join(capsys.readouterr())
+    assert code == 0 and "step time against tp" in out, out
+    assert (tmp_path / "w.png").read_bytes()[:8] == PNG

@@ -28,7 +28,8 @@ def register(sub) -> None:
     p.add_argument("--spec", metavar="SPEC", help="the sweep spec the tables came from: its `name` is the title")
     table = p.add_argument_group("sweep tables")
     table.add_argument("--kind", default="lines", choices=("lines", "heatmap", "speedup"))
-    table.add_argument("--x", default="size_bytes", help="input column on the x axis (default size_bytes)")
+    table.add_argument("--x", default=None, help="input column on the x axis (default size_bytes; a workload "
+                                                  "sweep's table, which has none: its first input that varies)")
     table.add_argument("--y", default="time",
                        help="metric: time (a workload sweep's: its step time), step, busbw, algbw, utilization or any "
                             "column (default time)")

@@ -29,12 +29,13 @@ def register(sub) -> None:
     p = sub.add_parser("simulate", help="simulate a collective (all-reduce, all-to-all, ...) on the graph",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_source_arguments(p)
-    p.add_argument("--collective", default="all-reduce", type=one_of("infragraph.simulate", "COLLECTIVES", "collective"),
+    p.add_argument("--collective", default=None, type=one_of("infragraph.simulate", "COLLECTIVES", "collective"),
                    metavar="NAME",
                    help="all-reduce (default), reduce-scatter, all-gather, all-to-all, broadcast, reduce "
                         "or point-to-point")
-    p.add_argument("--size", default="1MiB",
-                   help="per-NPU buffer (all-gather: shard), e.g. 1GiB; a sweep: 1KiB..1GiB (doubling) or 1KiB,1MiB")
+    p.add_argument("--size", default=None,
+                   help="per-NPU buffer (all-gather: shard), e.g. 1GiB; a sweep: 1KiB..1GiB (doubling) or 1KiB,1MiB "
+                        "(default 1MiB)")
     p.add_argument("--algorithm", default="default",
                    help="nccl (NCCL's own choice: ring, tree or NVLS by size, with its channels, protocol and "
                         "chunking; the default on GPU servers), ring, ring-bidirectional, direct, halving-doubling "
@@ -50,8 +51,9 @@ def register(sub) -> None:
                                   "graph's 'dims' annotation when it covers the group, else flat; --dims N forces flat)")
     p.add_argument("--group", action="append", default=[], metavar="RANKS",
                    help="a process group: 0-7 or 0,2,4,6 (repeatable: groups run concurrently; default all NPUs)")
-    p.add_argument("--root", type=int, default=0, help="root member of each group (broadcast, reduce, "
-                                                         "point-to-point source; the other member is the destination)")
+    p.add_argument("--root", type=int, default=None, help="root member of each group (broadcast, reduce, "
+                                                            "point-to-point source; the other member is the "
+                                                            "destination; default 0)")
     p.add_argument("--chunks", type=int, default=1, help="preferred dataset splits (default 1)")
     p.add_argument("--active-chunks", type=int, default=1, help="chunks in flight per dimension (default 1)")
     p.add_argument("--endpoint-delay", default="10ns", help="per-receive endpoint delay (default 10ns)")
@@ -179,10 +181,26 @@ def _mem_bw(text: str) -> float | None:
     return mem_bw_gb_per_s(text, "--local-mem-bw")
 
 
+# Options whose parser default is None, so that `--workload` can refuse them even when given at
+# their default value (the trace decides them per node); the value they stand for otherwise.
+COLLECTIVE_DEFAULTS = {"collective": "all-reduce", "size": "1MiB", "root": 0}
+
+
+def given_collective_options(args) -> list[str]:
+    """The COLLECTIVE_DEFAULTS options the command line gave ('--size'), then each unset one set to
+    its default in `args` (idempotent)."""
+    given = [f"--{name}" for name in COLLECTIVE_DEFAULTS if getattr(args, name, None) is not None]
+    for name, value in COLLECTIVE_DEFAULTS.items():
+        if getattr(args, name, None) is None:
+            setattr(args, name, value)
+    return given
+
+
 def options(args):
     """The SimulationOptions the command line asks for, every value checked and located at its option."""
     from ..simulate import SimulationOptions
 
+    given_collective_options(args)
     algorithm, schedules = _algorithms(args.algorithm)
     for sc in schedules:
         if sc is not None and sc.collective != args.collective:
@@ -298,6 +316,9 @@ def _check_against_graph(opts, num_npus: int) -> None:
     if opts.dims is not None and math.prod(opts.dims) != size:
         raise option_error("--dims", f"dims {'x'.join(map(str, opts.dims))} multiply to {math.prod(opts.dims)} but "
                                      f"the group has {size} ranks")
+    if opts.dims is not None and len(opts.algorithm) > 1 and len(opts.algorithm) != len(opts.dims):
+        raise option_error("--algorithm", f"{len(opts.algorithm)} algorithms for {len(opts.dims)} dimensions (--dims "
+                                          f"{'x'.join(map(str, opts.dims))}); give one, or one per dimension")
     if opts.root >= smallest:
         raise option_error("--root", f"root member {opts.root} is outside the group of {smallest} "
                                      f"(members are numbered 0..{smallest - 1})")
@@ -443,8 +464,15 @@ def _run(args) -> int:
     from ..simulate import chrome_trace, prepare, simulate
     from ..simulate.failures import format_failures, simulate_with_failures
 
+    given = given_collective_options(args)
+    if args.workload and wants_comparison(args.algorithm):
+        raise option_error("--algorithm", "'synthesized' compares algorithms on one collective, not a workload's; "
+                                          "give --algorithm NAME (or one per dimension)",
+                           "synthesize a schedule first (infragraph synthesize FABRIC ... -o s.json), then "
+                           "--algorithm schedule:s.json")
     if args.workload:
-        return run_workload(args, options(args))
+        opts = options(args)
+        return run_workload(args, opts, given, lambda npus: _check_against_graph(opts, npus))
     if wants_comparison(args.algorithm):  # ring,direct,synthesized: side by side (simulate_compare)
         return run_compare(args, parse_sizes(args.size),
                            lambda name: options(argparse.Namespace(**{**vars(args), "algorithm": name})),

@@ -15,6 +15,7 @@ import json
 import math
 from dataclasses import replace
 from pathlib import Path
+from typing import Callable
 
 from ..output import check_output, open_output
 from .common import emit, load_graph_with_progress, option_error, progress
@@ -56,22 +57,23 @@ def _positive(text: str | None, option: str) -> float | None:
     return v
 
 
-def _not_for_workload(args) -> None:
-    for option, value, default in (("--collective", args.collective, "all-reduce"), ("--size", args.size, "1MiB"),
-                                   ("--group", args.group, []), ("--root", args.root, 0)):
-        if value != default:
-            raise option_error(option, f"{option} does not apply to --workload: the trace names each node's "
-                                       "collective, size and group")
+def _not_for_workload(args, given: list[str]) -> None:
+    """--collective, --size, --root (given at all, even at their default) and --group are refused."""
+    for option in given + (["--group"] if args.group else []):
+        raise option_error(option, f"{option} does not apply to --workload: the trace names each node's "
+                                   "collective, size and group")
 
 
-def run_workload(args, sim_options) -> int:
+def run_workload(args, sim_options, given: list[str], check_options: Callable[[int], None]) -> int:
+    """`simulate --workload`; `check_options(npus)` checks the collective options against the
+    fabric's NPU count (--dims: a whole-system collective's), located at their options."""
     from ..graph.ranks import npu_order
     from ..simulate import prepare
     from ..workload.replay import ReplayOptions, replay
     from ..workload.report import breakdown_picture, chrome_trace, format_report
     from ..workload.trace import read_et_set, read_text
 
-    _not_for_workload(args)
+    _not_for_workload(args, given)
     if args.passes < 1:
         raise option_error("--passes", f"bad --passes {args.passes}; expected a whole number >= 1")
     try:
@@ -97,6 +99,7 @@ def run_workload(args, sim_options) -> int:
             check_output(path, option=option)
     g = load_graph_with_progress(args)
     n = int(npu_order(g).size)
+    check_options(n)
     if trace_ranks is not None and max(trace_ranks) >= n:
         raise option_error("--trace-ranks", f"bad --trace-ranks '{args.trace_ranks}': rank {max(trace_ranks)} is not "
                                             f"an NPU of the fabric (ranks 0-{n - 1})")

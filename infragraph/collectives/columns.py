@@ -44,6 +44,10 @@ class ScheduleColumns:
     description: str = ""
     dependencies: str = "rank-steps"
     synthesis: dict = field(default_factory=dict)  # what the synthesizer predicted (informative)
+    # The path each transfer names (index into `paths`, -1: routed by the engine; None: no transfer
+    # names one) and the paths: node names between the two NPUs (schedule.py, "Paths").
+    path: np.ndarray | None = None
+    paths: tuple[tuple[str, ...], ...] = ()
 
     @property
     def chunks(self) -> int:
@@ -74,6 +78,22 @@ class ScheduleColumns:
                            reduce=_le_bytes(self.reduce, "u1"), seed=secrets.randbits(64))
         except ValueError as exc:
             raise ScheduleError(str(exc)) from None
+
+
+def read_paths(raw: object, where: str) -> tuple[tuple[str, ...], ...]:
+    """The `paths` table: a list of lists of node names (non-empty strings; an empty list is the
+    link joining the two NPUs directly)."""
+    if not isinstance(raw, list):
+        raise ScheduleError(f"{where}: expected a list of paths (lists of node names), found {raw!r}")
+    out = []
+    for i, path in enumerate(raw):
+        if not isinstance(path, list):
+            raise ScheduleError(f"{where}/{i}: expected a list of node names, found {path!r}")
+        for j, name in enumerate(path):
+            if not isinstance(name, str) or not name:
+                raise ScheduleError(f"{where}/{i}/{j}: expected a node name, found {name!r}")
+        out.append(tuple(path))
+    return tuple(out)
 
 
 def index_width(ranks: int, chunks: int) -> int:

@@ -86,6 +86,19 @@ class LogicalLinks:
                             flipped, self.egress_gbps, self.ingress_gbps)
 
 
+def path_names(g: FQG, links: LogicalLinks, ids: np.ndarray) -> list[tuple[str, ...]]:
+    """For each logical link in `ids`, the names of the nodes it passes between its two NPUs, in
+    order from source to destination: what a schedule's `paths` name (schedule.py), so that the
+    engine sends a transfer over the logical link the synthesizer gave it."""
+    src, dst = np.asarray(g.edge_src), np.asarray(g.edge_dst)
+    out = []
+    for l in np.asarray(ids).tolist():
+        forward = links.path(l)[::-1]  # stored from the destination's end (see _emit)
+        to = np.where(forward & 1, src[forward >> 1], dst[forward >> 1])
+        out.append(tuple(g.node_name(int(v)) for v in to[:-1]))
+    return out
+
+
 def logical_links(g: FQG, npu_nodes: np.ndarray) -> LogicalLinks:
     """The logical links of `g` between the NPUs `npu_nodes` (node id per rank), failures applied
     by the caller. Edges without a stated bandwidth are refused: the synthesizer needs link speeds."""

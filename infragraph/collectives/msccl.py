@@ -39,6 +39,7 @@ from __future__ import annotations
 import heapq
 from collections import defaultdict
 from dataclasses import dataclass, field
+from itertools import islice
 
 from ..errors import Diagnostic, InfraGraphError, Location
 from ..importers.xmlfile import local, parse_xml
@@ -198,9 +199,11 @@ def read_msccl(text: str, filename: str) -> Program:
                 tb.steps.append(step)
             gpu.tbs.append(tb)
         program.gpus.append(gpu)
-    if seen_gpus != set(range(program.ngpus)):
-        missing = sorted(set(range(program.ngpus)) - seen_gpus)
-        raise _fail(at, f"<algo ngpus={program.ngpus}> has no <gpu> for id(s) {missing[:8]}")
+    if len(seen_gpus) != program.ngpus:  # ids are unique and below ngpus: the count says it all
+        # the first missing ids, without a set of range(ngpus) (ngpus="99999999999" took all memory)
+        missing = list(islice((i for i in range(program.ngpus) if i not in seen_gpus), 8))
+        raise _fail(at, f"<algo ngpus={program.ngpus}> has {len(seen_gpus):,} <gpu> elements; none for id(s) {missing}"
+                        f"{' ...' if program.ngpus - len(seen_gpus) > 8 else ''}")
     program.gpus.sort(key=lambda gp: gp.id)
     check_program(program)
     return program

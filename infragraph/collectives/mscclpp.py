@@ -62,6 +62,9 @@ SYNC_OPS = ("signal", "rlxsignal", "wait", "rlxwait", "nop", "flush", "barrier")
 REFUSED = {"gstorepkt": "NVLS (switch)", "glres": "NVLS (switch)", "gstore": "NVLS (switch)", "pipeline": "pipeline",
            "sem_acquire": "semaphore", "sem_release": "semaphore"}
 BUFFERS = ("i", "o", "s")
+# Chunks per buffer x GPUs the reader tracks (a dict entry each while it runs the plan): far beyond
+# any plan (8 GPUs x 64 chunks); input_chunks=10**12 ran for hours before this bound.
+MAX_CHUNK_SLOTS = 1 << 22
 
 
 class _Plan:
@@ -123,6 +126,8 @@ def read_mscclpp_doc(doc: Any, file: str) -> Schedule:
         raise P.fail("/collective", f"'{coll}': a schedule implements allreduce, allgather or reducescatter")
     collective = COLLECTIVES[coll]
     inplace = P.get(doc, "inplace", "", bool)
+    if "num_threads_per_block" in doc:  # not timed here, but a NaN or -1 is a broken plan, not a default
+        P.count(doc, "num_threads_per_block", "", 1)
     gpus = P.get(doc, "gpus", "", list)
     n = len(gpus)
     if n < 2:
@@ -134,7 +139,11 @@ def read_mscclpp_doc(doc: Any, file: str) -> Schedule:
             raise P.fail(f"/gpus/{g}/id", f"GPU {r} appears twice (also /gpus/{by_rank[r]})")
         by_rank[r] = g
     first = gpus[by_rank[0]]
-    chunks_in = P.count(first, "input_chunks", f"/gpus/{by_rank[0]}", 1)
+    chunks_in = P.count(first, "input_chunks", f"/gpus/{by_rank[0]}", 1, MAX_CHUNK_SLOTS // n)
+    for r in range(1, n):  # one collective: every GPU's input buffer holds as many chunks (the schedule's)
+        if (c := P.count(gpus[by_rank[r]], "input_chunks", f"/gpus/{by_rank[r]}", 1)) != chunks_in:
+            raise P.fail(f"/gpus/{by_rank[r]}/input_chunks", f"GPU {r} has {c} input chunks, GPU 0 {chunks_in}; "
+                                                             "expected the same on every GPU")
     total = chunks_in * n if collective == "all-gather" else chunks_in
     if collective != "all-gather" and total % n:
         raise P.fail(f"/gpus/{by_rank[0]}/input_chunks", f"{total} chunks is not a multiple of {n} GPUs; a schedule "
@@ -151,8 +160,8 @@ def read_mscclpp_doc(doc: Any, file: str) -> Schedule:
     sizes: dict[int, dict[str, int]] = {}
     for r in range(n):
         gw, gpu = f"/gpus/{by_rank[r]}", gpus[by_rank[r]]
-        sizes[r] = {"i": P.count(gpu, "input_chunks", gw, 0), "o": P.count(gpu, "output_chunks", gw, 0),
-                    "s": P.count(gpu, "scratch_chunks", gw, 0)}
+        sizes[r] = {b: P.count(gpu, key, gw, 0, MAX_CHUNK_SLOTS // n)
+                    for b, key in (("i", "input_chunks"), ("o", "output_chunks"), ("s", "scratch_chunks"))}
     resolved: list[dict] = []  # per node: resolved buffers and peers
     for r in range(n):
         g = by_rank[r]

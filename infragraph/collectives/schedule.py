@@ -12,15 +12,22 @@ sender's contributions to it. All-gather: rank c // K starts with chunk c, every
 with every chunk. Reduce-scatter: every rank starts with its own contribution to every chunk,
 rank c // K must end with chunk c reduced over all N ranks, each exactly once. All-reduce: as
 reduce-scatter, but every rank must end with every chunk fully reduced.
+
+Paths (optional): ``"paths": [["switch.0"], ...]`` lists ways between NPUs as the graph nodes
+passed between the sender's NPU and the receiver's ([]: a link joining them directly), and a transfer's ``"path": i`` makes the
+engine send it that way instead of routing it (a DGX's four NVSwitch chips carry four chunks
+between one GPU pair side by side; routed, they would share one way). The engine resolves the
+names against the graph it runs on (infragraph/simulate/schedule_paths.py).
 """
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
 
-from .columns import COLLECTIVES, ScheduleColumns, ScheduleError, index_dtype
+from .columns import COLLECTIVES, ScheduleColumns, ScheduleError, index_dtype, read_paths
 
 __all__ = ["COLLECTIVES", "OPS", "Schedule", "ScheduleColumns", "ScheduleError", "Transfer", "read_schedule",
            "schedule_doc", "schedule_from_columns", "validate", "validate_exact", "load_schedule"]
@@ -29,12 +36,14 @@ OPS = ("copy", "reduce")
 
 
 class Transfer(NamedTuple):
-    """One chunk moved from src to dst; a NamedTuple because a 1,024-rank schedule has millions."""
+    """One chunk moved from src to dst; a NamedTuple because a 1,024-rank schedule has millions.
+    `path`: index into the schedule's `paths`, or -1 (the engine routes it)."""
 
     src: int
     dst: int
     chunk: int
     op: str
+    path: int = -1
 
 
 @dataclass(frozen=True)
@@ -48,6 +57,9 @@ class Schedule:
     # What a transfer waits for (docs/collectives.md): "rank-steps", every receipt of its sender's
     # earlier steps; "chunks", only the sender's earlier receipts of the same chunk.
     dependencies: str = "rank-steps"
+    # Ways between NPUs that transfers name (`Transfer.path`): per path, the names of the graph
+    # nodes passed between the sender's NPU and the receiver's.
+    paths: tuple[tuple[str, ...], ...] = ()
 
     @property
     def chunks(self) -> int:
@@ -65,7 +77,8 @@ class Schedule:
         if any(k - {"reduce"} for k in kinds[:split]) or any(k - {"copy"} for k in kinds[split:]):
             return None
         steps = self.steps[:split] if collective == "reduce-scatter" else self.steps[split:]
-        part = Schedule(collective, self.ranks, self.chunks_per_rank, steps, dependencies=self.dependencies)
+        part = Schedule(collective, self.ranks, self.chunks_per_rank, steps, dependencies=self.dependencies,
+                        paths=self.paths)
         try:
             validate(part)
         except ScheduleError:
@@ -80,13 +93,15 @@ class Schedule:
         np.cumsum([len(s) for s in self.steps], out=ptr[1:])
         cols = [np.fromiter((t[i] for t in flat), dtype=np.int64, count=len(flat)).astype(width) for i in range(3)]
         reduce = np.fromiter((t.op == "reduce" for t in flat), dtype=bool, count=len(flat))
+        path = np.fromiter((t.path for t in flat), dtype=np.int64, count=len(flat)) if self.paths else None
         return ScheduleColumns(self.collective, self.ranks, self.chunks_per_rank, ptr, *cols, reduce, self.name,
-                               self.description, self.dependencies)
+                               self.description, self.dependencies, path=path, paths=self.paths)
 
     def engine_arrays(self, collective: str | None = None) -> tuple | None:
         """The schedule as the engine takes it (simengine/src/schedule_program.rs): (collective,
         ranks, chunks per rank, steps, per transfer its step, src, dst, chunk and whether it reduces,
-        and whether dependencies are per chunk);
+        whether dependencies are per chunk, per transfer its path (-1: none; empty: no transfer
+        names one) and the paths' node names, which simulate resolves on the graph);
         for another `collective`, its half (see `half`) or None."""
         if collective not in (None, self.collective):
             part = self.half(collective)
@@ -96,14 +111,17 @@ class Schedule:
         dst: list[int] = []
         chunk: list[int] = []
         reduce: list[bool] = []
+        path: list[int] = []
         for s, transfers in enumerate(self.steps):
             step.extend([s] * len(transfers))
             src.extend(t.src for t in transfers)
             dst.extend(t.dst for t in transfers)
             chunk.extend(t.chunk for t in transfers)
             reduce.extend(t.op == "reduce" for t in transfers)
+            if self.paths:
+                path.extend(t.path for t in transfers)
         return (self.collective, self.ranks, self.chunks_per_rank, len(self.steps), step, src, dst, chunk, reduce,
-                self.dependencies == "chunks")
+                self.dependencies == "chunks", path, self.paths)
 
 
 def _int(value: object, where: str, low: int, high: int | None) -> int:
@@ -115,9 +133,9 @@ def _int(value: object, where: str, low: int, high: int | None) -> int:
     return value
 
 
-KEYS = ("collective", "ranks", "chunks_per_rank", "steps", "name", "description", "dependencies", "synthesis")
+KEYS = ("collective", "ranks", "chunks_per_rank", "steps", "name", "description", "dependencies", "paths", "synthesis")
 DEPENDENCIES = ("rank-steps", "chunks")
-TRANSFER_KEYS = ("src", "dst", "chunk", "op")
+TRANSFER_KEYS = ("src", "dst", "chunk", "op", "path")
 _TRANSFER_KEY_SET = frozenset(TRANSFER_KEYS)
 
 
@@ -146,6 +164,7 @@ def read_schedule(doc: object, source: str = "<schedule>") -> Schedule:
         raise ScheduleError(f"{source}: /collective: expected one of {', '.join(COLLECTIVES)}, found {collective!r}")
     ranks = _int(doc.get("ranks"), f"{source}: /ranks", 1, None)
     per = _int(doc.get("chunks_per_rank"), f"{source}: /chunks_per_rank", 1, None)
+    paths = read_paths(doc.get("paths", []), f"{source}: /paths")
     raw_steps = doc.get("steps")
     if not isinstance(raw_steps, list):
         raise ScheduleError(f"{source}: /steps: expected a list of steps, found {raw_steps!r}")
@@ -160,19 +179,23 @@ def read_schedule(doc: object, source: str = "<schedule>") -> Schedule:
             # anything else goes through _transfer, which locates the error.
             if type(item) is dict and item.keys() <= _TRANSFER_KEY_SET:
                 src, dst, chunk, op = item.get("src"), item.get("dst"), item.get("chunk"), item.get("op", "copy")
+                path = item.get("path", -1)
                 if (type(src) is int and type(dst) is int and type(chunk) is int and 0 <= src < ranks
-                        and 0 <= dst < ranks and src != dst and 0 <= chunk < chunks and op in OPS):
-                    transfers.append(Transfer(src, dst, chunk, op))
+                        and 0 <= dst < ranks and src != dst and 0 <= chunk < chunks and op in OPS
+                        and type(path) is int and -1 <= path < len(paths) and (path >= 0 or "path" not in item)):
+                    transfers.append(Transfer(src, dst, chunk, op, path))
                     continue
-            transfers.append(_transfer(item, f"{source}: /steps/{s}/{t}", ranks, chunks))
+            transfers.append(_transfer(item, f"{source}: /steps/{s}/{t}", ranks, chunks, len(paths)))
         steps.append(tuple(transfers))
     dependencies = doc.get("dependencies", "rank-steps")
     if dependencies not in DEPENDENCIES:
         raise ScheduleError(f"{source}: /dependencies: expected rank-steps or chunks, found {dependencies!r}")
-    return Schedule(collective, ranks, per, tuple(steps), text["name"], text["description"], dependencies)
+    return Schedule(collective, ranks, per, tuple(steps), text["name"], text["description"], dependencies, paths)
 
 
-def _transfer(item: object, where: str, ranks: int, chunks: int) -> Transfer:
+
+
+def _transfer(item: object, where: str, ranks: int, chunks: int, paths: int = 0) -> Transfer:
     """One transfer, every field checked, errors located at `where` (the document path)."""
     if not isinstance(item, dict):
         raise ScheduleError(f"{where}: expected an object")
@@ -185,7 +208,11 @@ def _transfer(item: object, where: str, ranks: int, chunks: int) -> Transfer:
     op = item.get("op", "copy")
     if op not in OPS:
         raise ScheduleError(f"{where}/op: expected copy or reduce, found {op!r}")
-    return Transfer(src, dst, chunk, op)
+    if "path" not in item:
+        return Transfer(src, dst, chunk, op)
+    if not paths:
+        raise ScheduleError(f"{where}/path: the schedule lists no paths (/paths)")
+    return Transfer(src, dst, chunk, op, _int(item["path"], f"{where}/path", 0, paths - 1))
 
 
 def schedule_doc(schedule: Schedule) -> dict:
@@ -196,7 +223,10 @@ def schedule_doc(schedule: Schedule) -> dict:
             doc[key] = getattr(schedule, key)
     if schedule.dependencies != "rank-steps":
         doc["dependencies"] = schedule.dependencies
-    doc["steps"] = [[{"src": t.src, "dst": t.dst, "chunk": t.chunk, "op": t.op} for t in step] for step in schedule.steps]
+    if schedule.paths:
+        doc["paths"] = [list(p) for p in schedule.paths]
+    doc["steps"] = [[{"src": t.src, "dst": t.dst, "chunk": t.chunk, "op": t.op, **({"path": t.path} if t.path >= 0 else {})}
+                     for t in step] for step in schedule.steps]
     return doc
 
 
@@ -204,11 +234,12 @@ def schedule_from_columns(cols: ScheduleColumns) -> Schedule:
     """The schedule of `cols` as steps of Transfers (for the exporters and the engine; about 100 B
     per transfer, so for schedules of millions of transfers, not hundreds of millions)."""
     ptr = cols.step_ptr.tolist()
-    flat = [Transfer(a, b, c, "reduce" if r else "copy") for a, b, c, r in
-            zip(cols.src.tolist(), cols.dst.tolist(), cols.chunk.tolist(), cols.reduce.tolist())]
+    path = cols.path.tolist() if cols.path is not None else itertools.repeat(-1)
+    flat = [Transfer(a, b, c, "reduce" if r else "copy", k) for a, b, c, r, k in
+            zip(cols.src.tolist(), cols.dst.tolist(), cols.chunk.tolist(), cols.reduce.tolist(), path)]
     steps = tuple(tuple(flat[ptr[s]:ptr[s + 1]]) for s in range(len(ptr) - 1))
     return Schedule(cols.collective, cols.ranks, cols.chunks_per_rank, steps, cols.name, cols.description,
-                    cols.dependencies)
+                    cols.dependencies, cols.paths)
 
 
 # The exact validator (validate_exact) keeps one Python int of n bits per (rank, chunk): up to

@@ -22,8 +22,11 @@ Header keys: "collective", "ranks", "chunks_per_rank", "dependencies", "name", "
     src, dst  "<u2" or "<u4", T values: the sending and receiving rank, 0 .. ranks - 1, different
     chunk     same dtype as src, T values: 0 .. ranks x chunks_per_rank - 1
     op        "|u1", T values: 0 copy, 1 reduce
+    path      (optional, with the header's "paths") "<i4", T values: the path a transfer names, an
+              index into "paths" (node names between the two NPUs, schedule.py), -1 for none
 
-The reader checks every value and locates an error as the JSON reader does: the file, then the
+The header's schema is schemas/collective-schedule-file.schema.json. The reader checks every
+value and locates an error as the JSON reader does: the file, then the
 document path of the offending item (/columns/2/dtype, /steps/S/T/dst for transfer T of step S).
 """
 from __future__ import annotations
@@ -34,15 +37,16 @@ from typing import BinaryIO
 
 import numpy as np
 
-from .columns import COLLECTIVES, ScheduleColumns, ScheduleError, index_dtype
+from .columns import COLLECTIVES, ScheduleColumns, ScheduleError, index_dtype, read_paths
 
 MAGIC = b"IGSCHED1"
 SUFFIX = ".igsched"
 ALIGN = 64
 COLUMNS = ("step_ptr", "src", "dst", "chunk", "op")
+OPTIONAL_COLUMNS = ("path",)
 DEPENDENCIES = ("rank-steps", "chunks")
 HEADER_KEYS = ("collective", "ranks", "chunks_per_rank", "dependencies", "name", "description", "synthesis",
-               "transfers", "step_count", "columns")
+               "transfers", "step_count", "columns", "paths")
 BLOCK = 1 << 24  # rows checked at a time: bounded temporary memory
 
 
@@ -62,6 +66,9 @@ def write_schedule_file(out: str | BinaryIO, cols: ScheduleColumns) -> int:
     meta = {"collective": cols.collective, "ranks": cols.ranks, "chunks_per_rank": cols.chunks_per_rank,
             "dependencies": cols.dependencies, "name": cols.name, "description": cols.description,
             "synthesis": cols.synthesis, "transfers": cols.transfers, "step_count": cols.steps}
+    if cols.path is not None:
+        data.append(("path", np.asarray(cols.path, dtype="<i4")))
+        meta["paths"] = [list(p) for p in cols.paths]
 
     def header(offsets: list[int]) -> bytes:
         spec = [{"name": n, "dtype": a.dtype.str, "offset": o, "length": int(a.size)} for (n, a), o in zip(data, offsets)]
@@ -115,9 +122,10 @@ def read_schedule_file(path: str) -> ScheduleColumns:
     except OSError as exc:
         raise ScheduleError(f"{path}: cannot read the schedule: {exc.strerror}") from None
     _check_rows(cols, meta, path)
+    paths = tuple(tuple(p) for p in meta.get("paths", ()))
     return ScheduleColumns(meta["collective"], meta["ranks"], meta["chunks_per_rank"], cols["step_ptr"], cols["src"],
                            cols["dst"], cols["chunk"], cols["op"].view(bool), meta["name"], meta["description"],
-                           meta["dependencies"], meta["synthesis"])
+                           meta["dependencies"], meta["synthesis"], cols.get("path"), paths)
 
 
 def _header(raw: bytes, path: str) -> dict:
@@ -151,8 +159,11 @@ def _header(raw: bytes, path: str) -> dict:
         raise ScheduleError(f"{path}: /synthesis: expected an object, found {meta['synthesis']!r}")
     columns = meta.get("columns")
     names = [c.get("name") if isinstance(c, dict) else None for c in columns] if isinstance(columns, list) else None
-    if names is None or sorted(map(str, names)) != sorted(COLUMNS):
-        raise ScheduleError(f"{path}: /columns: expected one entry each for {', '.join(COLUMNS)}, found {names!r}")
+    expected = COLUMNS + (OPTIONAL_COLUMNS if "paths" in meta else ())
+    if names is None or sorted(map(str, names)) != sorted(expected):
+        raise ScheduleError(f"{path}: /columns: expected one entry each for {', '.join(expected)}, found {names!r}")
+    if "paths" in meta:
+        read_paths(meta["paths"], f"{path}: /paths")
     return meta
 
 
@@ -161,7 +172,7 @@ def _column_spec(spec: dict, i: int, path: str, size: int, meta: dict) -> tuple[
     where = f"{path}: /columns/{i}"
     name = spec["name"]
     width = index_dtype(meta["ranks"], meta["ranks"] * meta["chunks_per_rank"]).str
-    allowed = {"step_ptr": ("<u8",), "op": ("|u1",)}.get(name, ("<u2", "<u4"))
+    allowed = {"step_ptr": ("<u8",), "op": ("|u1",), "path": ("<i4",)}.get(name, ("<u2", "<u4"))
     if spec.get("dtype") not in allowed:
         raise ScheduleError(f"{where}/dtype: {name} must be {' or '.join(allowed)}, found {spec.get('dtype')!r}")
     if name in ("src", "dst", "chunk") and spec["dtype"] == "<u2" and width == "<u4":
@@ -191,9 +202,13 @@ def _check_rows(cols: dict[str, np.ndarray], meta: dict, path: str) -> None:
     for lo in range(0, t, BLOCK):
         hi = min(lo + BLOCK, t)
         src, dst, chunk, op = (cols[k][lo:hi] for k in ("src", "dst", "chunk", "op"))
-        for key, bad, expected in (("src", src >= ranks, f"0..{ranks - 1}"), ("dst", dst >= ranks, f"0..{ranks - 1}"),
-                                   ("chunk", chunk >= chunks, f"0..{chunks - 1}"), ("op", op > 1, "0 (copy) or 1 (reduce)"),
-                                   ("dst", src == dst, "a rank other than src")):
+        checks = [("src", src >= ranks, f"0..{ranks - 1}"), ("dst", dst >= ranks, f"0..{ranks - 1}"),
+                  ("chunk", chunk >= chunks, f"0..{chunks - 1}"), ("op", op > 1, "0 (copy) or 1 (reduce)"),
+                  ("dst", src == dst, "a rank other than src")]
+        if "path" in cols:
+            p, top = cols["path"][lo:hi], len(meta["paths"])
+            checks.append(("path", (p < -1) | (p >= top), f"-1 (none) or 0..{top - 1}"))
+        for key, bad, expected in checks:
             at = np.flatnonzero(bad)
             if at.size:
                 i = lo + int(at[0])

@@ -24,7 +24,7 @@ from ..graph import FQG
 from ..graph.failures import with_failures
 from ..graph.ranks import npu_order
 from .bound import Bound, lower_bound
-from .links import LogicalLinks, logical_links
+from .links import LogicalLinks, logical_links, path_names
 from .matching import all_gather, check_connected, engine_arrays
 from .replay import work_conserving_order
 from .schedule import COLLECTIVES, Schedule, ScheduleColumns, schedule_from_columns
@@ -90,8 +90,12 @@ class Synthesis:
         ops = np.where(cols.reduce, "reduce", "copy").tolist()
         flat = [{"src": a, "dst": b, "chunk": c, "op": op}
                 for a, b, c, op in zip(cols.src.tolist(), cols.dst.tolist(), cols.chunk.tolist(), ops)]
+        if cols.path is not None:
+            for t, k in zip(flat, cols.path.tolist()):
+                t["path"] = k
         return {"collective": cols.collective, "ranks": cols.ranks, "chunks_per_rank": cols.chunks_per_rank,
                 "name": cols.name, "description": cols.description, "dependencies": dependencies,
+                **({"paths": [list(p) for p in cols.paths]} if cols.paths else {}),
                 "steps": [flat[ptr[s]:ptr[s + 1]] for s in range(len(ptr) - 1)], "synthesis": cols.synthesis}
 
 
@@ -138,10 +142,11 @@ def synthesize(g: FQG, collective: str, chunks_per_rank: int = 1, size_bytes: fl
     from .._simengine import synth_replay_columns, synth_schedule
 
     both = _concat(links.reversed(), links)
+    named = _parallel_links(links)  # name every transfer's path (Synthesis.path_table) where routing could not tell
     if pieces == 1 and not work_conserving:  # composed in the engine from the matching: no per-transfer arrays here
         raw = _engine(synth_schedule, matching=engine_arrays(links, chunk_bytes), both=engine_arrays(both, chunk_bytes),
                       collective=collective, chunks_per_rank=k, seed=seed,
-                      owner=None if owner is None else np.asarray(owner, dtype="<u4").tobytes())
+                      owner=None if owner is None else np.asarray(owner, dtype="<u4").tobytes(), keep_link=named)
     else:
         ag = all_gather(links, k, chunk_bytes, seed, owner=owner)
         link, chunk, reduce = _pipelined_all_reduce(ag, links.count, k, pieces)
@@ -150,13 +155,38 @@ def synthesize(g: FQG, collective: str, chunks_per_rank: int = 1, size_bytes: fl
             first = work_conserving_order(both, link, chunk, reduce, chunk_bytes, n * k)
             link, chunk, reduce = link[first], chunk[first], reduce[first]
         raw = _engine(synth_replay_columns, links=engine_arrays(both, chunk_bytes), link=link.astype("<u4").tobytes(),
-                      chunk=chunk.astype("<u4").tobytes(), reduce=reduce.astype(np.uint8).tobytes(), chunks=n * k)
+                      chunk=chunk.astype("<u4").tobytes(), reduce=reduce.astype(np.uint8).tobytes(), chunks=n * k,
+                      keep_link=named)
     width = f"<u{raw['width']}"
+    path, paths = _path_table(g, links, np.frombuffer(raw["link"], dtype="<u4")) if named else (None, ())
     cols = ScheduleColumns(collective, n, k, np.frombuffer(raw["step_ptr"], dtype="<u8"),
                            *(np.frombuffer(raw[key], dtype=width) for key in ("src", "dst", "chunk")),
-                           np.frombuffer(raw["reduce"], dtype=bool))
+                           np.frombuffer(raw["reduce"], dtype=bool), path=path, paths=paths)
     return Synthesis(collective, n, k, float(size_bytes), float(chunk_bytes), cols,
                      np.frombuffer(raw["step_start"], dtype="<f8"), float(raw["time_ns"]), bound, links.count)
+
+
+def _parallel_links(links: LogicalLinks) -> bool:
+    """Whether two logical links join the same two NPUs (a DGX's GPUs over four NVSwitch chips).
+    Why: there the engine's route for a rank pair is one way (or all of them sprayed), not the
+    one the synthesizer gave each transfer, so the schedule names every transfer's path."""
+    pair = links.src.astype(np.int64) * links.npus + links.dst
+    return bool(np.unique(pair).size < pair.size)
+
+
+def _path_table(g: FQG, links: LogicalLinks, link: np.ndarray) -> tuple[np.ndarray, tuple[tuple[str, ...], ...]]:
+    """Each transfer's path (schedule.py `paths`) from its link among `_concat(links.reversed(),
+    links)`: the logical link's nodes between the two NPUs, backwards for a reversed one (the
+    reduce-scatter's), equal paths once. Returns (index per transfer into the table, the table)."""
+    uniq, index = np.unique(link, return_inverse=True)
+    count = links.count
+    names = path_names(g, links, np.where(uniq >= count, uniq - count, uniq))
+    ways = [p if u >= count else p[::-1] for p, u in zip(names, uniq.tolist())]
+    # A path names the nodes between two NPUs, so one entry serves every pair that passes them
+    # (a DGX's 448 (pair, chip) links are 4 paths, one per chip).
+    table: dict[tuple[str, ...], int] = {}
+    entry = np.asarray([table.setdefault(w, len(table)) for w in ways], dtype=np.int64)
+    return entry[index], tuple(table)
 
 
 def _engine(call, **arrays) -> dict:

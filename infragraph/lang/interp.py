@@ -9,6 +9,7 @@ so one run reports several problems; a statement whose input already failed is s
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from itertools import product
 from typing import Any, Callable
@@ -32,6 +33,7 @@ MAX_COUNTED = 10_000  # errors counted before elaboration stops
 MAX_STEPS = 2_000_000  # loop iterations + comprehension items + calls, per compile
 MAX_CALL_DEPTH = 64
 MAX_DEVICE_DEPTH = 16
+_INSTANCE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 class TooMany(Exception):
@@ -601,12 +603,22 @@ class Interp:
         body.scope.vars[st.name] = part
 
     def _instance(self, st: A.InstanceStmt, scope: Scope, body: Body) -> None:
+        """An instance array. `{ name = EXPR }` gives it a computed document name (one array per
+        loop iteration, such as a switch array per dimension); its symbol is then bound in the
+        enclosing block only, since the same symbol names another array in the next iteration."""
         self._need(body, "fabric", st, "an instance")
-        self._declare(body, st.name, st)
+        named = next((a for a in st.attrs if a.name == "name"), None)
+        if named is None:
+            self._declare(body, st.name, st)
+            local = st.name
+        else:
+            if st.name in scope.vars and not isinstance(scope.vars[st.name], Poison):
+                raise CompileError(f"'{st.name}' is already defined in this block", st.pos)
+            local = self._instance_name(self.eval(named.expr, scope), named.expr.pos)
         count = self._count(st.count, scope, f"instance '{st.name}'")
         dv = self.as_device(self.eval(st.device, scope), st.device.pos)
         fb = body.fabric
-        docname = body.prefix + st.name
+        docname = body.prefix + local
         if docname in fb.names:
             raise CompileError(f"instance name '{docname}' is used twice", st.pos)
         fb.names.add(docname)
@@ -614,6 +626,8 @@ class Interp:
         inst = Instance(docname, dv.docname, count)
         attrs = {}
         for a in st.attrs:
+            if a is named:
+                continue
             v = self.eval(a.expr, scope)
             if a.name == "description":
                 inst.description = str(v)
@@ -622,7 +636,15 @@ class Interp:
         self.devices.smap.add(f"instances[{len(fb.instances)}]", st.pos)
         fb.instances.append(inst)
         fb.inst_vals.append((inst, dv, attrs))
-        body.scope.vars[st.name] = InstanceSym(st.name, docname, count, dv)
+        (body.scope if named is None else scope).vars[st.name] = InstanceSym(st.name, docname, count, dv)
+
+    @staticmethod
+    def _instance_name(v: Any, pos: A.Pos) -> str:
+        """A computed instance name: a string usable in endpoints (`name[i].port[j]`)."""
+        if not isinstance(v, str) or not _INSTANCE_NAME.fullmatch(v):
+            raise CompileError(f"an instance name must be a string of letters, digits and '_' not starting with a "
+                               f"digit (it is used in endpoints such as name[0].port[1]), got {show(v)}", pos)
+        return v
 
     def link_value(self, st: A.LinkDecl, scope: Scope) -> LinkVal:
         inner = Scope(scope)

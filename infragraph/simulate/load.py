@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from ..graph import FQG
+from ..uniques import unique_rows
 
 CABLE, INTERNAL = "cable", "internal"
 PERCENTILES = (50, 90, 99)
@@ -47,8 +48,8 @@ def link_tiers(g: FQG) -> LinkTiers:
     ia = np.asarray(g.node_instance, dtype=np.int64)[np.asarray(g.edge_src, dtype=np.int64)]
     ib = np.asarray(g.node_instance, dtype=np.int64)[np.asarray(g.edge_dst, dtype=np.int64)]
     lo, hi = np.minimum(ia, ib), np.maximum(ia, ib)
-    keys, inverse = np.unique(np.stack([~is_cable, lo, hi, link]), axis=1, return_inverse=True)
-    inverse = inverse.reshape(-1)
+    keys, inverse = unique_rows(np.stack([~is_cable, lo, hi, link], axis=1))
+    keys = keys.T
     # Pairs of instances joined by more than one kind of cable get the link description appended.
     classes_per_pair: dict[tuple[int, int], set[str]] = {}
     for internal, a, b, k in keys.T.tolist():

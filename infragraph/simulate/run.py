@@ -23,13 +23,13 @@ from ..errors import InfraGraphError, error
 from ..graph import FQG
 from ..graph.failures import with_failures
 from ..graph.ranks import npu_order
-from ..importers.astra_analytical import DIGITS
 from ..units import gbps_to_gib_per_s
 from .affinity import Affinity, affinity
 from .engine import engine_error_type, simulate_arrays
 from .checks import injection_bound_gbps, warnings
 from .policy import TIERS, describe as describe_policy, edge_policies, parse_policy, scale_up_edges
 from .dims import SELECTORS, Dims, algorithms, resolve
+from .schedule_paths import resolve_paths
 from .lanes import nvswitch_planes, spread_bundles
 from .nccl import Servers, bus_factor, engine_plan, servers
 from .load import LinkTiers, bottleneck_tier, link_tiers, tier_summary
@@ -63,6 +63,7 @@ class EngineSchedule(Protocol):
     chunks_per_rank: int
     dependencies: str
     steps: tuple
+    paths: tuple  # node names of the paths transfers name (empty: none)
 
     def engine_arrays(self, collective: str | None = None) -> tuple | None: ...
 
@@ -318,6 +319,8 @@ def greedy_bandwidths(p: PreparedGraph, dims: Sequence[int]) -> list[float]:
     (GB/s, GB = 2^30 B), so they are taken as the ASTRA-sim translator writes them there (rounded
     to its DIGITS). The greedy compares loads that can tie to the last bit, and ratios of the
     graph's Gbit/s differ from those of the GB/s values there, which flips dimension orders."""
+    from ..importers.astra_analytical import DIGITS  # here: the importer loads YAML, which simulate never needs
+
     out = []
     for gbps in dim_bandwidths(p, dims):
         gib = gbps_to_gib_per_s(gbps)
@@ -427,9 +430,10 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
         routing = "dor" if opts.model.startswith("astra") and direct_dims is not None else "hops"
         opts = replace(opts, routing=routing)
     if opts.routing == "dor" and not dims:
-        raise error("dimension-order routing needs logical dimensions (--dims)")
+        raise error("dimension-order routing needs logical dimensions (--dims)", "routing")
     if opts.routing == "dor" and math.prod(dims) != n_npus:
-        raise error(f"dimension-order routing needs dims covering all {n_npus} NPUs; {dims} cover {math.prod(dims)}")
+        raise error(f"dimension-order routing needs dims covering all {n_npus} NPUs; {dims} cover {math.prod(dims)}",
+                    "routing")
     # ASTRA-sim's congestion-unaware network times every message on the first dimension where its
     # ends differ (MultiDimTopology::send); a group smaller than the system (its own logical ring)
     # may have members that differ in several, so its messages route that way over the stated stack.
@@ -469,7 +473,7 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
         no_transit_kinds=no_transit,
         cut_through_kinds=cut_through,
         symmetry=opts.symmetry,
-        schedules=_schedule_arrays(opts, dims),
+        schedules=_schedule_arrays(p, opts, dims, groups),
         starts=[[float(t) for t in s] for s in opts.member_start_ns],
         local_ring=astra and opts.astra_communicator_group,
         **routes,
@@ -482,7 +486,8 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
                       optimization="localBWAware", local_mem_bw_gb_per_s=None)
     planes = None
     bandwidth = kwargs["edge_bandwidth_gbps"]
-    if routes.get("edge_policy") and policy["scale-up"] == "spray" and _alike(bandwidth, p.scale_up):
+    named_paths = any(len(a[10]) for entry in kwargs["schedules"] for a in entry)
+    if routes.get("edge_policy") and policy["scale-up"] == "spray" and _alike(bandwidth, p.scale_up) and not named_paths:
         # Spraying over a server's NVSwitch chips and parallel NVLinks, with every lane alike, loads
         # each lane equally: the same as one link of their summed bandwidth per GPU (and far fewer
         # flows than one part per chip and lane). Parts remain where lanes differ.
@@ -514,6 +519,10 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
             "name": sc.name, "collective": sc.collective, "ranks": sc.ranks, "chunks_per_rank": sc.chunks_per_rank,
             "steps": len(sc.steps), "transfers": sum(len(s) for s in sc.steps), "dependencies": sc.dependencies}
             for sc in opts.schedules]
+    if astra and any(sc is not None and sc.paths for sc in opts.schedules):
+        out["warnings"].append({"code": "paths-not-followed", "message": (
+            "the schedule names paths; the astra models route as ASTRA-sim does (its ETs carry no path), so "
+            "the engine routed every transfer (docs/collectives.md, \"Paths\")")})
     out["routing_policy"] = describe_policy(policy)
     out["routing_collisions"] = _collisions(p, policy, raw["link_routes"])
     if plan is not None:
@@ -537,17 +546,31 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
     return out
 
 
-def _schedule_arrays(opts: SimulationOptions, dims: Sequence[int]) -> list[list[tuple]]:
+def _schedule_arrays(p: PreparedGraph, opts: SimulationOptions, dims: Sequence[int],
+                     groups: list[list[int]]) -> list[list[tuple]]:
     """Per algorithm entry, the engine arrays of its schedule for each collective its phases may
     run: the schedule's own, and for a multi-dimensional all-reduce under localBWAware also its
-    reduce-scatter and all-gather halves when it splits into them (the engine says which it lacks)."""
+    reduce-scatter and all-gather halves when it splits into them (the engine says which it lacks).
+    Paths its transfers name are resolved on the graph over the (one) group's NPUs
+    (schedule_paths); the engine refuses them where the schedule runs per dimension or per group.
+    Not under the astra models, which route as ASTRA-sim does (ASTRA-sim takes no path per message)."""
     phases = [opts.collective]
     if opts.collective == "all-reduce" and opts.optimization == "localBWAware" and sum(d > 1 for d in dims) > 1:
         phases += ["reduce-scatter", "all-gather"]
     out: list[list[tuple]] = []
     for sc in opts.schedules:
         arrays = [] if sc is None else [sc.engine_arrays(c) for c in dict.fromkeys([sc.collective, *phases])]
-        out.append([a for a in arrays if a is not None])
+        resolved = []
+        for a in arrays:
+            if a is None:
+                continue
+            if len(a[10]) and not opts.model.startswith("astra"):
+                way, routes = resolve_paths(p.g, p.npu_nodes, groups[0], a[10], a[5], a[6], a[11], sc.name)
+                a = (*a[:10], way, routes)
+            else:
+                a = (*a[:10], [], [])
+            resolved.append(a)
+        out.append(resolved)
     return out
 
 

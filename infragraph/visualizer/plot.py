@@ -103,6 +103,10 @@ def _style(ax, column: str, which: str, values: list[float]) -> None:
         (ax.set_xscale if which == "x" else ax.set_yscale)("log", base=2 if column.endswith("_bytes") else 10)
     if fmt is not None:
         axis.set_major_formatter(FuncFormatter(fmt))
+    elif values and all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+        from matplotlib.ticker import MaxNLocator  # a degree (tp 2, 4) has no tick at 2.25
+
+        axis.set_major_locator(MaxNLocator(integer=True))
     (ax.set_xlabel if which == "x" else ax.set_ylabel)(text)
 
 
@@ -129,7 +133,7 @@ def plot_sweep(paths: list[str], output: str, title: str | None = None) -> list[
     return list(series)
 
 
-def plot_table(path: str | list[str], output: str, kind: str = "lines", x: str = "size_bytes", y: str = "time",
+def plot_table(path: str | list[str], output: str, kind: str = "lines", x: str | None = None, y: str = "time",
                series: list[str] | None = None, facet: str | None = None, heatmap: tuple[str, str] | None = None,
                speedup: str | None = None, where: list[str] | None = None, title: str | None = None) -> str:
     """Plot the sweep table at `path` (or several tables, drawn together: read_tables) to `output`;
@@ -138,12 +142,15 @@ def plot_table(path: str | list[str], output: str, kind: str = "lines", x: str =
     lines: `y` against `x`, one line per combination of `series` (default: the other inputs that
     vary independently), one panel per value of `facet` (default: collective, when it varies).
     heatmap: `y` over the two inputs `heatmap`, one panel per combination of the other inputs.
-    speedup: `speedup` = 'COLUMN=A/B': time(B) / time(A) against `x` (> 1: A is faster)."""
+    speedup: `speedup` = 'COLUMN=A/B': time(B) / time(A) against `x` (> 1: A is faster).
+    `x` None: size_bytes, or where the table has none (a workload sweep's) its first varying input."""
     if kind not in KINDS:
         raise error(f"unknown plot kind '{kind}'; expected one of: {', '.join(KINDS)}")
     plt = _pyplot(output)
     t = read_tables([path] if isinstance(path, str) else list(path)).where(where or [])
     y = t.numeric(t.column(y, "metric"))
+    if x is None:
+        x = "size_bytes" if "size_bytes" in t.columns or kind == "heatmap" else next(iter(t.varying()), "size_bytes")
     x = x if kind == "heatmap" else t.column(x)  # a heat map's axes are --heatmap's
     if kind == "heatmap":
         if not heatmap:

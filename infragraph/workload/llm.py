@@ -23,14 +23,18 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from ..errors import InfraGraphError, error
+from ..document.io import YamlSourceMap
+from ..errors import Diagnostic, InfraGraphError, Location, error
 from .chakra import et_bytes, located, make_node
 
 BYTES = 2  # bf16
+INT64_MAX = 2**63 - 1  # Chakra's int64_val attributes
+MAX_NODES = 2**31  # ET nodes in a step, all ranks (GPT-3 175B at micro-batch 1 on 1,024 GPUs: 14.5 M)
 
 
 @dataclass(frozen=True)
@@ -66,6 +70,8 @@ class LlmSpec:
                             f"{0 if f.name in ('ffn', 'experts', 'zero') else 1}")
             if f.type == "float" and (not isinstance(v, (int, float)) or isinstance(v, bool) or not math.isfinite(v) or v <= 0):
                 raise error(f"workload spec: '{f.name}' is {v!r}; expected a finite number > 0")
+            if f.type == "bool" and not isinstance(v, bool):  # 'yes please' would count as true
+                raise error(f"workload spec: '{f.name}' is {v!r}; expected true or false")
         checks = [
             (self.layers % self.pp == 0, f"layers {self.layers} must divide evenly over pp {self.pp}"),
             (self.hidden % self.heads == 0, f"hidden {self.hidden} must be a multiple of heads {self.heads}"),
@@ -87,6 +93,26 @@ class LlmSpec:
         for ok, message in checks:
             if not ok:
                 raise error(f"workload spec: {message}")
+        # At most 8 nodes per layer, phase and micro-batch (compute, TP, MoE, ZeRO-3 collectives):
+        # a step beyond MAX_NODES would run for hours and exhaust memory before writing a file.
+        nodes = self.world * (self.micro_batches * (self.layers // self.pp) * 2 * 8 + 16)
+        if nodes > MAX_NODES:
+            raise error(f"workload spec: global_batch {self.global_batch} over micro_batch {self.micro_batch} x dp "
+                        f"{self.dp} is {self.micro_batches:,} micro-batches, which with {self.layers // self.pp} layers "
+                        f"per stage on {self.world:,} ranks is up to {nodes:.3g} ET nodes; expected at most "
+                        f"{MAX_NODES:,} (fewer micro-batches: a larger micro_batch or a smaller global_batch)")
+        # Chakra stores num_ops, tensor_size and comm_size as int64: a node's count must stay below
+        # 2^63. No compute node exceeds a backward block (2 x the largest of attention, MLP and
+        # logits, over tp); no node's bytes exceed the parameters' plus 4 activations' (x top_k).
+        b, s, h = self.micro_batch, self.seq, self.hidden
+        for what, value in ((f"one compute node's FLOPs (seq {s}, hidden {h}, micro_batch {b}, vocab {self.vocab}, "
+                             f"tp {self.tp})", 2 * max(self.attention_flops(), self.mlp_flops(),
+                                                       self.logit_flops()) // self.tp),
+                            (f"one node's bytes of weights and activations (hidden {h}, seq {s}, micro_batch {b}, "
+                             f"layers {self.layers})", (self.params() + 4 * b * s * h * self.top_k) * BYTES)):
+            if value > INT64_MAX:
+                raise error(f"workload spec: {what} come to {value:.3e}, more than a Chakra ET node holds "
+                            f"(int64, {INT64_MAX:.3e})")
 
     @property
     def f(self) -> int:
@@ -305,7 +331,8 @@ def read_spec(path: str | Path) -> LlmSpec:
 
     where = str(path)
     try:
-        raw = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+        text = Path(path).read_text(encoding="utf-8")
+        raw = yaml.safe_load(text)
     except OSError as exc:
         raise located(where, f"cannot read the workload spec: {exc.strerror}") from None
     except yaml.YAMLError as exc:
@@ -326,12 +353,20 @@ def read_spec(path: str | Path) -> LlmSpec:
         sec, k = unknown[0]
         from ..errors import did_you_mean
 
+        loc = YamlSourceMap(text, where).locate(f"{sec}.{k}" if sec else k)
         raise located(where, f"{sec + '.' if sec else ''}{k}: unknown key; expected one of: {', '.join(sorted(SPEC_KEYS))}",
-                    hint=did_you_mean(k, sorted(SPEC_KEYS)))
+                      loc.line, loc.column, hint=did_you_mean(k, sorted(SPEC_KEYS)))
     missing = [k for k in ("layers", "hidden", "heads", "seq", "vocab", "global_batch") if k not in flat]
     if missing:
         raise located(where, f"missing key '{missing[0]}'")
     try:
         return LlmSpec(**{k: v for k, (_, v) in flat.items()})
-    except InfraGraphError as exc:  # the spec's own checks: say which file
-        raise located(where, exc.diagnostics[0].message) from None
+    except InfraGraphError as exc:  # the spec's own checks: at the first key the message names
+        message = exc.diagnostics[0].message
+        key = next((k for k in re.findall(r"[a-z_]+", message) if k in flat), None)
+        if key is None:
+            raise located(where, message) from None
+        section = flat[key][0]
+        loc = YamlSourceMap(text, where).locate(f"{section}.{key}" if section else key)
+        raise InfraGraphError(Diagnostic(message, Location(where, loc.line, loc.column,
+                                                           f"{section}.{key}" if section else key))) from None

@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import error
+from ..uniques import dense_ids, unique_rows
 from ..simulate.run import PreparedGraph, SimulationOptions
 from .chakra import located
 from .timing import CollectiveTimer
@@ -111,10 +112,10 @@ class Replay:
         res[compute], res[recv] = RES_COMP, RES_NONE
         res[c.is_cpu] = RES_CPU
         channel = np.zeros(k.size, dtype=np.int64)
-        self.group_ids, channel[coll] = np.unique(c.group[coll], return_inverse=True)
+        self.group_ids, channel[coll] = dense_ids(c.group[coll])
         p2p = np.flatnonzero(send | recv)
         key = np.stack([c.tag[p2p].astype(np.int64), c.src[p2p], c.dst[p2p], c.comm_size[p2p].astype(np.int64)], axis=1)
-        keys, channel[p2p] = np.unique(key, axis=0, return_inverse=True) if p2p.size else (key, p2p)
+        keys, channel[p2p] = unique_rows(key)
         members = [self.w.members(int(g)) for g in self.group_ids.tolist()]
         group_ptr = np.cumsum([0] + [len(m) for m in members])
         u32 = lambda x: np.asarray(x, dtype="<u4").tobytes()

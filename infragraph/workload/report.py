@@ -59,7 +59,8 @@ def format_report(r: dict[str, Any], top: int = 8) -> str:
     """The text summary `infragraph simulate --workload` prints."""
     lines = [f"workload {r['workload']} on '{r['graph']}' ({r['num_npus']} NPUs, model {r['model']}"
              f"{', roofline' if r['roofline'] else ''})",
-             f"step time: {_ns(r['step_time_ns'])} ({r['step_time_ns']:,.0f} ns)"]
+             f"step time: {_ns(r['step_time_ns'])}" + ("" if _ns(r["step_time_ns"]).endswith(" ns") else
+                                                        f" ({r['step_time_ns']:,.0f} ns)")]
     npus = r["npus"]
     if npus:
         def avg(k: str) -> float:

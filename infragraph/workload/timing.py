@@ -191,9 +191,8 @@ def symmetric_dims(p: PreparedGraph, dims: list[tuple] | None) -> list[tuple[str
     ports = {"Ring": lambda k: 1 if k == 2 else 2, "FullyConnected": lambda k: k - 1, "Switch": lambda k: 1}
     cables = {"Ring": lambda k: n // 2 if k == 2 else n, "FullyConnected": lambda k: n * (k - 1) // 2,
               "Switch": lambda k: n}
-    sw = [c for k, c, *_ in dims if k == "Switch"]
-    edges = (n * sum(ports[k](c) for k, c, *_ in dims) + sum(n // c for c in sw) * max(sw, default=0)
-             + sum(cables[k](c) for k, c, *_ in dims))
+    switch_ports = n * sum(k == "Switch" for k, *_ in dims)  # n/c switches of c ports per SW(c) dimension
+    edges = n * sum(ports[k](c) for k, c, *_ in dims) + switch_ports + sum(cables[k](c) for k, c, *_ in dims)
     return [(k, c) for k, c, *_ in dims] if p.g.num_edges == edges else None
 
 

@@ -35,6 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..uniques import dense_ids
 from .chakra import decode_stream, located, schema, text_converter
 from .text_lines import check_layer_lines
 
@@ -94,8 +95,15 @@ class Columns:
     name_ptr: np.ndarray
     names: bytes
 
+    @cached_property
+    def _name_bounds(self) -> list[int]:
+        """name_ptr as Python ints: `name` runs once per collective of a replay, and indexing numpy
+        scalars was most of its cost."""
+        return self.name_ptr.tolist()
+
     def name(self, row: int) -> str:
-        return self.names[int(self.name_ptr[row]):int(self.name_ptr[row + 1])].decode("utf-8")
+        b = self._name_bounds
+        return self.names[b[row]:b[row + 1]].decode("utf-8")
 
     def node(self, row: int) -> Node:
         kind = KINDS[int(self.kind[row])]
@@ -426,27 +434,34 @@ def _communication_suspect(w: Workload) -> bool:
         g = c.group[coll]
         if not np.isin(g[g != 0], np.asarray(list(w.groups), dtype=np.int64)).all():
             return True
-        for gid in np.unique(g).tolist():
-            members = np.asarray(w.members(gid), dtype=np.int64)
-            rows = coll[g == gid]
-            counts = np.bincount(rank[rows], minlength=n)
-            if counts[members].min() != counts[members].max() or counts.sum() != counts[members].sum():
-                return True
-            k = int(counts[members[0]])
-            if k and rows.size:
-                seq = np.stack([c.comm_type[rows].astype(np.uint64), c.comm_size[rows]], axis=1).reshape(len(members), k, 2)
-                if not (seq == seq[:1]).all():
-                    return True
+        # Per group (all at once): every member issues the same number k of collectives on it and
+        # no other rank issues any; then each member's sequence (type, size) equals the first's.
+        gids, ginv = dense_ids(g)
+        counts = np.bincount(ginv * n + rank[coll], minlength=gids.size * n).reshape(gids.size, n)
+        members = [w.members(gid) for gid in gids.tolist()]
+        member = np.zeros((gids.size, n), dtype=bool)
+        member[np.repeat(np.arange(gids.size), [len(m) for m in members]), np.concatenate(members)] = True
+        k = np.where(member, counts, -1).max(axis=1)
+        if (np.where(member, counts, k.max() + 1).min(axis=1) != k).any() or counts[~member].any():
+            return True
+        # a group's rows by row index are its members' blocks of k rows, in rank order
+        # (numpy sorts 16-bit keys by radix)
+        order = coll[np.argsort(ginv.astype(np.uint16) if gids.size <= 1 << 16 else ginv, kind="stable")]
+        sorted_g = np.repeat(np.arange(gids.size), np.bincount(ginv, minlength=gids.size))
+        first = np.searchsorted(sorted_g, np.arange(gids.size))[sorted_g]
+        ref = order[first + (np.arange(order.size) - first) % k[sorted_g]]
+        if (c.comm_type[order] != c.comm_type[ref]).any() or (c.comm_size[order] != c.comm_size[ref]).any():
+            return True
     p2p = np.flatnonzero((c.kind == KIND_CODES["send"]) | (c.kind == KIND_CODES["recv"]))
     if p2p.size:
         sends = c.kind[p2p] == KIND_CODES["send"]
         peer = np.where(sends, c.dst[p2p], c.src[p2p])
         if (peer < 0).any() or (peer >= n).any():
             return True
+        # the sends' (src, dst, tag, size) keys and the receives' are the same multiset: equal once sorted
         key = np.stack([c.src[p2p], c.dst[p2p], c.tag[p2p].astype(np.int64), c.comm_size[p2p].astype(np.int64)], axis=1)
-        s_keys, s_counts = np.unique(key[sends], axis=0, return_counts=True)
-        r_keys, r_counts = np.unique(key[~sends], axis=0, return_counts=True)
-        if s_keys.shape != r_keys.shape or not (s_keys == r_keys).all() or not (s_counts == r_counts).all():
+        s_keys, r_keys = (k_[np.lexsort(k_.T)] for k_ in (key[sends], key[~sends]))
+        if s_keys.shape != r_keys.shape or not (s_keys == r_keys).all():
             return True
     return False
 

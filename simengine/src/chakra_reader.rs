@@ -293,13 +293,22 @@ fn int_attr(attrs: &Attrs, name: usize, default: i128, lo: i128, hi: i128) -> Op
     (lo..=hi).contains(&v).then_some(v)
 }
 
+/// Per-rank scratch lists of a node's data and control dependencies (reused: no allocation per node).
+#[derive(Default)]
+struct DepScratch {
+    data: Vec<u64>,
+    ctrl: Vec<u64>,
+}
+
 /// Decode one Node (checked as check_message of type 0, in the same pass), its dependencies
 /// appended to `deps`.
-fn node<'a>(s: &Schema, b: &'a [u8], deps: &mut Vec<u64>) -> Option<Row<'a>> {
+fn node<'a>(s: &Schema, b: &'a [u8], deps: &mut Vec<u64>, scratch: &mut DepScratch) -> Option<Row<'a>> {
     let f = &s.node;
     let mut w = Wire { b, pos: 0 };
     let (mut id, mut name, mut kind, mut micros) = (0u64, "", 0u64, 0u64);
-    let (mut data, mut ctrl): (Vec<u64>, Vec<u64>) = (Vec::new(), Vec::new());
+    scratch.data.clear();
+    scratch.ctrl.clear();
+    let DepScratch { data, ctrl } = scratch;
     let mut attrs: Attrs = [None; 9];
     while w.pos < b.len() {
         let (field, wt, v, p) = w.field()?;
@@ -331,7 +340,7 @@ fn node<'a>(s: &Schema, b: &'a [u8], deps: &mut Vec<u64>) -> Option<Row<'a>> {
         } else if field == f.name {
             name = std::str::from_utf8(p).ok()?;
         } else if field == f.ctrl_deps || field == f.data_deps {
-            let list = if field == f.ctrl_deps { &mut ctrl } else { &mut data };
+            let list = if field == f.ctrl_deps { &mut *ctrl } else { &mut *data };
             if wt == 0 {
                 list.push(v);
             } else if wt == 2 {
@@ -355,7 +364,7 @@ fn node<'a>(s: &Schema, b: &'a [u8], deps: &mut Vec<u64>) -> Option<Row<'a>> {
     }
     let kind = kind as u8;
     let first = deps.len();
-    for d in data.into_iter().chain(ctrl) {
+    for &d in data.iter().chain(ctrl.iter()) {
         if !deps[first..].contains(&d) {
             deps.push(d);
         }
@@ -436,6 +445,7 @@ fn read_rank(s: &Schema, path: &str, rank: u32) -> Option<RankColumns> {
     let mut rows = Vec::new();
     let mut dep_ids: Vec<u64> = Vec::new();
     let mut dep_at: Vec<(u32, u32)> = Vec::new();
+    let mut scratch = DepScratch::default();
     let mut first = true;
     while w.pos < data.len() {
         let n = w.varint()? as usize;
@@ -448,7 +458,7 @@ fn read_rank(s: &Schema, path: &str, rank: u32) -> Option<RankColumns> {
             continue;
         }
         let lo = dep_ids.len() as u32;
-        let r = node(s, payload, &mut dep_ids)?;
+        let r = node(s, payload, &mut dep_ids, &mut scratch)?;
         if (r.kind == SEND && r.src != rank) || (r.kind == RECV && r.dst != rank) {
             return None;
         }
@@ -482,7 +492,17 @@ fn read_rank(s: &Schema, path: &str, rank: u32) -> Option<RankColumns> {
             map.get(&x).copied()
         }
     };
-    let mut c = RankColumns { dep_ptr: vec![0], name_ptr: vec![0], ..Default::default() };
+    let n_rows = rows.len();
+    let mut c = RankColumns {
+        id: Vec::with_capacity(n_rows), kind: Vec::with_capacity(n_rows), is_cpu: Vec::with_capacity(n_rows),
+        duration_ns: Vec::with_capacity(n_rows), num_ops: Vec::with_capacity(n_rows), tensor_size: Vec::with_capacity(n_rows),
+        comm_size: Vec::with_capacity(n_rows), comm_type: Vec::with_capacity(n_rows), tag: Vec::with_capacity(n_rows),
+        src: Vec::with_capacity(n_rows), dst: Vec::with_capacity(n_rows), group: Vec::with_capacity(n_rows),
+        dep_ptr: Vec::with_capacity(n_rows + 1), deps: Vec::with_capacity(dep_ids.len()), name_ptr: Vec::with_capacity(n_rows + 1),
+        names: Vec::with_capacity(rows.iter().map(|r| r.name.len()).sum()),
+    };
+    c.dep_ptr.push(0);
+    c.name_ptr.push(0);
     let mut forward = true; // every dependency on an earlier row: no cycle possible
     for (p, &i) in order.iter().enumerate() {
         let r = &rows[i as usize];

@@ -14,11 +14,12 @@ use crate::error::{SimError, SimResult};
 use crate::events::{Ev, EventQueue};
 use crate::fxhash::FxBuild;
 use crate::monitor::{Monitor, Progress, Ticker, Unwatched, CHECK_EVERY};
-use crate::network::{Model, Msg, Network, WHOLE};
+use crate::network::{link_loads, Model, Msg, Network, WHOLE};
 use crate::custom_reductions::{self, Reductions};
 use crate::direct_packets::DirectPackets;
 use crate::sys_events::{SysEv, SysLists};
 use crate::pair_gate::PairGate;
+use crate::schedule_program::NO_WAY;
 use crate::plan::{plan, CollectiveSpec, JobPlan, Scheduling};
 use crate::results::{FlowRecord, SimOutput};
 use crate::routing::{DorSpec, Metric, Policy, Router};
@@ -125,6 +126,12 @@ struct Job {
     /// Members simulated (`0..fold`); member m stands for every member congruent to it (see
     /// `symmetry`). The group's size when the run is not folded.
     fold: usize,
+    /// Members per position of the outermost dimension: a message's same-instant order is keyed
+    /// by its sender's index modulo this (its place inside the outer group) and its send count,
+    /// which the symmetries `symmetry` folds over keep.
+    inner: usize,
+    /// Messages each member has sent so far.
+    sent: Vec<u32>,
     chunks_left: Vec<u32>,
     finish_ns: Vec<f64>,
     /// When each member starts its part (`CollectiveSpec::starts`; zeros when not given).
@@ -166,13 +173,17 @@ struct Sim<'t> {
     gate: Option<PairGate<Gated>>,
     /// Messages the gate just released (kept to reuse its allocation).
     released: Vec<Gated>,
+    /// Route set of each path a schedule's transfers name (`CollectiveSpec::routes`), and the
+    /// route id of the first (they are consecutive: a message's route gives its way back).
+    explicit: Vec<u32>,
+    explicit_route0: u32,
     /// Schedules under the astra models, as ASTRA-sim runs an exported one (`custom_reductions`):
     /// each received message reduced on its own, concurrently, in whole microseconds; a member
     /// done once its own messages have landed too.
     reductions: Option<Reductions>,
 }
 
-type Gated = (usize, usize, usize, usize, Send);
+type Gated = (usize, usize, usize, usize, Send, u32);
 
 /// Runs one collective (on every process group concurrently) and returns its measurements.
 pub fn simulate(topo: &Topology, npu_nodes: &[u32], spec: &CollectiveSpec, cfg: &SimConfig) -> SimResult<SimOutput> {
@@ -243,6 +254,8 @@ pub fn simulate_watched(
         jobs.push(Job {
             member_nodes: group.iter().map(|&r| npu_nodes[r as usize]).collect(),
             fold: members,
+            inner: members / p.dims.last().copied().unwrap_or(1).max(1),
+            sent: vec![0; members],
             chunks_left: vec![p.chunks as u32; members],
             finish_ns: vec![0.0; members],
             start_ns: spec.starts.get(gi).cloned().unwrap_or_else(|| vec![0.0; members]),
@@ -281,13 +294,19 @@ pub fn simulate_watched(
         symmetry_report: Report::default(),
         gate: None,
         released: Vec::new(),
+        explicit: Vec::new(),
+        explicit_route0: 0,
         reductions: (cfg.astra && has_schedule).then(Reductions::default),
     };
     if let (Some(order), Model::Fair, false) = (spec.chunk_order.as_deref(), cfg.model, cfg.astra) {
         // Every group is a copy of the first: positions are its members.
         let nodes = sim.jobs[0].member_nodes.clone();
         let router = &mut sim.router;
-        sim.gate = Some(PairGate::new(order, |a, b| -> SimResult<Vec<u32>> {
+        let routes = &spec.routes;
+        sim.gate = Some(PairGate::new(order, |a, b, way| -> SimResult<Vec<u32>> {
+            if way != NO_WAY {
+                return Ok(routes[way as usize].2.clone());
+            }
             let set = router.route_set(nodes[a as usize], nodes[b as usize])?;
             Ok(match router.parts(set) {
                 &[(route, _)] => router.links(route).to_vec(),
@@ -298,9 +317,15 @@ pub fn simulate_watched(
     if sim.gate.is_some() {
         sim.net.report_drained();
     }
-    if cfg.symmetry {
+    if cfg.symmetry && spec.routes.is_empty() {
         sim.fold()?;
+    } else if cfg.symmetry {
+        // A representative's named paths are its own pair's: the copies' differ.
+        let members = sim.jobs[0].plan.ranks.len();
+        let why = "the schedule names paths (each a pair's own nodes)".to_string();
+        sim.symmetry_report = Report { tried: true, simulated: members, members, reason: Some(why) };
     }
+    sim.explicit_routes()?;
     if sim.net.collapse {
         sim.prime_routes()?;
     }
@@ -410,11 +435,35 @@ impl<'t> Sim<'t> {
         let found =
             symmetry::find(&job.plan, self.jobs.len(), self.spec.scheduling, &job.member_nodes, &mut self.router, self.topo, self.cfg);
         self.symmetry_report = Report { tried: true, simulated: members, members, reason: None };
+        let found = match found {
+            Err(SymmetryRefused::Why(why)) if symmetry::orbit_fold_applies(&job.plan) => {
+                // Halving-doubling across the outermost dimension: try the orbits of its XORs.
+                self.router = new_router(self.topo, self.npu_nodes, self.cfg)?;
+                let job = &self.jobs[0];
+                let orbits = symmetry::find_orbits(
+                    &job.plan,
+                    self.jobs.len(),
+                    self.spec.scheduling,
+                    &job.member_nodes,
+                    &mut self.router,
+                    self.topo,
+                    self.cfg,
+                );
+                match orbits {
+                    Err(SymmetryRefused::Why(orbit_why)) => Err(SymmetryRefused::Why(format!("{why}; {orbit_why}"))),
+                    other => other,
+                }
+            }
+            other => other,
+        };
         match found {
             Ok(fold) => {
                 self.symmetry_report.simulated = fold.period;
                 self.steps_total = self.steps_total * fold.period as u64 / members as u64;
                 self.jobs[0].fold = fold.period;
+                if !fold.link_rep.is_empty() {
+                    self.net.set_link_reps(fold.link_rep.clone());
+                }
                 self.symmetry = Some(fold);
             }
             Err(SymmetryRefused::Why(why)) => {
@@ -450,6 +499,34 @@ impl<'t> Sim<'t> {
 
     /// Aware model: registers the routes of the first `primed_steps` steps of every member, lane
     /// and phase before the run, so the network knows which links only one route uses.
+    /// Registers the paths a schedule's transfers name as route sets of their own (after `fold`,
+    /// which may start a fresh router): way w is route `explicit_route0 + w`.
+    fn explicit_routes(&mut self) -> SimResult<()> {
+        self.explicit_route0 = self.router.num_routes();
+        let nodes = &self.jobs[0].member_nodes;
+        for (a, b, links) in &self.spec.routes {
+            let (Some(&src), Some(&dst)) = (nodes.get(*a as usize), nodes.get(*b as usize)) else {
+                return Err(SimError::InvalidInput(format!("a schedule's path joins positions {a} -> {b} of a group of {}", nodes.len())));
+            };
+            let set = self.router.explicit(src, dst, links)?;
+            if self.net.collapse {
+                let route = self.router.parts(set)[0].0;
+                self.net.register(route, f64::NEG_INFINITY, &self.router);
+            }
+            self.explicit.push(set);
+        }
+        Ok(())
+    }
+
+    /// The way (`schedule_program`) of the `i`-th message of member `member`'s step `s`.
+    fn way_of(&self, j: usize, chunk: usize, p: usize, member: usize, s: usize, i: usize) -> u32 {
+        let plan = &self.jobs[j].plan;
+        match plan.phase(chunk, p).algo.program.as_ref() {
+            Some(program) if !self.explicit.is_empty() => program.way(plan.position(chunk, p, member), s, i),
+            _ => NO_WAY,
+        }
+    }
+
     fn prime_routes(&mut self) -> SimResult<()> {
         let mut sends = Vec::new();
         for job in &self.jobs {
@@ -489,8 +566,12 @@ impl<'t> Sim<'t> {
         for job in &mut jobs {
             job.chunks_left.fill(job.plan.chunks as u32);
             job.finish_ns.fill(0.0);
+            job.sent.fill(0);
         }
         let mut net = Network::new(self.cfg.model, self.cfg.astra, self.topo, self.npu_nodes, !self.cfg.no_shortcuts);
+        if let Some(fold) = self.symmetry.as_ref().filter(|f| !f.link_rep.is_empty()) {
+            net.set_link_reps(fold.link_rep.clone());
+        }
         net.collapse = false;
         if self.gate.is_some() {
             net.report_drained();
@@ -816,7 +897,8 @@ impl<'t> Sim<'t> {
             if custom {
                 self.note_reduction(j, chunk, p, member, s, i, snd);
             }
-            self.send_in_turn(now, j, chunk, p, member, snd)?;
+            let way = self.way_of(j, chunk, p, member, s, i);
+            self.send_in_turn(now, j, chunk, p, member, snd, way)?;
         }
         self.sends = sends;
         let t = tag(lane, s);
@@ -852,16 +934,17 @@ impl<'t> Sim<'t> {
     }
 
     /// Sends one message now, or when its turn on its links comes (`gate`).
-    fn send_in_turn(&mut self, now: f64, j: usize, chunk: usize, p: usize, member: usize, snd: &Send) -> SimResult<()> {
+    #[allow(clippy::too_many_arguments)]
+    fn send_in_turn(&mut self, now: f64, j: usize, chunk: usize, p: usize, member: usize, snd: &Send, way: u32) -> SimResult<()> {
         if let (Some(gate), Some(order)) = (self.gate.as_mut(), self.spec.chunk_order.as_deref()) {
             let pos = self.jobs[j].plan.position(chunk, p, member);
-            let go = gate.send(order, chunk as u32, j as u32, pos as u32, snd.to as u32, (j, chunk, p, member, *snd));
+            let go = gate.send(order, chunk as u32, j as u32, pos as u32, snd.to as u32, way, (j, chunk, p, member, *snd, way));
             return match go {
-                Some(_) => self.send_one(now, j, chunk, p, member, snd),
+                Some(_) => self.send_one(now, j, chunk, p, member, snd, way),
                 None => Ok(()),
             };
         }
-        self.send_one(now, j, chunk, p, member, snd)
+        self.send_one(now, j, chunk, p, member, snd, way)
     }
 
     /// A gated message's last byte has left (`Ev::Drained`; sprayed ones are not gated): the next
@@ -877,24 +960,30 @@ impl<'t> Sim<'t> {
         let (Some(gate), Some(order)) = (self.gate.as_mut(), self.spec.chunk_order.as_deref()) else {
             return Ok(());
         };
+        let way = match m.route.checked_sub(self.explicit_route0) {
+            Some(w) if (w as usize) < self.explicit.len() => w,
+            _ => NO_WAY,
+        };
         let mut go = std::mem::take(&mut self.released);
-        gate.done(order, chunk as u32, a, b, &mut go);
-        for &(j, chunk, p, member, snd) in &go {
-            self.send_one(now, j, chunk, p, member, &snd)?;
+        gate.done(order, chunk as u32, a, b, way, &mut go);
+        for &(j, chunk, p, member, snd, way) in &go {
+            self.send_one(now, j, chunk, p, member, &snd, way)?;
         }
         go.clear();
         self.released = go;
         Ok(())
     }
 
-    /// Sends one message of a step of member `member` in phase `p` of `chunk`.
-    fn send_one(&mut self, now: f64, j: usize, chunk: usize, p: usize, member: usize, snd: &Send) -> SimResult<()> {
+    /// Sends one message of a step of member `member` in phase `p` of `chunk`, over the path
+    /// `way` names (`NO_WAY`: the engine's route).
+    #[allow(clippy::too_many_arguments)]
+    fn send_one(&mut self, now: f64, j: usize, chunk: usize, p: usize, member: usize, snd: &Send, way: u32) -> SimResult<()> {
         let plan = &self.jobs[j].plan;
         let stride = plan.phase(chunk, p).stride;
         let pos = plan.position(chunk, p, member);
         let peer = member + snd.to * stride - pos * stride;
         let (src, dst) = (self.jobs[j].member_nodes[member], self.jobs[j].member_nodes[peer]);
-        let set = self.router.route_set(src, dst)?;
+        let set = if way == NO_WAY { self.router.route_set(src, dst)? } else { self.explicit[way as usize] };
         let n = self.router.parts(set).len();
         let parent = if n == 1 {
             WHOLE
@@ -912,6 +1001,9 @@ impl<'t> Sim<'t> {
             }
         };
         let src_rank = self.jobs[j].plan.ranks[member];
+        let job = &mut self.jobs[j];
+        let key = (((member % job.inner) as u64) << 32) | job.sent[member] as u64;
+        job.sent[member] += 1;
         self.out.bytes_sent_per_rank[src_rank as usize] += snd.bytes;
         self.out.messages += 1;
         // Folded run: the message crosses the links to its real peer and is delivered to the
@@ -922,7 +1014,7 @@ impl<'t> Sim<'t> {
         for i in 0..n {
             let (route, share) = self.router.parts(set)[i];
             let bytes = if n == 1 { snd.bytes } else { snd.bytes * share };
-            let msg = Msg { dst_mps, tag: snd.tag, bytes, route, sent_at: now, src_rank, dst_rank, parent };
+            let msg = Msg { dst_mps, tag: snd.tag, bytes, route, sent_at: now, src_rank, dst_rank, parent, key };
             self.net.send(now, msg, self.topo, &self.router, &mut self.q);
         }
         Ok(())
@@ -987,7 +1079,7 @@ impl<'t> Sim<'t> {
         let mut sends = std::mem::take(&mut self.sends);
         plan.phase(chunk, p).algo.step(plan.position(chunk, p, member), 0, 0, plan.turn(chunk, p), &mut sends);
         for snd in &sends {
-            self.send_one(now, j, chunk, p, member, snd)?;
+            self.send_one(now, j, chunk, p, member, snd, NO_WAY)?; // a built-in algorithm names no paths
         }
         self.sends = sends;
         for _ in 0..self.direct.start(mps) {
@@ -1021,7 +1113,7 @@ impl<'t> Sim<'t> {
             let mut sends = std::mem::take(&mut self.sends);
             algo.step(plan.position(chunk, p, member), 0, 1, plan.turn(chunk, p), &mut sends);
             for k in released.sends {
-                self.send_one(now, j, chunk, p, member, &sends[k])?;
+                self.send_one(now, j, chunk, p, member, &sends[k], NO_WAY)?;
                 if self.direct.posted(mps, k) {
                     self.q.push(now, Ev::PacketReceived { mps, round: 1 });
                 }
@@ -1143,11 +1235,30 @@ impl<'t> Sim<'t> {
         if let Some(t) = out.stopped_at_ns {
             out.collective_time_ns = out.collective_time_ns.max(t); // a lower bound of the full run
         }
-        (out.link_bytes, out.link_busy_ns, out.link_routes) = self.net.link_loads(self.topo, &self.router);
-        if let Some(fold) = &self.symmetry {
-            symmetry::expand_links(fold, &self.router, &mut out.link_bytes);
-            symmetry::expand_links(fold, &self.router, &mut out.link_busy_ns);
-            symmetry::expand_links(fold, &self.router, &mut out.link_routes);
+        match &self.symmetry {
+            Some(fold) if !fold.link_rep.is_empty() => {
+                // Every member's routes carry what its representative's corresponding routes did.
+                let rep_bytes = self.net.route_bytes();
+                let mut route_bytes = vec![0.0; self.router.num_routes() as usize];
+                for m in 0..fold.sets.len() / fold.per_member {
+                    let r = m % fold.period;
+                    for k in 0..fold.per_member {
+                        let (sm, sr) = (fold.sets[m * fold.per_member + k], fold.sets[r * fold.per_member + k]);
+                        for (&(rm, _), &(rr, _)) in self.router.parts(sm).iter().zip(self.router.parts(sr)) {
+                            route_bytes[rm as usize] = rep_bytes.get(rr as usize).copied().unwrap_or(0.0);
+                        }
+                    }
+                }
+                (out.link_bytes, out.link_busy_ns, out.link_routes) = link_loads(&route_bytes, self.topo, &self.router);
+            }
+            _ => {
+                (out.link_bytes, out.link_busy_ns, out.link_routes) = link_loads(self.net.route_bytes(), self.topo, &self.router);
+                if let Some(fold) = &self.symmetry {
+                    symmetry::expand_links(fold, &self.router, &mut out.link_bytes);
+                    symmetry::expand_links(fold, &self.router, &mut out.link_busy_ns);
+                    symmetry::expand_links(fold, &self.router, &mut out.link_routes);
+                }
+            }
         }
         out.symmetry = self.symmetry_report.clone();
         out.events = self.q.processed;

@@ -1,8 +1,11 @@
 //! The event queue, ordered by (time, insertion sequence): events at the same instant run in the
 //! order they were scheduled, so every run is deterministic. In `ordered` mode (the aware model)
-//! an instant's message events run first, by message slot, then its steps in scheduling order:
-//! an order that does not depend on when an event was scheduled, so a message may cross private
-//! links ahead of the clock (network::Network::hop) without changing what happens.
+//! an instant's message events run first, by the message's key (`set_key`), then by message
+//! slot, then its steps in scheduling order: an order that does not depend on when an event was
+//! scheduled, so a message may cross private links ahead of the clock (network::Network::hop)
+//! without changing what happens. The engine keys a message by its sender's place and send
+//! count, which a symmetry of the run maps onto itself (see `symmetry`), so a folded run orders
+//! same-instant messages as the full run does.
 use std::collections::VecDeque;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,8 +55,10 @@ pub struct EventQueue {
     current_time: f64,
     current: VecDeque<Ev>,
     pub processed: u64,
-    /// Same-instant order by `key` instead of scheduling order (see the module note).
+    /// Same-instant order by `rank` instead of scheduling order (see the module note).
     pub ordered: bool,
+    /// Per message slot, the key its events are ordered by (ordered mode; 0 when never set).
+    keys: Vec<u64>,
 }
 
 impl Default for EventQueue {
@@ -65,6 +70,7 @@ impl Default for EventQueue {
             current: VecDeque::new(),
             processed: 0,
             ordered: false,
+            keys: Vec::new(),
         }
     }
 }
@@ -74,11 +80,14 @@ fn bucket(key: u64, last: u64) -> usize {
     (64 - (key ^ last).leading_zeros()) as usize
 }
 
-/// Same-instant rank in ordered mode: message events by slot, then steps (stable: FIFO).
-fn rank(ev: &Ev) -> u64 {
+/// Same-instant rank in ordered mode: message events by (key, slot), then steps (stable: FIFO).
+fn rank(keys: &[u64], ev: &Ev) -> u128 {
     match ev {
-        Ev::Hop { msg, .. } | Ev::Deliver { msg } | Ev::Drained { msg } => *msg as u64,
-        _ => u64::MAX,
+        Ev::Hop { msg, .. } | Ev::Deliver { msg } | Ev::Drained { msg } => {
+            let key = keys.get(*msg as usize).copied().unwrap_or(0);
+            ((key as u128) << 32) | *msg as u128
+        }
+        _ => u128::MAX,
     }
 }
 
@@ -88,11 +97,25 @@ impl EventQueue {
         EventQueue { ordered, ..Default::default() }
     }
 
+    /// The key message slot `msg`'s events are ordered by from now on (ordered mode): set when
+    /// the slot is given a message, before its first event is pushed.
+    pub fn set_key(&mut self, msg: u32, key: u64) {
+        if self.ordered {
+            let i = msg as usize;
+            if i >= self.keys.len() {
+                self.keys.resize(i + 1, 0);
+            }
+            self.keys[i] = key;
+        }
+    }
+
     pub fn push(&mut self, time: f64, ev: Ev) {
         debug_assert!(time >= self.current_time, "event scheduled in the past");
         if time == self.current_time && (!self.current.is_empty() || self.processed > 0) {
             if self.ordered {
-                let at = self.current.partition_point(|e| rank(e) <= rank(&ev));
+                let keys = &self.keys;
+                let r = rank(keys, &ev);
+                let at = self.current.partition_point(|e| rank(keys, e) <= r);
                 self.current.insert(at, ev);
             } else {
                 self.current.push_back(ev);
@@ -129,7 +152,8 @@ impl EventQueue {
             self.current.extend(now.drain(..).map(|e| e.1));
             self.buckets[0] = now;
             if self.ordered {
-                self.current.make_contiguous().sort_by_key(rank); // stable: steps stay FIFO
+                let keys = &self.keys;
+                self.current.make_contiguous().sort_by_key(|e| rank(keys, e)); // stable: steps stay FIFO
             }
             self.current_time = f64::from_bits(self.last);
         }
@@ -185,7 +209,7 @@ mod tests {
                     } else {
                         Ev::Step { mps: round, lane: 0, step: 0 }
                     };
-                    let r = if ordered { rank(&ev) } else { 0 };
+                    let r = if ordered { rank(&[], &ev) } else { 0 };
                     q.push(time, ev);
                     reference.insert((time.to_bits(), r, seq), ev);
                     seq += 1;

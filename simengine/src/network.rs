@@ -34,6 +34,8 @@ pub struct Msg {
     /// The message this one is a part of when sprayed over several ways (index into the
     /// engine's split messages), or `WHOLE`.
     pub parent: u32,
+    /// Same-instant order of its events in the aware model (`EventQueue::set_key`).
+    pub key: u64,
 }
 
 /// `Msg::parent` of a message sent whole, on one route.
@@ -60,6 +62,9 @@ pub struct Network {
     /// ASTRA-sim compatibility, aware model: each hop's link as ASTRA-sim's analytical backend
     /// keeps it (see `AstraLink`), indexed by the hop's first link; empty otherwise.
     astra_links: Vec<AstraLink>,
+    /// A run folded over link orbits (`symmetry::find_orbits`): the link whose state stands for
+    /// each link (its orbit's representative); empty: every link is its own.
+    link_rep: Vec<u32>,
 }
 
 /// A link of ASTRA-sim's congestion-aware backend (extern/network_backend/analytical,
@@ -125,6 +130,22 @@ impl Network {
             collapse: shortcuts && model == Model::Aware,
             conflict: false,
             astra_links: if integer && model == Model::Aware { vec![AstraLink::default(); topo.num_links()] } else { Vec::new() },
+            link_rep: Vec::new(),
+        }
+    }
+
+    /// Folded over link orbits: the state of link `rep[l]` stands for link l's (aware model).
+    pub fn set_link_reps(&mut self, rep: Vec<u32>) {
+        self.link_rep = rep;
+    }
+
+    /// The index of the state that link `l` uses (its orbit's representative when folded).
+    #[inline]
+    fn state(&self, l: u32) -> usize {
+        if self.link_rep.is_empty() {
+            l as usize
+        } else {
+            self.link_rep[l as usize] as usize
         }
     }
 
@@ -158,6 +179,7 @@ impl Network {
                 (self.msgs.len() - 1) as u32
             }
         };
+        q.set_key(id, msg.key);
         let r = msg.route as usize;
         if r >= self.route_bytes.len() {
             self.route_bytes.resize(r + 1, 0.0);
@@ -196,7 +218,8 @@ impl Network {
         }
         self.route_known[r] = true;
         for &l in router.links(route) {
-            let link = &mut self.links[l as usize];
+            let s = self.state(l);
+            let link = &mut self.links[s];
             if link.routes == 1 && link.ahead_until > f64::NEG_INFINITY && link.ahead_until >= now {
                 self.conflict = true;
             }
@@ -228,27 +251,29 @@ impl Network {
         loop {
             let n = self.hop_len(pos, left, router);
             if !first {
-                let private = (0..n).all(|i| self.links[router.link_at(pos + i) as usize].routes == 1);
+                let private = (0..n).all(|i| self.links[self.state(router.link_at(pos + i))].routes == 1);
                 if !self.collapse || !private {
                     q.push(now, Ev::Hop { msg: id, pos, left });
                     return;
                 }
                 for i in 0..n {
-                    let link = &mut self.links[router.link_at(pos + i) as usize];
+                    let s = self.state(router.link_at(pos + i));
+                    let link = &mut self.links[s];
                     link.ahead_until = link.ahead_until.max(now);
                 }
             }
             first = false;
             let (mut start, mut latency, mut bw) = (now, 0.0, f64::INFINITY);
             for i in 0..n {
-                let link = &self.links[router.link_at(pos + i) as usize];
+                let link = &self.links[self.state(router.link_at(pos + i))];
                 start = start.max(link.free_at);
                 latency += link.latency_ns;
                 bw = bw.min(link.bw_bytes_per_ns);
             }
             let done = start + self.t(bytes / bw);
             for i in 0..n {
-                self.links[router.link_at(pos + i) as usize].free_at = done;
+                let s = self.state(router.link_at(pos + i));
+                self.links[s].free_at = done;
             }
             let arrive = start + self.t(latency + bytes / bw);
             if n == left + 1 {
@@ -270,7 +295,7 @@ impl Network {
     /// and forwards (see `hop`).
     fn hop_len(&self, pos: u32, left: u32, router: &Router) -> u32 {
         let mut n = 1;
-        while n <= left && self.links[router.link_at(pos + n - 1) as usize].into_cut_through {
+        while n <= left && self.links[self.state(router.link_at(pos + n - 1))].into_cut_through {
             n += 1;
         }
         n
@@ -318,20 +343,38 @@ impl Network {
         self.fair.as_mut().expect("fair model state").wake(now, gen, q);
     }
 
-    /// Per directed link: bytes carried, time spent serializing them (ns), and routes that
-    /// carried bytes over it (connections, or the ways of sprayed ones: ECMP collisions show as 2+).
-    pub fn link_loads(&self, topo: &Topology, router: &Router) -> (Vec<f64>, Vec<f64>, Vec<u32>) {
-        let mut bytes = vec![0.0; topo.num_links()];
-        let mut routes = vec![0u32; topo.num_links()];
-        for (r, &b) in self.route_bytes.iter().enumerate() {
-            if b > 0.0 {
-                for &l in router.links(r as u32) {
-                    bytes[l as usize] += b;
-                    routes[l as usize] += 1;
-                }
+    /// Bytes sent per route so far (route id order; routes never used may be missing at the end).
+    pub fn route_bytes(&self) -> &[f64] {
+        &self.route_bytes
+    }
+}
+
+/// Per directed link: bytes carried, time spent serializing them (ns), and routes that carried
+/// bytes over it (connections, or the ways of sprayed ones: ECMP collisions show as 2+), from the
+/// bytes sent per route. A link's bytes are the exact sum of its routes' bytes, rounded once (in
+/// fixed point, units of 2^-64 byte), so they do not depend on the order routes were made in: a
+/// run folded by symmetry (`symmetry`) makes them in another order than the full run. Bytes that
+/// fixed point cannot hold exactly (below 2^-12 byte, or a link's total beyond 2^62 bytes) are
+/// summed in route order instead.
+pub fn link_loads(route_bytes: &[f64], topo: &Topology, router: &Router) -> (Vec<f64>, Vec<f64>, Vec<u32>) {
+    const SCALE: f64 = 18_446_744_073_709_551_616.0; // 2^64
+    let mut exact = vec![0i128; topo.num_links()];
+    let mut float = vec![0.0; topo.num_links()];
+    let mut inexact = false;
+    let mut routes = vec![0u32; topo.num_links()];
+    for (r, &b) in route_bytes.iter().enumerate() {
+        if b > 0.0 {
+            let scaled = b * SCALE;
+            let fixed = scaled as i128;
+            inexact |= fixed as f64 != scaled || b >= 4.0e18;
+            for &l in router.links(r as u32) {
+                exact[l as usize] += fixed;
+                float[l as usize] += b;
+                routes[l as usize] += 1;
             }
         }
-        let busy = bytes.iter().zip(&topo.link_bw_bytes_per_ns).map(|(b, bw)| b / bw).collect();
-        (bytes, busy, routes)
     }
+    let bytes: Vec<f64> = if inexact { float } else { exact.iter().map(|&x| x as f64 / SCALE).collect() };
+    let busy = bytes.iter().zip(&topo.link_bw_bytes_per_ns).map(|(b, bw)| b / bw).collect();
+    (bytes, busy, routes)
 }

@@ -15,17 +15,23 @@
 //! ahead of it on its links (an earlier step, or the same step and a lower chunk), so the message
 //! first in (step, chunk) order among those not yet sent can always go.
 //!
+//! A transfer that names its path (a way: `schedule_program`) is ordered on that path's links;
+//! the others on the engine's route for their pair. A *channel* is (sender, receiver, way): two
+//! ways between one pair (a DGX's NVSwitch chips) are ordered apart, each on its own links.
+//!
 //! Positions are the schedule's ranks (members of the one process group the per-chunk groups
 //! copy); `job` is the schedule chunk a per-chunk process group moves; the engine's own chunks
 //! (`--chunks`) are `lane`s with an order each.
 use std::collections::HashMap;
 
-/// The schedule's messages in (step, chunk, sender, receiver) order, built once from the schedule.
+use crate::schedule_program::NO_WAY;
+
+/// The schedule's messages in (step, chunk, sender, receiver, way) order, built once from the schedule.
 #[derive(Debug, PartialEq)]
 pub struct PairOrder {
-    /// (sender, receiver) per pair id.
-    pub pairs: Vec<(u32, u32)>,
-    pair_of: HashMap<(u32, u32), u32>,
+    /// (sender, receiver, way) per channel id (`pair` below; way `NO_WAY`: routed by the engine).
+    pub pairs: Vec<(u32, u32, u32)>,
+    pair_of: HashMap<(u32, u32, u32), u32>,
     /// (pair, job) -> that job's messages on the pair (ids: places in the global order), in step order.
     msgs: HashMap<(u32, u32), Vec<u32>>,
     /// Pair of each message.
@@ -33,16 +39,19 @@ pub struct PairOrder {
 }
 
 impl PairOrder {
-    /// From the schedule's transfers (parallel arrays). Transfers of one chunk between one pair in
-    /// one step are one message, as the per-chunk programs send them.
-    pub fn new(step: &[u32], src: &[u32], dst: &[u32], chunk: &[u32]) -> PairOrder {
-        let mut all: Vec<(u32, u32, u32, u32)> = (0..step.len()).map(|i| (step[i], chunk[i], src[i], dst[i])).collect();
+    /// From the schedule's transfers (parallel arrays; `way` empty: none names a path). Transfers
+    /// of one chunk between one pair over one way in one step are one message, as the per-chunk
+    /// programs send them.
+    pub fn new(step: &[u32], src: &[u32], dst: &[u32], chunk: &[u32], way: &[u32]) -> PairOrder {
+        let way_of = |i: usize| if way.is_empty() { NO_WAY } else { way[i] };
+        let mut all: Vec<(u32, u32, u32, u32, u32)> =
+            (0..step.len()).map(|i| (step[i], chunk[i], src[i], dst[i], way_of(i))).collect();
         all.sort_unstable();
         all.dedup();
         let (mut pairs, mut pair_of, mut msgs, mut msg_pair) = (Vec::new(), HashMap::new(), HashMap::new(), Vec::new());
-        for (id, &(_, c, a, b)) in all.iter().enumerate() {
-            let pair = *pair_of.entry((a, b)).or_insert_with(|| {
-                pairs.push((a, b));
+        for (id, &(_, c, a, b, w)) in all.iter().enumerate() {
+            let pair = *pair_of.entry((a, b, w)).or_insert_with(|| {
+                pairs.push((a, b, w));
                 pairs.len() as u32 - 1
             });
             msgs.entry((pair, c)).or_insert_with(Vec::new).push(id as u32);
@@ -74,15 +83,16 @@ pub struct PairGate<W> {
 }
 
 impl<W> PairGate<W> {
-    /// `route(src, dst)`: the directed links a message from position src to dst crosses; none: its
+    /// `route(src, dst, way)`: the directed links a message from position src to dst over `way`
+    /// (`NO_WAY`: the engine's route) crosses; none: its
     /// messages are not ordered (a route sprayed over several ways, which the synthesizer models as
     /// separate links, each with its own order: holding every way for one message would serialize
     /// what runs side by side, as on a DGX's four NVSwitch chips).
-    pub fn new<E>(order: &PairOrder, mut route: impl FnMut(u32, u32) -> Result<Vec<u32>, E>) -> Result<Self, E> {
+    pub fn new<E>(order: &PairOrder, mut route: impl FnMut(u32, u32, u32) -> Result<Vec<u32>, E>) -> Result<Self, E> {
         let mut dense: HashMap<u32, u32> = HashMap::new();
         let (mut link_ptr, mut links) = (vec![0u32], Vec::new());
-        for &(a, b) in &order.pairs {
-            let mut ls: Vec<u32> = route(a, b)?
+        for &(a, b, w) in &order.pairs {
+            let mut ls: Vec<u32> = route(a, b, w)?
                 .into_iter()
                 .map(|l| {
                     let next = dense.len() as u32;
@@ -128,10 +138,11 @@ impl<W> PairGate<W> {
         self.links_of(pair).iter().all(|&l| !lane.busy[l as usize] && self.line[(self.line_ptr[l as usize] + lane.next[l as usize]) as usize] == m)
     }
 
-    /// Job `job`'s next message from `src` to `dst` in `lane`: returned when it may go now (its
-    /// links are then held until `done`), else kept until its turn.
-    pub fn send(&mut self, order: &PairOrder, lane: u32, job: u32, src: u32, dst: u32, msg: W) -> Option<W> {
-        let pair = order.pair_of[&(src, dst)];
+    /// Job `job`'s next message from `src` to `dst` over `way` in `lane`: returned when it may go
+    /// now (its links are then held until `done`), else kept until its turn.
+    #[allow(clippy::too_many_arguments)]
+    pub fn send(&mut self, order: &PairOrder, lane: u32, job: u32, src: u32, dst: u32, way: u32, msg: W) -> Option<W> {
+        let pair = order.pair_of[&(src, dst, way)];
         let dense = self.line_ptr.len() - 1;
         let mut st = self.lanes.remove(&lane).unwrap_or_else(|| Lane {
             next: vec![0; dense],
@@ -166,10 +177,10 @@ impl<W> PairGate<W> {
         st.flying.insert(pair, m);
     }
 
-    /// The last byte of the pair's message in flight has left: its links take their next
+    /// The last byte of the channel's message in flight has left: its links take their next
     /// messages; those that wait already and are first in line everywhere go (pushed to `out`).
-    pub fn done(&mut self, order: &PairOrder, lane: u32, src: u32, dst: u32, out: &mut Vec<W>) {
-        let pair = order.pair_of[&(src, dst)];
+    pub fn done(&mut self, order: &PairOrder, lane: u32, src: u32, dst: u32, way: u32, out: &mut Vec<W>) {
+        let pair = order.pair_of[&(src, dst, way)];
         if self.links_of(pair).is_empty() {
             return;
         }
@@ -203,42 +214,58 @@ mod tests {
     #[test]
     fn a_link_carries_messages_in_step_order_one_at_a_time() {
         // Pair 0 -> 1 carries chunk 2 in step 0, chunk 0 and chunk 1 in step 1; pair 1 -> 0 chunk 0.
-        let order = PairOrder::new(&[1, 1, 0, 0], &[0, 0, 0, 1], &[1, 1, 1, 0], &[0, 1, 2, 0]);
-        let mut gate: PairGate<&str> = PairGate::new(&order, |a, b| Ok::<_, ()>(vec![10 * a + b])).unwrap();
+        let order = PairOrder::new(&[1, 1, 0, 0], &[0, 0, 0, 1], &[1, 1, 1, 0], &[0, 1, 2, 0], &[]);
+        let mut gate: PairGate<&str> = PairGate::new(&order, |a, b, _| Ok::<_, ()>(vec![10 * a + b])).unwrap();
         let mut out = Vec::new();
-        assert_eq!(gate.send(&order, 0, 1, 0, 1, "c1"), None); // third in line: waits
-        assert_eq!(gate.send(&order, 0, 0, 1, 0, "other pair"), Some("other pair"));
-        assert_eq!(gate.send(&order, 0, 2, 0, 1, "c2"), Some("c2")); // first: goes
-        assert_eq!(gate.send(&order, 0, 0, 0, 1, "c0"), None); // second, but c2 holds the link
-        assert_eq!(gate.send(&order, 1, 2, 0, 1, "lane 1"), Some("lane 1")); // lanes are independent
-        gate.done(&order, 0, 0, 1, &mut out);
+        assert_eq!(gate.send(&order, 0, 1, 0, 1, NO_WAY, "c1"), None); // third in line: waits
+        assert_eq!(gate.send(&order, 0, 0, 1, 0, NO_WAY, "other pair"), Some("other pair"));
+        assert_eq!(gate.send(&order, 0, 2, 0, 1, NO_WAY, "c2"), Some("c2")); // first: goes
+        assert_eq!(gate.send(&order, 0, 0, 0, 1, NO_WAY, "c0"), None); // second, but c2 holds the link
+        assert_eq!(gate.send(&order, 1, 2, 0, 1, NO_WAY, "lane 1"), Some("lane 1")); // lanes are independent
+        gate.done(&order, 0, 0, 1, NO_WAY, &mut out);
         assert_eq!(out, vec!["c0"]);
-        gate.done(&order, 0, 0, 1, &mut out);
+        gate.done(&order, 0, 0, 1, NO_WAY, &mut out);
         assert_eq!(out, vec!["c0", "c1"]);
-        gate.done(&order, 0, 0, 1, &mut out);
+        gate.done(&order, 0, 0, 1, NO_WAY, &mut out);
         assert_eq!(out.len(), 2);
     }
 
     #[test]
     fn a_pair_without_links_is_not_ordered() {
-        let order = PairOrder::new(&[0, 1], &[0, 0], &[1, 1], &[0, 1]);
-        let mut gate: PairGate<&str> = PairGate::new(&order, |_, _| Ok::<_, ()>(vec![])).unwrap();
+        let order = PairOrder::new(&[0, 1], &[0, 0], &[1, 1], &[0, 1], &[]);
+        let mut gate: PairGate<&str> = PairGate::new(&order, |_, _, _| Ok::<_, ()>(vec![])).unwrap();
         let mut out = Vec::new();
-        assert_eq!(gate.send(&order, 0, 1, 0, 1, "step 1"), Some("step 1"));
-        assert_eq!(gate.send(&order, 0, 0, 0, 1, "step 0"), Some("step 0"));
-        gate.done(&order, 0, 0, 1, &mut out);
+        assert_eq!(gate.send(&order, 0, 1, 0, 1, NO_WAY, "step 1"), Some("step 1"));
+        assert_eq!(gate.send(&order, 0, 0, 0, 1, NO_WAY, "step 0"), Some("step 0"));
+        gate.done(&order, 0, 0, 1, NO_WAY, &mut out);
         assert!(out.is_empty());
+    }
+
+    #[test]
+    fn two_ways_between_one_pair_are_ordered_apart() {
+        // 0 -> 1 moves chunk 0 over way 0 (link 10) and chunk 1 over way 1 (link 11) in step 0, and
+        // chunk 2 over way 0 in step 1: chunks 0 and 1 go at once, chunk 2 waits for chunk 0.
+        let order = PairOrder::new(&[0, 0, 1], &[0, 0, 0], &[1, 1, 1], &[0, 1, 2], &[0, 1, 0]);
+        let mut gate: PairGate<&str> = PairGate::new(&order, |_, _, w| Ok::<_, ()>(vec![10 + w])).unwrap();
+        let mut out = Vec::new();
+        assert_eq!(gate.send(&order, 0, 2, 0, 1, 0, "c2"), None);
+        assert_eq!(gate.send(&order, 0, 0, 0, 1, 0, "c0"), Some("c0"));
+        assert_eq!(gate.send(&order, 0, 1, 0, 1, 1, "c1"), Some("c1"));
+        gate.done(&order, 0, 0, 1, 1, &mut out);
+        assert!(out.is_empty());
+        gate.done(&order, 0, 0, 1, 0, &mut out);
+        assert_eq!(out, vec!["c2"]);
     }
 
     #[test]
     fn pairs_behind_one_port_take_turns() {
         // 0 -> 1 (step 0) and 0 -> 2 (step 1) share link 7 (0's switch port): 0 -> 2 waits.
-        let order = PairOrder::new(&[0, 1], &[0, 0], &[1, 2], &[0, 1]);
-        let mut gate: PairGate<&str> = PairGate::new(&order, |_, b| Ok::<_, ()>(vec![7, 100 + b])).unwrap();
+        let order = PairOrder::new(&[0, 1], &[0, 0], &[1, 2], &[0, 1], &[]);
+        let mut gate: PairGate<&str> = PairGate::new(&order, |_, b, _| Ok::<_, ()>(vec![7, 100 + b])).unwrap();
         let mut out = Vec::new();
-        assert_eq!(gate.send(&order, 0, 1, 0, 2, "to 2"), None);
-        assert_eq!(gate.send(&order, 0, 0, 0, 1, "to 1"), Some("to 1"));
-        gate.done(&order, 0, 0, 1, &mut out);
+        assert_eq!(gate.send(&order, 0, 1, 0, 2, NO_WAY, "to 2"), None);
+        assert_eq!(gate.send(&order, 0, 0, 0, 1, NO_WAY, "to 1"), Some("to 1"));
+        gate.done(&order, 0, 0, 1, NO_WAY, &mut out);
         assert_eq!(out, vec!["to 2"]);
     }
 }

@@ -40,6 +40,10 @@ pub struct CollectiveSpec {
     /// With `chunk_programs`: each (sender, receiver) pair's messages in step order, which the
     /// fair model sends one at a time (`pair_gate`); None: no such order.
     pub chunk_order: Option<Arc<PairOrder>>,
+    /// The paths a schedule's transfers name (their `way`s, `schedule_program`): per way, the
+    /// positions of its sender and receiver in the (one) process group and the directed links from
+    /// the one's NPU to the other's, in order. Empty: every transfer routed by the engine.
+    pub routes: Vec<(u32, u32, Vec<u32>)>,
     /// Root member index within the group (broadcast, reduce, point-to-point source).
     pub root: usize,
     /// `preferred-dataset-splits`.
@@ -371,6 +375,7 @@ mod tests {
             programs: vec![],
             chunk_programs: vec![],
             chunk_order: None,
+            routes: vec![],
             root: 0,
             chunks: 4,
             active_chunks_per_dim: 1,

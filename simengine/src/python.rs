@@ -17,15 +17,56 @@ use crate::pair_gate::PairOrder;
 use crate::plan::{CollectiveSpec, Optimization, Scheduling};
 use crate::results::bandwidths;
 use crate::routing::{Metric, Policy};
-use crate::schedule_program::Program;
+use crate::schedule_program::{Program, NO_WAY};
 use crate::topology::Topology;
 use std::sync::Arc;
 
 /// A schedule as the Python side passes it: (collective, ranks, chunks per rank, steps, per
 /// transfer its step, source rank, destination rank, chunk and whether it reduces, and whether
 /// its dependencies are per chunk: then each chunk's transfers run as their own process group, so
-/// a transfer waits only for the sender's earlier receipts of its chunk).
-type ScheduleArrays = (String, usize, usize, usize, Vec<u32>, Vec<u32>, Vec<u32>, Vec<u32>, Vec<bool>, bool);
+/// a transfer waits only for the sender's earlier receipts of its chunk), per transfer the path it
+/// names (an index into the last entry, `u32::MAX`: routed by the engine; empty: none names one),
+/// and the paths: (sender position, receiver position, directed links from the one's NPU to the
+/// other's, in order).
+type ScheduleArrays =
+    (String, usize, usize, usize, Vec<u32>, Vec<u32>, Vec<u32>, Vec<u32>, Vec<bool>, bool, Vec<u32>, Vec<(u32, u32, Vec<u32>)>);
+
+/// A schedule's per-transfer paths as indices into the run's routes (`routes` grows by the
+/// schedule's `paths`), each checked: in range, and joining the transfer's sender and receiver.
+fn global_ways(
+    way: &[u32],
+    paths: &[(u32, u32, Vec<u32>)],
+    src: &[u32],
+    dst: &[u32],
+    routes: &mut Vec<(u32, u32, Vec<u32>)>,
+) -> Result<Vec<u32>, SimError> {
+    if way.is_empty() {
+        return Ok(Vec::new());
+    }
+    if way.len() != src.len() {
+        return Err(SimError::InvalidInput(format!("schedule: {} paths for {} transfers", way.len(), src.len())));
+    }
+    let base = routes.len() as u32;
+    let mut out = Vec::with_capacity(way.len());
+    for (i, &w) in way.iter().enumerate() {
+        if w == NO_WAY {
+            out.push(NO_WAY);
+            continue;
+        }
+        match paths.get(w as usize) {
+            Some(&(a, b, _)) if (a, b) == (src[i], dst[i]) => out.push(base + w),
+            Some(&(a, b, _)) => {
+                return Err(SimError::InvalidInput(format!(
+                    "schedule: transfer {i} ({} -> {}) names path {w}, which joins {a} -> {b}",
+                    src[i], dst[i]
+                )))
+            }
+            None => return Err(SimError::InvalidInput(format!("schedule: transfer {i} names path {w} of {}", paths.len()))),
+        }
+    }
+    routes.extend(paths.iter().cloned());
+    Ok(out)
+}
 
 create_exception!(_simengine, SimEngineError, PyException, "Simulation failed: args are (kind, message, src_node, dst_node).");
 
@@ -193,11 +234,19 @@ fn simulate<'py>(
         let mut chunk_programs = Vec::new();
         let mut chunk_order = None;
         let mut programs = Vec::new();
+        let mut routes: Vec<(u32, u32, Vec<u32>)> = Vec::new();
+        let flat = algorithms.len() == 1 && groups.len() == 1 && dims.iter().filter(|&&d| d > 1).count() <= 1;
         for entry in &schedules {
             let mut list = Vec::new();
-            for (collective, n, per, steps, step, src, dst, chunk, reduce, by_chunk) in entry {
+            for (collective, n, per, steps, step, src, dst, chunk, reduce, by_chunk, way, paths) in entry {
                 let op = Op::parse(collective)?;
-                list.push(Arc::new(Program::new(op, *n, *per, *steps, step, src, dst, reduce)?));
+                let way = global_ways(way, paths, src, dst, &mut routes)?;
+                if !way.is_empty() && !flat {
+                    return Err(SimError::InvalidInput(
+                        "a schedule whose transfers name paths runs alone over one process group, not per dimension".into(),
+                    ));
+                }
+                list.push(Arc::new(Program::new(op, *n, *per, *steps, step, src, dst, reduce, &way)?));
                 if !*by_chunk || !chunk_programs.is_empty() {
                     continue;
                 }
@@ -218,9 +267,10 @@ fn simulate<'py>(
                 for idx in &by {
                     let pick = |v: &Vec<u32>| idx.iter().map(|&i| v[i]).collect::<Vec<u32>>();
                     let red: Vec<bool> = idx.iter().map(|&i| reduce[i]).collect();
-                    chunk_programs.push(Arc::new(Program::new(op, *n, *per, *steps, &pick(step), &pick(src), &pick(dst), &red)?));
+                    let ways = if way.is_empty() { Vec::new() } else { pick(&way) };
+                    chunk_programs.push(Arc::new(Program::new(op, *n, *per, *steps, &pick(step), &pick(src), &pick(dst), &red, &ways)?));
                 }
-                chunk_order = Some(Arc::new(PairOrder::new(step, src, dst, chunk)));
+                chunk_order = Some(Arc::new(PairOrder::new(step, src, dst, chunk, &way)));
                 groups = vec![groups[0].clone(); chunks];
                 if let Some(first) = starts.first().cloned() {
                     starts = vec![first; chunks]; // every copy of the group starts as the group
@@ -237,6 +287,7 @@ fn simulate<'py>(
             programs,
             chunk_programs,
             chunk_order,
+            routes,
             root,
             chunks,
             active_chunks_per_dim: active_chunks,

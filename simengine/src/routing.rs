@@ -325,6 +325,34 @@ impl<'t> Router<'t> {
         &self.parts[start as usize..(start + len) as usize]
     }
 
+    /// Routes made so far (route ids are below this).
+    pub fn num_routes(&self) -> u32 {
+        self.routes.len() as u32
+    }
+
+    /// A route set of one route over `links`, a path a schedule names (not cached per pair: two
+    /// paths may join the same two nodes). The links must follow each other, from `src` to `dst`.
+    pub fn explicit(&mut self, src: u32, dst: u32, links: &[u32]) -> SimResult<u32> {
+        let bad = |why: String| Err(SimError::InvalidInput(format!("a schedule's path from node {src} to node {dst}: {why}")));
+        let n = self.topo.num_links() as u32;
+        if links.is_empty() || links.iter().any(|&l| l >= n) {
+            return bad(format!("expected links below {n}, found {links:?}"));
+        }
+        if self.topo.link_from[links[0] as usize] != src || self.topo.link_to[*links.last().unwrap() as usize] != dst {
+            return bad("it does not start at the sender's NPU and end at the receiver's".into());
+        }
+        if let Some(w) = links.windows(2).find(|w| self.topo.link_to[w[0] as usize] != self.topo.link_from[w[1] as usize]) {
+            return bad(format!("link {} does not continue link {}", w[1], w[0]));
+        }
+        let start = self.arena.len();
+        self.arena.extend_from_slice(links);
+        let route = self.push_route(start);
+        let set_start = self.parts.len() as u32;
+        self.parts.push((route, 1.0));
+        self.sets.push((set_start, 1));
+        Ok(self.sets.len() as u32 - 1)
+    }
+
     /// The single route of a connection (its first part when sprayed): tests and tools.
     pub fn route(&mut self, src: u32, dst: u32) -> SimResult<u32> {
         let set = self.route_set(src, dst)?;

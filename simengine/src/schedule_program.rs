@@ -12,11 +12,19 @@
 //! Only the steps a member takes part in are its steps (a step without sends or receipts would
 //! pass at once): a message's tag is its receiver's index among its own steps.
 //!
+//! Paths: a transfer may name the way it takes (`way`, an index into the run's explicit routes,
+//! `NO_WAY`: routed by the engine). Transfers of one step from one sender to one receiver over
+//! different ways are separate messages, so each crosses its own links (a DGX's four NVSwitch
+//! chips carry four chunks side by side).
+//!
 //! Sizes: a transfer carries one chunk of the phase input; the input splits into `ranks x
 //! chunks_per_rank` chunks, except for all-gather, whose input is the member's own shard of
 //! `chunks_per_rank` chunks (the engine's size convention).
 use crate::algorithms::{tag, Op, Send, StepSpec};
 use crate::error::{SimError, SimResult};
+
+/// A transfer without a path of its own: the engine routes it.
+pub const NO_WAY: u32 = u32::MAX;
 
 #[derive(Debug, PartialEq)]
 pub struct Program {
@@ -36,11 +44,14 @@ pub struct Program {
     /// Per local step: messages to wait for, chunks received with `reduce`.
     recv: Vec<u32>,
     reduce_chunks: Vec<u32>,
+    /// Per entry of `sends`, the way (explicit route index) it takes; empty: every message routed.
+    send_way: Vec<u32>,
 }
 
 impl Program {
     /// Builds the program from the schedule's transfers (parallel arrays; `reduce[i]` true for a
-    /// reduce transfer). Every index is checked: a bad one is an InvalidInput naming transfer `i`.
+    /// reduce transfer; `way[i]` the explicit route it takes or `NO_WAY`, `way` empty: none has
+    /// one). Every index is checked: a bad one is an InvalidInput naming transfer `i`.
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         op: Op,
@@ -51,6 +62,7 @@ impl Program {
         src: &[u32],
         dst: &[u32],
         reduce: &[bool],
+        way: &[u32],
     ) -> SimResult<Program> {
         let bad = |why: String| Err(SimError::InvalidInput(format!("schedule: {why}")));
         if !matches!(op, Op::AllReduce | Op::ReduceScatter | Op::AllGather) {
@@ -59,7 +71,7 @@ impl Program {
         if n < 2 || chunks_per_rank == 0 {
             return bad(format!("{n} ranks and {chunks_per_rank} chunks per rank; expected >= 2 and >= 1"));
         }
-        if step.len() != src.len() || src.len() != dst.len() || dst.len() != reduce.len() {
+        if step.len() != src.len() || src.len() != dst.len() || dst.len() != reduce.len() || !(way.is_empty() || way.len() == step.len()) {
             return bad("the transfer arrays differ in length".into());
         }
         if steps >= 1 << 24 || step.len() >= u32::MAX as usize / 2 {
@@ -91,26 +103,31 @@ impl Program {
             lo + active[lo..hi].partition_point(|&(_, x)| x < s)
         };
         let slots = active.len();
-        // One message per (src, step, dst), in that order.
+        // One message per (src, step, dst, way), in that order.
+        let way_of = |i: usize| if way.is_empty() { NO_WAY } else { way[i] };
         let mut order: Vec<u32> = (0..step.len() as u32).collect();
         order.sort_unstable_by_key(|&i| {
             let i = i as usize;
-            (src[i], step[i], dst[i])
+            (src[i], step[i], dst[i], way_of(i))
         });
         let mut send_start = vec![0u32; slots + 1];
         let mut sends: Vec<(u32, u32, u32, u32)> = Vec::new();
         let mut recv = vec![0u32; slots];
         let mut reduce_chunks = vec![0u32; slots];
-        let mut last: Option<(u32, u32, u32)> = None;
+        let mut send_way: Vec<u32> = Vec::new();
+        let mut last: Option<(u32, u32, u32, u32)> = None;
         for &i in &order {
             let i = i as usize;
-            let key = (src[i], step[i], dst[i]);
+            let key = (src[i], step[i], dst[i], way_of(i));
             let at_dst = local(dst[i], step[i]);
             if last == Some(key) {
                 sends.last_mut().unwrap().1 += 1;
             } else {
                 let tag = (at_dst - pos_start[dst[i] as usize] as usize) as u32;
                 sends.push((dst[i], 1, tag, 0));
+                if !way.is_empty() {
+                    send_way.push(way[i]);
+                }
                 send_start[local(src[i], step[i]) + 1] += 1;
                 recv[at_dst] += 1;
                 last = Some(key);
@@ -124,7 +141,7 @@ impl Program {
             send_start[k + 1] += send_start[k];
         }
         let divisor = (if op == Op::AllGather { chunks_per_rank } else { n * chunks_per_rank }) as f64;
-        Ok(Program { op, n, divisor, pos_start, send_start, sends, recv, reduce_chunks })
+        Ok(Program { op, n, divisor, pos_start, send_start, sends, recv, reduce_chunks, send_way })
     }
 
     /// Local step `s` of the member at `pos` for a phase input of `bytes_in` (`div` divides as
@@ -139,6 +156,15 @@ impl Program {
             sends.push(Send { to: to as usize, bytes: chunk * chunks as f64, tag: tag(0, at as usize) });
         }
         Some(StepSpec { recv: self.recv[slot], reduce_bytes: chunk * self.reduce_chunks[slot] as f64 })
+    }
+
+    /// The way (explicit route index, or `NO_WAY`) of the `i`-th message local step `s` of `pos`
+    /// sends (in `step`'s order).
+    pub fn way(&self, pos: usize, s: usize, i: usize) -> u32 {
+        if self.send_way.is_empty() {
+            return NO_WAY;
+        }
+        self.send_way[self.send_start[self.pos_start[pos] as usize + s] as usize + i]
     }
 
     /// Of the `i`-th message local step `s` of `pos` sends (in `step`'s order): the fraction of
@@ -164,7 +190,7 @@ mod tests {
                 reduce.push(s < n - 1);
             }
         }
-        Program::new(Op::AllReduce, n as usize, 1, 2 * (n as usize - 1), &step, &src, &dst, &reduce).unwrap()
+        Program::new(Op::AllReduce, n as usize, 1, 2 * (n as usize - 1), &step, &src, &dst, &reduce, &[]).unwrap()
     }
 
     #[test]
@@ -181,7 +207,7 @@ mod tests {
 
     #[test]
     fn transfers_to_one_receiver_in_one_step_are_one_message() {
-        let p = Program::new(Op::AllGather, 2, 2, 1, &[0, 0, 0, 0], &[0, 0, 1, 1], &[1, 1, 0, 0], &[false; 4]).unwrap();
+        let p = Program::new(Op::AllGather, 2, 2, 1, &[0, 0, 0, 0], &[0, 0, 1, 1], &[1, 1, 0, 0], &[false; 4], &[]).unwrap();
         let mut sends = Vec::new();
         let spec = p.step(0, 0, 10.0, |x, k| x / k, &mut sends).unwrap();
         assert_eq!(sends, vec![Send { to: 1, bytes: 10.0, tag: tag(0, 0) }]);
@@ -191,7 +217,7 @@ mod tests {
     #[test]
     fn a_member_walks_only_the_steps_it_takes_part_in() {
         // step 0: 0 -> 1; step 3: 1 -> 2. Member 2's first own step is schedule step 3.
-        let p = Program::new(Op::AllGather, 3, 1, 4, &[0, 3], &[0, 1], &[1, 2], &[false; 2]).unwrap();
+        let p = Program::new(Op::AllGather, 3, 1, 4, &[0, 3], &[0, 1], &[1, 2], &[false; 2], &[]).unwrap();
         let mut sends = Vec::new();
         let d = |x: f64, k: f64| x / k;
         assert_eq!(p.step(2, 0, 10.0, d, &mut sends).unwrap().recv, 1);
@@ -204,7 +230,7 @@ mod tests {
     #[test]
     fn a_message_knows_the_share_its_receiver_reduces() {
         // step 0: 0 sends chunks 0 (reduce) and 1 (copy) to 1, and chunk 2 (reduce) to 2.
-        let p = Program::new(Op::AllReduce, 3, 1, 1, &[0, 0, 0], &[0, 0, 0], &[1, 1, 2], &[true, false, true]).unwrap();
+        let p = Program::new(Op::AllReduce, 3, 1, 1, &[0, 0, 0], &[0, 0, 0], &[1, 1, 2], &[true, false, true], &[]).unwrap();
         let mut sends = Vec::new();
         p.step(0, 0, 30.0, |x, k| x / k, &mut sends).unwrap();
         assert_eq!(sends.iter().map(|x| (x.to, x.bytes)).collect::<Vec<_>>(), vec![(1, 20.0), (2, 10.0)]);
@@ -212,9 +238,22 @@ mod tests {
     }
 
     #[test]
+    fn transfers_over_different_ways_are_separate_messages() {
+        // step 0: 0 sends chunks 0 and 1 to 1 over ways 5 and 6, chunk 2 over way 5 again.
+        let p = Program::new(Op::AllGather, 2, 3, 1, &[0; 3], &[0; 3], &[1; 3], &[false; 3], &[5, 6, 5]).unwrap();
+        let mut sends = Vec::new();
+        p.step(0, 0, 30.0, |x, k| x / k, &mut sends).unwrap();
+        assert_eq!(sends.iter().map(|x| (x.to, x.bytes)).collect::<Vec<_>>(), vec![(1, 20.0), (1, 10.0)]);
+        assert_eq!((p.way(0, 0, 0), p.way(0, 0, 1)), (5, 6));
+        assert_eq!(p.step(1, 0, 30.0, |x, k| x / k, &mut Vec::new()).unwrap().recv, 2);
+        let routed = Program::new(Op::AllGather, 2, 3, 1, &[0; 3], &[0; 3], &[1; 3], &[false; 3], &[]).unwrap();
+        assert_eq!(routed.way(0, 0, 0), NO_WAY);
+    }
+
+    #[test]
     fn bad_transfers_are_errors() {
-        assert!(Program::new(Op::AllGather, 2, 1, 1, &[0], &[0], &[0], &[false]).is_err());
-        assert!(Program::new(Op::AllGather, 2, 1, 1, &[1], &[0], &[1], &[false]).is_err());
-        assert!(Program::new(Op::Broadcast, 2, 1, 1, &[0], &[0], &[1], &[false]).is_err());
+        assert!(Program::new(Op::AllGather, 2, 1, 1, &[0], &[0], &[0], &[false], &[]).is_err());
+        assert!(Program::new(Op::AllGather, 2, 1, 1, &[1], &[0], &[1], &[false], &[]).is_err());
+        assert!(Program::new(Op::Broadcast, 2, 1, 1, &[0], &[0], &[1], &[false], &[]).is_err());
     }
 }

@@ -21,11 +21,14 @@ use crate::topology::Topology;
 use std::collections::HashMap;
 
 /// The representatives found: members `0..period` stand for all; `sets[m * per_member + k]` is
-/// member m's k-th connection (phase, lane) as a route set.
+/// member m's k-th connection (phase, lane) as a route set. `link_rep` (a fold over link orbits,
+/// `find_orbits`): per directed link, the link whose state stands for it; empty for a rank-shift
+/// fold, whose connections share no link.
 pub struct Fold {
     pub period: usize,
     pub per_member: usize,
     pub sets: Vec<u32>,
+    pub link_rep: Vec<u32>,
 }
 
 /// Why `find` did not fold: the reason to report, or a routing error to return as is.
@@ -62,9 +65,8 @@ fn lcm(a: usize, b: usize) -> usize {
     a / gcd(a, b) * b
 }
 
-/// Why this collective and configuration cannot be folded, before looking at routes.
-fn unsupported(plan: &JobPlan, groups: usize, spec_scheduling: Scheduling, cfg: &SimConfig) -> Option<String> {
-    use crate::algorithms::Op;
+/// Why this configuration cannot be folded, whatever the collective.
+fn unsupported_config(groups: usize, spec_scheduling: Scheduling, cfg: &SimConfig) -> Option<String> {
     if cfg.astra {
         return Some("the astra models keep ASTRA-sim's own event order".into());
     }
@@ -84,6 +86,15 @@ fn unsupported(plan: &JobPlan, groups: usize, spec_scheduling: Scheduling, cfg: 
         // Same-instant arrivals of several chunks are queued in event order, which a folded run
         // does not reproduce.
         return Some("arrival or LIFO scheduling picks chunks by the order of same-instant arrivals".into());
+    }
+    None
+}
+
+/// Why this collective and configuration cannot be folded by a rank shift, before looking at routes.
+fn unsupported(plan: &JobPlan, groups: usize, spec_scheduling: Scheduling, cfg: &SimConfig) -> Option<String> {
+    use crate::algorithms::Op;
+    if let Some(why) = unsupported_config(groups, spec_scheduling, cfg) {
+        return Some(why);
     }
     if !plan.chunk_phases.is_empty() {
         return Some("offlineGreedy gives every chunk its own phases".into());
@@ -179,7 +190,7 @@ pub fn find(
     let alike = |a: usize, b: usize| same_connections(&sets[a * per_member..(a + 1) * per_member], &sets[b * per_member..(b + 1) * per_member], router, topo);
     for period in (step..members).step_by(step).filter(|p| members % p == 0) {
         if (0..members - period).all(|m| alike(m, m + period)) {
-            return Ok(Fold { period, per_member, sets });
+            return Ok(Fold { period, per_member, sets, link_rep: Vec::new() });
         }
     }
     Err("no shift of the members maps every connection onto one with the same links".to_string().into())
@@ -238,6 +249,246 @@ pub fn expand_links<T: Copy>(fold: &Fold, router: &Router, values: &mut [T]) {
                     values[lm as usize] = values[lr as usize];
                 }
             }
+        }
+    }
+}
+
+/// Whether `find_orbits` applies: the outermost dimension (servers, in a hierarchical
+/// all-reduce) runs halving-doubling, whose partners (position XOR 2^i) no rank shift maps onto
+/// partners, but every XOR of positions does.
+pub fn orbit_fold_applies(plan: &JobPlan) -> bool {
+    let outer = plan.dims.len() - 1;
+    plan.dims[outer] > 1 && plan.phases.iter().any(|ph| ph.dim == outer && ph.algo.algo == Algo::HalvingDoubling)
+}
+
+/// A fold over link orbits for collectives whose outermost dimension runs halving-doubling (the
+/// hierarchical all-reduce: rings inside servers, halving-doubling across), on fabrics whose
+/// routes repeat with the servers (d-mod-k routing on a symmetric Clos).
+///
+/// The group: XOR of the outermost coordinate by any mask (member m = inner x c + i goes to
+/// inner x (c ^ t) + i). Halving-doubling's partners are equivariant under it, and so is every
+/// phase on an inner dimension (it never changes the outer coordinate). The check routes every
+/// member's connections (every step), then, for each generator 2^b, maps the links of member m's
+/// k-th connection, hop by hop, onto those of member g(m)'s k-th connection: the map must be
+/// well defined (a link always maps to the same link) and keep every link constant, so g is a
+/// symmetry of the whole run, queues included. The orbits of the used links under all
+/// generators must have as many links as the group has elements (no link is fixed by a
+/// non-trivial element: two copies of one message never meet on a link, where their order would
+/// break the symmetry). Then the members with outer coordinate 0 stand for all: their messages
+/// cross the real links but queue in the state of each link's orbit representative, which sees
+/// exactly the messages the full run puts on it, in the same order (the aware model orders
+/// same-instant messages by the sender's inner position and send count, which g keeps).
+pub fn find_orbits(
+    plan: &JobPlan,
+    groups: usize,
+    scheduling: Scheduling,
+    member_nodes: &[u32],
+    router: &mut Router,
+    topo: &Topology,
+    cfg: &SimConfig,
+) -> Result<Fold, SymmetryRefused> {
+    use crate::algorithms::Op;
+    if let Some(why) = unsupported_config(groups, scheduling, cfg) {
+        return Err(why.into());
+    }
+    if !plan.chunk_phases.is_empty() {
+        return Err("offlineGreedy gives every chunk its own phases".to_string().into());
+    }
+    let outer = plan.dims.len() - 1;
+    let n = plan.dims[outer];
+    if !n.is_power_of_two() {
+        return Err(format!("{n} members in the outermost dimension: not a power of two").into());
+    }
+    for ph in &plan.phases {
+        if !matches!(ph.algo.op, Op::AllReduce | Op::ReduceScatter | Op::AllGather) || !ph.match_root_dims.is_empty() {
+            return Err(format!("{} across halving-doubling", ph.algo.op.name()).into());
+        }
+        let ok = if ph.dim == outer {
+            ph.algo.algo == Algo::HalvingDoubling
+        } else {
+            matches!(ph.algo.algo, Algo::Ring | Algo::RingBidirectional | Algo::HalvingDoubling | Algo::Direct)
+        };
+        if !ok {
+            return Err(format!("{} on dimension {} of a halving-doubling fold", ph.algo.algo.name(), ph.dim).into());
+        }
+    }
+    let members = plan.ranks.len();
+    let inner = members / n;
+    // Halving-doubling's steps at position c and c ^ t must be the same with partners XOR t.
+    let mut a = Vec::new();
+    let mut b = Vec::new();
+    for ph in plan.phases.iter().filter(|ph| ph.dim == outer) {
+        for lane in 0..ph.algo.lanes() {
+            for c in 0..n {
+                for bit in 0..n.trailing_zeros() {
+                    let d = c ^ (1 << bit);
+                    for s in 0.. {
+                        let (x, y) = (ph.algo.step(c, lane, s, 0, &mut a), ph.algo.step(d, lane, s, 0, &mut b));
+                        let same = x == y
+                            && a.len() == b.len()
+                            && a.iter().zip(&b).all(|(u, v)| u.to ^ (1 << bit) == v.to && u.bytes.to_bits() == v.bytes.to_bits() && u.tag == v.tag);
+                        if !same {
+                            return Err(format!("halving-doubling: positions {c} and {d} differ in step {s}").into());
+                        }
+                        if x.is_none() {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // Every connection of every member, step by step, routed in the full run's priming order.
+    let mut sets: Vec<u32> = Vec::new();
+    let mut per_member = None;
+    let mut sends = Vec::new();
+    let mut conns: Vec<Vec<u32>> = vec![Vec::new(); members];
+    for (p, phase) in plan.phases.iter().enumerate() {
+        for member in 0..members {
+            if member % 256 == 0 {
+                router.expect_sources(&member_nodes[member..(member + 256).min(members)]);
+            }
+            let pos = plan.position(0, p, member);
+            for lane in 0..phase.algo.lanes() {
+                for s in 0.. {
+                    if phase.algo.step(pos, lane, s, 0, &mut sends).is_none() {
+                        break;
+                    }
+                    for snd in &sends {
+                        let peer = member + snd.to * phase.stride - pos * phase.stride;
+                        let set = router.route_set(member_nodes[member], member_nodes[peer]).map_err(SymmetryRefused::Error)?;
+                        conns[member].push(set);
+                    }
+                }
+            }
+        }
+    }
+    router.expect_sources(&[]);
+    for (m, c) in conns.iter().enumerate() {
+        if *per_member.get_or_insert(c.len()) != c.len() {
+            return Err(format!("member {m} has {} connections, member 0 {}", c.len(), conns[0].len()).into());
+        }
+        sets.extend_from_slice(c);
+    }
+    drop(conns);
+    let per_member = per_member.unwrap_or(0);
+    for &set in &sets {
+        if cfg.model == Model::Aware && router.parts(set).len() > 1 {
+            return Err("aware model: the parts of a sprayed message queue at their shared links in message-slot order".to_string().into());
+        }
+        for &(route, _) in router.parts(set) {
+            for &l in router.links(route) {
+                if !topo.link_bw_bytes_per_ns[l as usize].is_finite() {
+                    return Err(format!("directed link {l} has no bandwidth (free wiring): messages can tie").into());
+                }
+            }
+        }
+    }
+    // Link maps of the generators, merged into orbits.
+    let links = topo.num_links();
+    let mut phi = vec![u32::MAX; links];
+    let mut orbit = UnionFind::new(links);
+    for bit in 0..n.trailing_zeros() {
+        let t = 1usize << bit;
+        phi.fill(u32::MAX);
+        for m in (0..members).filter(|m| (m / inner) & t == 0) {
+            let g = m + t * inner;
+            for k in 0..per_member {
+                let (sa, sb) = (sets[m * per_member + k], sets[g * per_member + k]);
+                let (pa, pb) = (router.parts(sa), router.parts(sb));
+                if pa.len() != pb.len() {
+                    return Err(format!("members {m} and {g}: connection {k} is sprayed over different numbers of ways").into());
+                }
+                for (&(ra, xa), &(rb, xb)) in pa.iter().zip(pb) {
+                    let (la, lb) = (router.links(ra), router.links(rb));
+                    if xa.to_bits() != xb.to_bits() || la.len() != lb.len() {
+                        return Err(format!("members {m} and {g}: connection {k} takes routes of different lengths").into());
+                    }
+                    for (&u, &v) in la.iter().zip(lb) {
+                        let (ui, vi) = (u as usize, v as usize);
+                        if topo.link_bw_bytes_per_ns[ui].to_bits() != topo.link_bw_bytes_per_ns[vi].to_bits()
+                            || topo.link_latency_ns[ui].to_bits() != topo.link_latency_ns[vi].to_bits()
+                            || topo.cut_through[topo.link_to[ui] as usize] != topo.cut_through[topo.link_to[vi] as usize]
+                        {
+                            return Err(format!("directed links {u} and {v} (members {m} and {g}, connection {k}) differ in speed or latency").into());
+                        }
+                        if u == v {
+                            return Err(format!("directed link {u} carries connection {k} of both members {m} and {g}").into());
+                        }
+                        for (x, y) in [(u, v), (v, u)] {
+                            match phi[x as usize] {
+                                u32::MAX => phi[x as usize] = y,
+                                z if z == y => {}
+                                _ => {
+                                    let (from, to) = (topo.link_from[x as usize], topo.link_to[x as usize]);
+                                    return Err(format!(
+                                        "directed link {x} (node {from} -> {to}) maps onto two links when the members' outer positions are XORed with {t}"
+                                    )
+                                    .into());
+                                }
+                            }
+                        }
+                        orbit.union(u, v);
+                    }
+                }
+            }
+        }
+    }
+    drop(phi);
+    // Free action: every used link's orbit has n links.
+    let mut size = vec![0u32; links];
+    let mut used = vec![false; links];
+    for &set in &sets {
+        for &(route, _) in router.parts(set) {
+            for &l in router.links(route) {
+                used[l as usize] = true;
+            }
+        }
+    }
+    for l in (0..links).filter(|&l| used[l]) {
+        size[orbit.find(l as u32) as usize] += 1;
+    }
+    let mut link_rep: Vec<u32> = (0..links as u32).collect();
+    for l in (0..links).filter(|&l| used[l]) {
+        let r = orbit.find(l as u32);
+        if size[r as usize] as usize != n {
+            let (a, b) = (topo.link_from[l], topo.link_to[l]);
+            return Err(format!(
+                "directed link {l} (node {a} -> {b}) has {} images under the {n} XORs of the servers: a symmetry fixes it",
+                size[r as usize]
+            )
+            .into());
+        }
+        link_rep[l] = r;
+    }
+    Ok(Fold { period: inner, per_member, sets, link_rep })
+}
+
+/// Disjoint sets of links (path halving, union by index): the orbits of `find_orbits`.
+struct UnionFind {
+    parent: Vec<u32>,
+}
+
+impl UnionFind {
+    fn new(n: usize) -> Self {
+        UnionFind { parent: (0..n as u32).collect() }
+    }
+
+    fn find(&mut self, mut x: u32) -> u32 {
+        while self.parent[x as usize] != x {
+            let up = self.parent[self.parent[x as usize] as usize];
+            self.parent[x as usize] = up;
+            x = up;
+        }
+        x
+    }
+
+    /// Joins the sets of a and b; the smaller root stays the root.
+    fn union(&mut self, a: u32, b: u32) {
+        let (ra, rb) = (self.find(a), self.find(b));
+        if ra != rb {
+            let (lo, hi) = (ra.min(rb), ra.max(rb));
+            self.parent[hi as usize] = lo;
         }
     }
 }

@@ -24,6 +24,9 @@ pub struct Columns {
     pub chunk: Vec<u8>,
     /// 1 for a reduce, 0 for a copy.
     pub reduce: Vec<u8>,
+    /// The link (of the replay's links) of every transfer, u32 little-endian, when asked for
+    /// (`keep_link`): the path the schedule names (synthesize.py); else empty.
+    pub link: Vec<u8>,
     /// Per step, its earliest start (ns).
     pub step_start: Vec<f64>,
     /// The last landing (ns): the schedule's time in the synthesizer's model.
@@ -37,8 +40,8 @@ fn put(col: &mut [u8], i: usize, value: u32, width: usize) {
 }
 
 /// Replay the `count` transfers `transfer(i)` = (link of `links`, chunk, reduce) in index order and
-/// write them as columns grouped by round (stable within a round).
-pub fn columns(links: &Links, chunks: usize, count: usize, transfer: impl Fn(usize) -> (u32, u32, bool)) -> Result<Columns, String> {
+/// write them as columns grouped by round (stable within a round); `keep_link`: also each one's link.
+pub fn columns(links: &Links, chunks: usize, count: usize, transfer: impl Fn(usize) -> (u32, u32, bool), keep_link: bool) -> Result<Columns, String> {
     if count > u32::MAX as usize {
         return Err(format!("{count} transfers; at most {} fit the columns", u32::MAX));
     }
@@ -64,7 +67,7 @@ pub fn columns(links: &Links, chunks: usize, count: usize, transfer: impl Fn(usi
     }
     let width = if links.npus <= 1 << 16 && chunks <= 1 << 16 { 2 } else { 4 };
     let mut out = Columns { width, step_ptr, src: vec![0; count * width], dst: vec![0; count * width], chunk: vec![0; count * width],
-                            reduce: vec![0; count], step_start, time_ns };
+                            reduce: vec![0; count], link: vec![0; if keep_link { 4 * count } else { 0 }], step_start, time_ns };
     let mut next: Vec<u64> = out.step_ptr[..steps].to_vec();
     for (i, &r) in round.iter().enumerate() {
         let (l, c, reduce) = transfer(i);
@@ -75,6 +78,9 @@ pub fn columns(links: &Links, chunks: usize, count: usize, transfer: impl Fn(usi
         put(&mut out.dst, at, links.dst[l as usize], width);
         put(&mut out.chunk, at, c, width);
         out.reduce[at] = reduce as u8;
+        if keep_link {
+            put(&mut out.link, at, l, 4);
+        }
     }
     Ok(out)
 }
@@ -118,7 +124,7 @@ pub enum Composed {
 /// The columns of `collective` composed from the all-gather `g` matched on `forward` (its link
 /// ids); `both` are the links the replay uses: `forward`'s reversed (ids 0..count) then
 /// `forward` (ids count..2 count), as synthesize.py's `_concat(links.reversed(), links)`.
-pub fn compose(both: &Links, forward_fly: &[f64], g: Gathered, chunks: usize, collective: Composed) -> Result<Columns, String> {
+pub fn compose(both: &Links, forward_fly: &[f64], g: Gathered, chunks: usize, collective: Composed, keep_link: bool) -> Result<Columns, String> {
     let count = forward_fly.len() as u32;
     let a = g.link.len();
     let back = if collective == Composed::AllGather { Vec::new() } else { landing_order_backwards(&g, forward_fly) };
@@ -130,9 +136,9 @@ pub fn compose(both: &Links, forward_fly: &[f64], g: Gathered, chunks: usize, co
         (link[j], chunk[j], true)
     };
     match collective {
-        Composed::AllGather => columns(both, chunks, a, forward),
-        Composed::ReduceScatter => columns(both, chunks, a, backward),
-        Composed::AllReduce => columns(both, chunks, 2 * a, |i| if i < a { backward(i) } else { forward(i - a) }),
+        Composed::AllGather => columns(both, chunks, a, forward, keep_link),
+        Composed::ReduceScatter => columns(both, chunks, a, backward, keep_link),
+        Composed::AllReduce => columns(both, chunks, 2 * a, |i| if i < a { backward(i) } else { forward(i - a) }, keep_link),
     }
 }
 
@@ -181,13 +187,15 @@ mod tests {
         let r = replay(&b, &link, &chunk, &reduce, 6).unwrap();
         let mut order: Vec<usize> = (0..link.len()).collect();
         order.sort_by_key(|&i| r.round[i]);
-        let c = compose(&b, &l.fly, g, 6, Composed::AllReduce).unwrap();
+        let c = compose(&b, &l.fly, g, 6, Composed::AllReduce, true).unwrap();
         assert_eq!(c.width, 2);
         assert_eq!(*c.step_ptr.last().unwrap() as usize, 2 * 6 * 5);
         assert_eq!(u16s(&c.src), order.iter().map(|&i| b.src[link[i] as usize]).collect::<Vec<_>>());
         assert_eq!(u16s(&c.dst), order.iter().map(|&i| b.dst[link[i] as usize]).collect::<Vec<_>>());
         assert_eq!(u16s(&c.chunk), order.iter().map(|&i| chunk[i]).collect::<Vec<_>>());
         assert_eq!(c.reduce, order.iter().map(|&i| reduce[i] as u8).collect::<Vec<_>>());
+        let links: Vec<u32> = c.link.chunks_exact(4).map(|x| u32::from_le_bytes([x[0], x[1], x[2], x[3]])).collect();
+        assert_eq!(links, order.iter().map(|&i| link[i]).collect::<Vec<_>>());
         assert_eq!(c.time_ns, r.land.iter().cloned().fold(0.0, f64::max));
         for s in 0..c.step_start.len() {
             let first = order[c.step_ptr[s] as usize..c.step_ptr[s + 1] as usize].iter().map(|&i| r.start[i]).fold(f64::INFINITY, f64::min);

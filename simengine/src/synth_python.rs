@@ -88,8 +88,8 @@ fn links_from(d: &Bound<'_, PyDict>) -> PyResult<Links> {
 }
 
 /// Columns (synth_columns::Columns) as {width, transfers, step_ptr: u64 bytes, src, dst, chunk:
-/// bytes of `width`-byte values, reduce: u8 bytes, step_start: f64 bytes, time_ns}; each column is
-/// freed once copied.
+/// bytes of `width`-byte values, reduce: u8 bytes, step_start: f64 bytes, time_ns, and link: u32
+/// bytes when kept}; each column is freed once copied.
 fn columns_dict(py: Python<'_>, c: Columns) -> PyResult<Bound<'_, PyDict>> {
     let d = PyDict::new(py);
     d.set_item("width", c.width)?;
@@ -97,6 +97,10 @@ fn columns_dict(py: Python<'_>, c: Columns) -> PyResult<Bound<'_, PyDict>> {
     d.set_item("time_ns", c.time_ns)?;
     d.set_item("step_ptr", into_pybytes(py, c.step_ptr, u64::to_le_bytes)?)?;
     d.set_item("step_start", into_pybytes(py, c.step_start, f64::to_le_bytes)?)?;
+    if !c.link.is_empty() {
+        d.set_item("link", PyBytes::new(py, &c.link))?;
+    }
+    drop(c.link);
     for (key, col) in [("src", c.src), ("dst", c.dst), ("chunk", c.chunk), ("reduce", c.reduce)] {
         d.set_item(key, PyBytes::new(py, &col))?;
         drop(col);
@@ -107,11 +111,12 @@ fn columns_dict(py: Python<'_>, c: Columns) -> PyResult<Bound<'_, PyDict>> {
 /// A synthesized collective as columns (synth_columns::compose): the all-gather matched over
 /// `matching` (link dict, as synth_all_gather's arguments), composed into `collective`
 /// ("all-gather", "reduce-scatter", "all-reduce") and replayed over `both` (the reversed links
-/// then `matching`'s). Returns columns_dict's dict.
+/// then `matching`'s). Returns columns_dict's dict (with `link`, u32 bytes, when `keep_link`).
 #[pyfunction]
-#[pyo3(signature = (*, matching, both, collective, chunks_per_rank, seed=0, owner=None))]
+#[pyo3(signature = (*, matching, both, collective, chunks_per_rank, seed=0, owner=None, keep_link=false))]
+#[allow(clippy::too_many_arguments)]
 fn synth_schedule<'py>(py: Python<'py>, matching: &Bound<'py, PyDict>, both: &Bound<'py, PyDict>, collective: &str, chunks_per_rank: usize,
-                       seed: u64, owner: Option<&[u8]>) -> PyResult<Bound<'py, PyDict>> {
+                       seed: u64, owner: Option<&[u8]>, keep_link: bool) -> PyResult<Bound<'py, PyDict>> {
     let kind = match collective {
         "all-gather" => Composed::AllGather,
         "reduce-scatter" => Composed::ReduceScatter,
@@ -130,7 +135,7 @@ fn synth_schedule<'py>(py: Python<'py>, matching: &Bound<'py, PyDict>, both: &Bo
                 Some(o) => all_gather_from(&fwd, o, seed, true),
                 None => all_gather(&fwd, chunks_per_rank, seed, true),
             }?;
-            compose(&both, &fwd.fly, g, chunks, kind)
+            compose(&both, &fwd.fly, g, chunks, kind, keep_link)
         })
         .map_err(PyValueError::new_err)?;
     columns_dict(py, out)
@@ -139,16 +144,16 @@ fn synth_schedule<'py>(py: Python<'py>, matching: &Bound<'py, PyDict>, both: &Bo
 /// A transfer list (link of `links`, chunk, reduce: u32, u32, u8 bytes) replayed and written as
 /// columns grouped by round (synth_columns::columns). Returns columns_dict's dict.
 #[pyfunction]
-#[pyo3(signature = (*, links, link, chunk, reduce, chunks))]
+#[pyo3(signature = (*, links, link, chunk, reduce, chunks, keep_link=false))]
 fn synth_replay_columns<'py>(py: Python<'py>, links: &Bound<'py, PyDict>, link: &[u8], chunk: &[u8], reduce: &[u8],
-                             chunks: usize) -> PyResult<Bound<'py, PyDict>> {
+                             chunks: usize, keep_link: bool) -> PyResult<Bound<'py, PyDict>> {
     let l = links_from(links)?;
     let (link, chunk) = (u32s(link), u32s(chunk));
     if link.len() != chunk.len() || chunk.len() != reduce.len() {
         return Err(PyValueError::new_err("transfer arrays differ in length"));
     }
     let out = py
-        .allow_threads(|| columns(&l, chunks, link.len(), |i| (link[i], chunk[i], reduce[i] != 0)))
+        .allow_threads(|| columns(&l, chunks, link.len(), |i| (link[i], chunk[i], reduce[i] != 0), keep_link))
         .map_err(PyValueError::new_err)?;
     columns_dict(py, out)
 }

@@ -57,6 +57,7 @@ pub fn spec(op: Op, algo: Algo, n: u32, size: f64) -> CollectiveSpec {
         programs: vec![],
         chunk_programs: vec![],
         chunk_order: None,
+        routes: vec![],
         root: 0,
         chunks: 1,
         active_chunks_per_dim: 1,

@@ -475,3 +475,87 @@ fn sprayed_connections_fold_only_where_parts_cannot_tie() {
         }
     }
 }
+
+/// The hierarchical collectives of the scale benchmarks (inside the server: ring, bidirectional
+/// ring, direct or halving-doubling; across servers: halving-doubling) on random server fabrics
+/// routed by d-mod-k: folded over the orbits of the servers' XORs, the run gives the full run's
+/// answer bit for bit. Symmetric fabrics (powers of two everywhere) must fold onto one server;
+/// ECMP hashing, a spine count that is not a power of two (the digits then do not follow the
+/// XORs), random extra cables or speeds, and a cut cable must be refused with a reason, or, where
+/// the check finds the broken part off every route, still fold exactly.
+#[test]
+fn halving_doubling_across_servers_folds_over_link_orbits() {
+    use _simengine::routing::Policy;
+    let mut rng = Rng(0x5EED_0D0D_0000_0023);
+    let (mut folded, mut refused) = (0, 0);
+    for i in 0..16 {
+        let kind = i % 4; // 0 symmetric, 1 three spines, 2 extra cables and speeds, 3 a cable cut
+        let servers_n = [4, 8, 16][i % 3];
+        let per_leaf = [2, 4][(i / 3) % 2];
+        // Full bisection (as many spines as NIC cables per leaf) for the symmetric ones.
+        let spines = if kind == 1 { 3 } else if kind == 0 { 2 * per_leaf } else { [2, 4][i % 2] };
+        let (t, npus) = servers(&mut rng, servers_n, per_leaf, spines, if kind == 2 { 3 } else { 0 }, kind == 2);
+        let t = if kind == 3 { servers_fabric_without(&t, rng.below(t.num_links() / 2)) } else { t };
+        let edges = t.num_links() / 2;
+        // NIC affinity, as the benchmark's servers have it: GPU i of server s leaves through NIC
+        // 2s + i / 4 (d-mod-k then routes by the NIC's index).
+        let affinity: Vec<(u32, u32)> = npus
+            .iter()
+            .enumerate()
+            .map(|(r, &g)| {
+                let nic = t.out_links(g).iter().map(|&l| t.link_to[l as usize]).find(|&v| t.node_kind[v as usize] == NIC);
+                (nic.expect("every GPU has a NIC"), (r / 8) as u32)
+            })
+            .collect();
+        for (c, (op, inside)) in [
+            (Op::AllReduce, Algo::Ring),
+            (Op::AllReduce, Algo::RingBidirectional),
+            (Op::ReduceScatter, Algo::HalvingDoubling),
+            (Op::AllGather, Algo::Direct),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let mut s = spec(op, Algo::Ring, npus.len() as u32, 1_048_576.0);
+            (s.dims, s.algorithms, s.scheduling) = (vec![8, servers_n], vec![inside, Algo::HalvingDoubling], Scheduling::Ordered);
+            (s.chunks, s.active_chunks_per_dim, s.endpoint_delay_ns) = (1 + (i + c) % 2, 1, 10.0);
+            for policy in [Policy::DModK, Policy::Ecmp] {
+                let what = format!("servers {i} kind {kind} ({servers_n} servers, {per_leaf} per leaf, {spines} spines), {op:?} {inside:?} x hd, {policy:?}");
+                let cfg = |symmetry| SimConfig {
+                    model: Model::Aware,
+                    symmetry,
+                    policies: vec![(policy, false); edges],
+                    affinity: affinity.clone(),
+                    ..Default::default()
+                };
+                let Ok(full) = simulate(&t, &npus, &s, &cfg(false)) else {
+                    continue; // the cut cable split the fabric
+                };
+                let fast = simulate(&t, &npus, &s, &cfg(true)).unwrap();
+                same_as_full(&fast, &full, &what);
+                if fast.symmetry.simulated < fast.symmetry.members {
+                    folded += 1;
+                    assert_eq!(fast.symmetry.simulated, 8, "{what}: one server stands for all");
+                    assert!(fast.events < full.events, "{what}");
+                } else {
+                    refused += 1;
+                    assert!(fast.symmetry.reason.is_some(), "{what}");
+                    assert!(kind != 0 || policy == Policy::Ecmp, "{what}: symmetric fabric refused: {:?}", fast.symmetry.reason);
+                }
+            }
+        }
+    }
+    assert!(folded >= 16 && refused >= 32, "{folded} folded, {refused} refused");
+}
+
+/// `t` without physical edge `e` (both directions).
+fn servers_fabric_without(t: &Topology, e: usize) -> Topology {
+    let keep: Vec<usize> = (0..t.num_links() / 2).filter(|&k| k != e).collect();
+    let src: Vec<u32> = keep.iter().map(|&k| t.link_from[2 * k]).collect();
+    let dst: Vec<u32> = keep.iter().map(|&k| t.link_to[2 * k]).collect();
+    let bw: Vec<f64> = keep.iter().map(|&k| t.link_bw_bytes_per_ns[2 * k] * 8.0).collect();
+    let lat: Vec<f64> = keep.iter().map(|&k| t.link_latency_ns[2 * k]).collect();
+    let mut out = Topology::new(t.num_nodes, &src, &dst, &bw, &lat, Some(&t.node_kind), &[]).unwrap();
+    out.set_cut_through_kinds(&[PORT]);
+    out
+}

@@ -28,6 +28,9 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
     (["--dims", "8,x"], "--dims", "expected sizes like 8,4"),
     (["--dims", "0"], "--dims", "at least 1"),
     (["--dims", "3,3"], "--dims", "multiply to 9"),
+    # were "<input>: error: cannot simulate: invalid input: ..." (issue 23 review)
+    (["--dims", "4,2", "--algorithm", "ring,direct,ring"], "--algorithm", "3 algorithms for 2 dimensions (--dims 4x2)"),
+    (["--routing", "dor"], "--routing", "dimension-order routing needs logical dimensions (--dims)"),
     (["--chunks=-1"], "--chunks", "bad value -1; expected a whole number ≥ 1"),
     (["--chunks", "0"], "--chunks", "≥ 1"),
     (["--active-chunks=-2"], "--active-chunks", "≥ 1"),

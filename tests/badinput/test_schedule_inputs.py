@@ -24,3 +24,52 @@ def test_chakra_export_writes_every_rank(tmp_path, capsys):
     code, out = cli(capsys, "schedule", "export", RING_XML, "--to", "chakra", "-o", tmp_path / "ring", "--size", "1MiB")
     assert code == 0, out
     assert sorted(p.name for p in tmp_path.iterdir()) == [f"ring.{r}.et" for r in range(8)]
+
+
+def test_an_msccl_program_claiming_more_gpus_than_it_has_is_an_error_not_an_oom(tmp_path, capsys):
+    """ngpus="99999999999" built a set of range(ngpus) and was killed for memory (exit 137)."""
+    xml = tmp_path / "p.xml"
+    xml.write_text(RING_XML.read_text().replace('ngpus="8"', 'ngpus="99999999999"', 1))
+    code, out = cli(capsys, "schedule", "validate", xml)
+    assert code == 1, out
+    assert out.startswith(f"{xml}:1:1: error: <algo ngpus=99999999999> has 8 <gpu> elements; none for id(s) "
+                          "[8, 9, 10, 11, 12, 13, 14, 15] ..."), out
+    xml.write_text(RING_XML.read_text().replace('ngpus="8"', 'ngpus="9"', 1))
+    code, out = cli(capsys, "schedule", "validate", xml)
+    assert code == 1 and "<algo ngpus=9> has 8 <gpu> elements; none for id(s) [8]\n" in out + "\n", out
+
+
+ALLPAIRS = ROOT / "examples" / "schedules" / "allpairs8_allreduce.mscclpp.json"
+
+
+def _plan(tmp_path: Path, change) -> Path:
+    import json
+
+    doc = json.loads(ALLPAIRS.read_text())
+    change(doc)
+    path = tmp_path / "plan.json"
+    path.write_text(json.dumps(doc))
+    return path
+
+
+def _all_gpus(**counts):
+    def change(doc):
+        for gpu in doc["gpus"]:
+            gpu.update(counts)
+    return change
+
+
+def test_an_mscclpp_plan_with_huge_buffers_is_refused_not_run_for_hours(tmp_path, capsys):
+    """input_chunks=10**12 (or 10**9 on every GPU) ran the plan's chunk loops without end."""
+    for change, where, message in (
+            (lambda d: d["gpus"][0].update(input_chunks=10**12), "/gpus/0/input_chunks", "expected 1..524288"),
+            (_all_gpus(input_chunks=10**9, output_chunks=10**9), "/gpus/0/input_chunks", "expected 1..524288"),
+            (lambda d: d["gpus"][0].update(scratch_chunks=10**12), "/gpus/0/scratch_chunks", "expected 0..524288"),
+            # one collective: GPU 3 stating other input chunks than GPU 0 was taken from GPU 0 alone
+            (lambda d: d["gpus"][3].update(input_chunks=16), "/gpus/3/input_chunks",
+             "GPU 3 has 16 input chunks, GPU 0 8; expected the same on every GPU"),
+            (lambda d: d.update(num_threads_per_block=float("nan")), "/num_threads_per_block", "expected int")):
+        path = _plan(tmp_path, change)
+        code, out = cli(capsys, "schedule", "validate", path)
+        assert code == 1 and out.startswith(f"{path}: {where}: error: ") and message in out, out
+        assert "Traceback" not in out

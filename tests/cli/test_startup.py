@@ -5,6 +5,7 @@ ANTLR parser, matplotlib, Jinja2). Timing is measured in benchmarks/startup.py, 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -60,16 +61,32 @@ def test_default_values_are_accepted():
                 assert action.default in action.type.names()
 
 
-def test_workload_replay_imports_no_scipy(tmp_path):
+def test_workload_replay_imports_no_scipy_nor_yaml(tmp_path):
     """`simulate --workload` never needs scipy (its import was a third of the replay's start-up):
-    the graph queries and the injection check that use it import it when they run."""
+    the graph queries and the injection check that use it import it when they run. With the graph
+    from the compile cache it reads no document either, so YAML stays unloaded too."""
     from tests.helpers import shared_file
 
     micro = shared_file("backends/astra-sim/examples/workload/microbenchmarks/all_reduce/8npus_1MB") / "all_reduce"
-    argv = [["simulate", "examples/ring8.igl", "--workload", str(micro), "--model", "astra", "--no-cache",
+    argv = [["simulate", "examples/ring8.igl", "--workload", str(micro), "--model", "astra",
              "--json", str(tmp_path / "r.json")]]
-    done = subprocess.run([sys.executable, "-c", PROBE.format(heavy=("scipy",)), json.dumps(argv)],
+    env = dict(os.environ, INFRAGRAPH_CACHE_DIR=str(tmp_path / "cache"), INFRAGRAPH_NO_CACHE="")
+    for heavy in (("scipy",), ("scipy", "yaml")):  # a compile (cache miss), then the cached graph
+        done = subprocess.run([sys.executable, "-c", PROBE.format(heavy=heavy), json.dumps(argv)],
+                              capture_output=True, text=True, timeout=120, env=env)
+        assert done.returncode == 0, done.stderr
+        assert json.loads((tmp_path / "r.json").read_text())["step_time_ns"] > 0
+        assert json.loads(done.stdout) == []
+
+
+def test_a_command_builds_only_its_own_parser():
+    """`infragraph simulate ...` registers the simulate parser alone (no other command module is
+    imported); `--help` and an unknown command still see every command."""
+    others = tuple(f"infragraph.cli.{c}" for c in COMMANDS if c != "simulate")
+    done = subprocess.run([sys.executable, "-c", PROBE.format(heavy=others), json.dumps([["simulate", "--help"]])],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-    assert json.loads((tmp_path / "r.json").read_text())["step_time_ns"] > 0
     assert json.loads(done.stdout) == []
+    wrong = subprocess.run([sys.executable, "-m", "infragraph.cli", "simulat"], capture_output=True, text=True,
+                           timeout=120)
+    assert wrong.returncode == 2 and "invalid choice: 'simulat'" in wrong.stderr and "'simulate'" in wrong.stderr

@@ -118,3 +118,84 @@ def test_valid_file_that_breaks_the_collective_is_refused_by_the_proof(tmp_path)
     with pytest.raises(ScheduleError, match=r"ends with chunk"):
         read_schedule_file(path).prove()
     assert open(path, "rb").read(8) == MAGIC
+
+
+def _dgx_synthesis():
+    from infragraph.sources import load_graph
+
+    g = load_graph("std.devices.dgx", {})
+    return g, synthesize(g, "all-reduce", 2)
+
+
+def test_paths_survive_the_binary_file_and_the_engine_times_them_as_the_model(tmp_path):
+    """A DGX's GPU pairs meet over four NVSwitch chips: the synthesized schedule names each
+    transfer's chip (docs/collectives.md, "Paths"), the file keeps them, and the engine run of
+    the file read back gives the synthesizer's time (routed, the chips' chunks queued on one way)."""
+    from infragraph.collectives.run import simulate_schedule
+    from infragraph.simulate import SimulationOptions
+
+    g, s = _dgx_synthesis()
+    assert sorted(s.cols.paths) == [(f"dgx.0.scaleup.{c}",) for c in range(4)]  # one per chip, for every pair
+    path = str(tmp_path / "s.igsched")
+    write_schedule_file(path, s.columns("chunks"))
+    back = read_schedule_file(path)
+    assert back.paths == s.cols.paths and np.array_equal(back.path, s.cols.path)
+    schedule = schedule_from_columns(back)
+    opts = SimulationOptions(model="fair", local_mem_bw_gb_per_s=None, endpoint_delay_ns=0.0)
+    r = simulate_schedule(g, schedule, s.size_bytes, opts)
+    assert r["collective_time_ns"] == pytest.approx(s.time_ns, rel=1e-9)
+    doc = json.loads(json.dumps(s.document("chunks")))
+    assert read_schedule(doc) == schedule
+
+
+def test_a_path_outside_the_table_is_located(tmp_path):
+    _, s = _dgx_synthesis()
+    cols = replace(s.columns(), path=np.where(np.arange(s.cols.transfers) == 3, 10**6, s.cols.path))
+    path = str(tmp_path / "s.igsched")
+    write_schedule_file(path, cols)
+    top = len(s.cols.paths) - 1
+    with pytest.raises(ScheduleError, match=rf"s\.igsched: /steps/0/3/path: expected -1 \(none\) or 0\.\.{top}, found 1000000"):
+        read_schedule_file(path)
+
+
+def test_a_torus_names_no_paths():
+    """One logical link per NPU pair: the engine's route is the synthesizer's link, nothing to name."""
+    s = synthesize(torus((4, 4)), "all-reduce", 2)
+    assert s.cols.path is None and s.cols.paths == () and "paths" not in s.document()
+
+
+def _header(path: str) -> dict:
+    data = open(path, "rb").read()
+    return json.loads(data[16:16 + int.from_bytes(data[8:16], "little")])
+
+
+def test_written_headers_follow_the_schema(tmp_path):
+    from infragraph.schemas import schema_errors
+
+    path = str(tmp_path / "s.igsched")
+    write_schedule_file(path, synthesize(torus((3, 3)), "all-reduce", 1).columns("chunks"))
+    assert schema_errors("collective-schedule-file", _header(path)) == []
+
+
+@pytest.mark.parametrize("edit", [
+    lambda h: h.update(collective="gather"), lambda h: h.update(ranks=0), lambda h: h.update(color=1),
+    lambda h: h["columns"].pop(), lambda h: _column(h, "dst").update(dtype="<f8"),
+    lambda h: _column(h, "src").update(offset=65), lambda h: h.pop("transfers"),
+])
+def test_headers_the_schema_refuses_the_reader_refuses(tmp_path, edit):
+    from infragraph.schemas import schema_errors
+
+    path = _write(tmp_path, edit)
+    assert schema_errors("collective-schedule-file", _header(path))
+    with pytest.raises(ScheduleError):
+        read_schedule_file(path)
+
+
+def test_a_header_with_paths_follows_the_schema(tmp_path):
+    from infragraph.schemas import schema_errors
+
+    path = str(tmp_path / "s.igsched")
+    write_schedule_file(path, _dgx_synthesis()[1].columns("chunks"))
+    head = _header(path)
+    assert "paths" in head and any(c["name"] == "path" for c in head["columns"])
+    assert schema_errors("collective-schedule-file", head) == []

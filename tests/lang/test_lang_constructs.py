@@ -9,7 +9,7 @@ import pytest
 from infragraph.lang import compile_file, compile_source, describe
 from infragraph.units import BANDWIDTH, TIME
 
-from .helpers import PRELUDE, graph
+from .helpers import PRELUDE, error, graph
 
 
 def edges(g) -> set[tuple[str, str]]:
@@ -235,3 +235,34 @@ def test_compile_is_deterministic():
 
 def test_quantity_units_exist():
     assert BANDWIDTH != TIME
+
+
+def test_computed_instance_names_give_one_array_per_loop_iteration():
+    # one switch array per dimension, each with its own port count: the symbol `s` names this
+    # iteration's array inside the loop body, the document names them s2, s4
+    src = PRELUDE + """
+fabric f {
+    instance h[4]: host
+    for k in [2, 4] {
+        instance s[4 // k]: sw(k) { name = "s" + str(k); role = "tier" }
+        for i in 0..4 { h[i].nic[k // 4] -- s[i // k].port[i % k] via eth }
+    }
+}"""
+    doc = compile_source(src, "t.igl")
+    assert [(i.name, i.device, i.count) for i in doc.instances] == [("h", "host", 4), ("s2", "sw-ports2", 2),
+                                                                    ("s4", "sw", 1)]
+    g = graph(src)
+    assert ("h.3.nic.0", "s2.1.port.1") in edges(g) and ("h.3.nic.1", "s4.0.port.3") in edges(g)
+    assert "s2.0.port.2" not in set(g.node_names)  # the 2-port switches have 2 ports, not 4
+    assert g.node_annotation("role")[g.node_names.index("s4.0.asic.0")] == "tier"  # other attributes stay
+
+
+def test_a_computed_instance_name_is_checked_and_unique():
+    root = PRELUDE.count("\n")
+    twice = error(PRELUDE + 'fabric f {\n for k in [2, 2] { instance s: sw(k) { name = "s" + str(k) } }\n}\n')
+    assert f"t.igl:{root + 2}:20: error: instance name 's2' is used twice" in twice
+    bad = error(PRELUDE + 'fabric f {\n instance s: sw { name = "s.1" }\n}\n')
+    assert f"t.igl:{root + 2}:26: error: an instance name must be a string of letters, digits and '_'" in bad
+    assert "got \"s.1\"" in bad
+    again = error(PRELUDE + 'fabric f {\n instance s: sw { name = "a" }\n instance s: sw { name = "b" }\n}\n')
+    assert f"t.igl:{root + 3}:2: error: 's' is already defined in this block" in again

@@ -31,7 +31,11 @@ def test_clos_tiers_are_named_for_the_instances_they_join(clos3):
 
 def test_stack_dimensions_and_dragonfly_link_kinds_are_separate_tiers():
     t = link_tiers(blueprints.graph("std.fabrics.stack", shape="RI(4)_SW(2)"))
-    assert [n for n, k in zip(t.names, t.kinds) if k == CABLE] == ["npu–npu", "npu–sw"]
+    assert [n for n, k in zip(t.names, t.kinds) if k == CABLE] == ["npu–npu", "npu–sw2"]
+    # each SW dimension has its own switches, so its cables and its switches' ASIC-port links are tiers of their own
+    t = link_tiers(blueprints.graph("std.fabrics.stack", shape="SW(2)_SW(4)"))
+    assert [(n, k) for n, k in zip(t.names, t.kinds) if n != "npu: NPU to port"] == [
+        ("npu–sw1", CABLE), ("npu–sw2", CABLE), ("sw1: ASIC to port", INTERNAL), ("sw2: ASIC to port", INTERNAL)]
     t = link_tiers(blueprints.graph("std.fabrics.stack", shape="RI(4)_FC(3)"))
     assert [n for n, k in zip(t.names, t.kinds) if k == CABLE] == ["npu–npu: dimension 1 RI(4)",
                                                                    "npu–npu: dimension 2 FC(3)"]

@@ -132,3 +132,58 @@ def test_hashed_ecmp_breaks_the_symmetry_of_the_hierarchical_all_reduce():
         gpu0[ecmp] = {rank["finish_ns"] for rank in r["ranks"] if rank["rank"] % 8 == 0}
     assert len(gpu0[True]) >= 8, gpu0[True]
     assert len(gpu0[False]) <= 2, gpu0[False]
+
+
+SERVER = "hosts.host(cpus=1, gpus=8, nics=2, pcie_switches=2, scaleup_switches=1)"
+
+
+def _servers(tiers: int):
+    """16 (2 tiers) or 64 (3 tiers) servers of 8 GPUs sharing 2 NICs under a radix-8 Clos: the
+    scale benchmarks' hierarchical case in small."""
+    return prepare(blueprints.graph("std.fabrics.clos", radix=8, tiers=tiers, nics_per_host=2, host_device=SERVER))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_d_mod_k_folds_the_hierarchical_all_reduce_onto_one_server(seed):
+    """With d-mod-k routing the hierarchical collective (inside the server: ring, bidirectional ring
+    or direct; across servers: halving-doubling) repeats with the servers: the run folds onto the 8
+    GPUs of server 0 over the orbits of the servers' XORs, and every field of the result equals the
+    full run's."""
+    rng = random.Random(seed)
+    tiers = 2 if seed % 2 == 0 else 3
+    p = _servers(tiers)
+    servers = p.npu_nodes.size // 8
+    opts = SimulationOptions(collective=rng.choice(["all-reduce", "reduce-scatter", "all-gather"]),
+                             algorithm=(rng.choice(["ring", "ring-bidirectional", "direct"]), "halving-doubling"),
+                             dims=(8, servers), model=rng.choice(["aware", "unaware"]),
+                             size_bytes=rng.choice([1 << 20, 3 << 20]), chunks=rng.randint(1, 2),
+                             routing_policy="scale-out=d-mod-k", top_links=None)
+    folded, full = _both(p, opts)
+    assert folded["symmetry"] == {"path": "symmetric", "members_simulated": 8, "members": 8 * servers, "reason": None}
+    assert folded["events"] * 4 < full["events"]
+
+
+def test_d_mod_k_fold_is_refused_where_the_symmetry_breaks():
+    """ECMP hashing, a failed cable or a slowed NIC: the check refuses the fold and says why; the answer
+    is the full run's."""
+    p = _servers(2)
+    base = SimulationOptions(collective="all-reduce", algorithm=("ring", "halving-doubling"), dims=(8, 16),
+                             model="aware", size_bytes=1 << 20, routing_policy="scale-out=d-mod-k", top_links=None)
+    folded, _ = _both(p, SimulationOptions(**{**base.__dict__, "routing_policy": None}))
+    assert folded["symmetry"]["path"] == "full" and "halving-doubling" in folded["symmetry"]["reason"]
+    g = blueprints.graph("std.fabrics.clos", radix=8, tiers=2, nics_per_host=2, host_device=SERVER)
+    for spec in (FailureSpec(degrade=(Degrade(target="host.5.nic.1.*", bandwidth_factor=0.5),)),
+                 FailureSpec(fail=("spine.1.asic.0",))):
+        broken, _ = with_failures(g, spec)
+        folded, full = _both(prepare(broken), base)
+        assert folded["symmetry"]["path"] == "full", folded["symmetry"]
+        assert folded["symmetry"]["reason"].startswith("halving-doubling: a member's partners are not one rank shift; ")
+
+
+def test_cli_folds_the_hierarchical_all_reduce_with_d_mod_k(capsys):
+    args = ["simulate", "std.fabrics.clos", "-D", "radix=8", "-D", "tiers=2", "-D", "nics_per_host=2",
+            "-D", f"host_device={SERVER}", "--model", "aware", "--algorithm", "ring,halving-doubling",
+            "--dims", "8x16", "--size", "1MiB", "--routing-policy", "scale-out=d-mod-k"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "symmetric: 8 of 128 members simulated" in out and "d-mod-k" in out

@@ -50,7 +50,9 @@ def test_workload_command_bad_spec_is_located(tmp_path, capsys):
     spec.write_text("model: {layers: 2, hidden: 64, heads: 4, seq: 16, vocab: 100}\nbatch: {global_batch: 8}\n"
                     "parallel: {tp: 3}\n")
     code, text = cli(capsys, "workload", spec, "-o", tmp_path / "x")
-    assert code == 1 and "bad.yaml: error: workload spec: heads 4 must divide evenly over tp 3" in text, text
+    col = len("model: {layers: 2, hidden: 64, heads: 4")  # at the first key the message names
+    assert code == 1 and f"bad.yaml:1:{col}: model.heads: error: workload spec: heads 4 must divide evenly over tp 3" \
+        in text, text
 
 
 def test_trace_ranks_keeps_only_the_named_npus(tmp_path, capsys):

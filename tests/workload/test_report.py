@@ -69,7 +69,7 @@ def test_receives_posted_together_get_rows_that_never_overlap():
 
 def test_text_summary_names_the_step_and_the_parts():
     text = format_report(_report())
-    assert "step time: 30 ns" in text and "exposed communication 15 ns" in text and "busbw 3.20 GB/s" in text
+    assert "step time: 30 ns\n" in text and "exposed communication 15 ns" in text and "busbw 3.20 GB/s" in text
 
 
 def test_picture_is_a_png(tmp_path):
