@@ -23,6 +23,10 @@ $OLD_ENGINE_PATH) side by side, the old one with a time limit (reported "> N s")
   ring / halving-doubling across servers, congestion-aware. Target <= 60 s.
 - clos131k-hier-hd-aware: 131,072 GPUs (16,384 such hosts with 4 NICs, radix 64, 3 tiers), the same
   all-reduce over 8 x 16,384. Target <= 5 min and <= 8 GB.
+- clos32k-hier-hd-dmodk, clos131k-hier-hd-dmodk, clos1m-hier-hd-dmodk: the hierarchical
+  halving-doubling cases routed by d-mod-k on the switch tiers (`--routing-policy
+  scale-out=d-mod-k`), which the fold over link orbits covers (issue 23); the last on the
+  1,048,576-GPU Clos (radix 128, 131,072 such hosts with 4 NICs), dims 8 x 131,072.
 - clos-a2a-fair: the clos-a2a case with the fair-share model. Target <= 10 s.
 - Smaller cases that both engines finish: clos1k-ring-aware (1,024 hosts, radix 16, 3 tiers, the
   8k case's collective), clos256-a2a-{aware,fair} (256 GPUs, radix 16, 2 tiers, DGX hosts).
@@ -65,6 +69,8 @@ CLOS = dict(radix=32, tiers=2, nics_per_host=8, planes=2, host_device="dgx.dgx()
 SERVER = "hosts.host(cpus=1, gpus=8, nics={nics}, pcie_switches={nics}, scaleup_switches=1)"
 CLOS32K = dict(radix=32, tiers=3, nics_per_host=2, host_device=SERVER.format(nics=2))
 CLOS131K = dict(radix=64, tiers=3, nics_per_host=4, host_device=SERVER.format(nics=4))
+CLOS1M = dict(radix=128, tiers=3, nics_per_host=4, host_device=SERVER.format(nics=4))
+DMODK = "scale-out=d-mod-k"
 OLD_ENGINE = Path(os.environ.get("OLD_ENGINE_PATH", "/work/scratch/baseline"))
 OLD_LIMIT_S = float(os.environ.get("OLD_LIMIT_S", "300"))
 NEW_LIMIT_S = float(os.environ["NEW_LIMIT_S"]) if "NEW_LIMIT_S" in os.environ else None
@@ -97,6 +103,13 @@ SCALE = {
     "clos32k-hier-hd-aware": ("clos", CLOS32K, dict(HIER, algorithm=("ring", "halving-doubling"), dims=(8, 4096))),
     "clos32k-hier-ring-aware": ("clos", CLOS32K, dict(HIER, algorithm=("ring", "ring"), dims=(8, 4096))),
     "clos131k-hier-hd-aware": ("clos", CLOS131K, dict(HIER, algorithm=("ring", "halving-doubling"), dims=(8, 16384))),
+    # The same with d-mod-k routing on the switch tiers (issue 23): the run repeats with the servers.
+    "clos32k-hier-hd-dmodk": ("clos", CLOS32K, dict(HIER, algorithm=("ring", "halving-doubling"), dims=(8, 4096),
+                                                    routing_policy=DMODK)),
+    "clos131k-hier-hd-dmodk": ("clos", CLOS131K, dict(HIER, algorithm=("ring", "halving-doubling"), dims=(8, 16384),
+                                                      routing_policy=DMODK)),
+    "clos1m-hier-hd-dmodk": ("clos", CLOS1M, dict(HIER, algorithm=("ring", "halving-doubling"), dims=(8, 131072),
+                                                  routing_policy=DMODK)),
 }
 
 

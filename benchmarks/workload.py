@@ -2,6 +2,7 @@
 
     ASTRA_UNAWARE=/path/AstraSim_Analytical_Congestion_Unaware python benchmarks/workload.py [--scale 1,8,64]
     python benchmarks/workload.py --fair-16k       # one step of a 16,384-GPU GPT-3-like job, --model fair
+    python benchmarks/workload.py --old /tmp/old   # start-up floor and b=1 step: an older checkout vs now
 
 Case `gpt3-1k`: a GPT-3-like step on 1,024 NPUs (TP 8, PP 8, DP 16; 16 layers of GPT-3's width,
 hidden 12,288, 96 heads, sequence 2,048; 8 micro-batches of `b` sequences per pipeline, 1F1B,
@@ -28,6 +29,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import subprocess
 import sys
 import tempfile
@@ -87,8 +89,6 @@ CPU_S: dict[str, float] = {}  # command name -> CPU seconds (user + system) of i
 
 def timed(cmd: list[str], cwd: str, limit_s: float) -> tuple[float, str]:
     """Wall seconds and stdout of `cmd`; its CPU seconds (user + system, children included) go to CPU_S."""
-    import resource
-
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     try:
@@ -164,13 +164,63 @@ def compile_bytecode() -> str:
     return package
 
 
+def old_vs_new(old: str, runs: int, limit_s: float) -> list[dict]:
+    """The start-up floor and the b=1 step, old tree vs the installed toolchain, alternating fresh
+    processes `runs` times (best CPU and wall of each). `old`: a checkout of an earlier commit with its
+    engine built in place (run as PYTHONPATH=old python -m infragraph.cli), byte-compiled here too.
+    The floor case replays 1,024 one-node ETs, so its time is start-up, fabric and I/O only."""
+    import compileall
+
+    from infragraph.workload.chakra import et_bytes, make_node
+
+    compileall.compile_dir(str(Path(old) / "infragraph"), quiet=1)
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="wlbench-") as tmp:
+        folder = Path(tmp)
+        (folder / "tiny").mkdir()
+        for r in range(1024):
+            (folder / "tiny" / f"t.{r}.et").write_bytes(et_bytes([make_node(1, "c", "compute", duration_us=5)]))
+        (folder / "spec.yaml").write_text(spec(16, 8, 16, 1, 8), encoding="utf-8")
+        subprocess.run(["infragraph", "workload", "spec.yaml", "-o", "et/step"], cwd=tmp, check=True, capture_output=True)
+        base = ["-m", "infragraph.cli", "simulate", *fabric_args(128), "--model", "astra", "--chunks", "4",
+                "--algorithm", "ring", "--scheduling", "lifo", "-q"]
+        cases = {"floor (1,024 one-node ETs)": ["--workload", "tiny/t", "--json", "t.json"],
+                 "gpt3-1k b=1": ["--workload", "et/step", "--comm-group", "et/step.json", "--json", "s.json"]}
+        trees = {"old": old, "new": None}
+        for case, extra in cases.items():
+            best = {k: [float("inf"), float("inf")] for k in trees}
+            for i in range(runs + 1):  # the first round fills the compile cache and is not counted
+                for k, tree in trees.items():
+                    env = dict(os.environ, **({"PYTHONPATH": tree} if tree else {}))
+                    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+                    t0 = time.perf_counter()
+                    subprocess.run([sys.executable, *base, *extra], cwd=tmp, env=env, check=True, capture_output=True,
+                                   timeout=limit_s)
+                    wall = time.perf_counter() - t0
+                    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                    if i:
+                        cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+                        best[k] = [min(best[k][0], cpu), min(best[k][1], wall)]
+            rows.append({"case": case, **{f"{k}_cpu_s": round(v[0], 2) for k, v in best.items()},
+                         **{f"{k}_wall_s": round(v[1], 2) for k, v in best.items()}, "runs": runs,
+                         "load_average": os.getloadavg()[0]})
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--scale", default="1,8,64", help="micro-batch sizes b (comma-separated)")
     ap.add_argument("--fair-16k", action="store_true", help="run the 16,384-GPU fair-model case instead")
     ap.add_argument("--limit", type=float, default=1800.0, help="seconds before a run is cut off")
+    ap.add_argument("--old", metavar="TREE", help="instead: the start-up floor and the b=1 step, this checkout "
+                                                  "(engine built in place) vs the installed toolchain")
+    ap.add_argument("--runs", type=int, default=5, help="--old: alternating runs of each (best kept)")
     args = ap.parse_args(argv)
     compile_bytecode()
+    if args.old:
+        for row in old_vs_new(args.old, args.runs, args.limit):
+            print(json.dumps(row), flush=True)
+        return 0
     if args.fair_16k:
         print(json.dumps(fair_16k(args.limit)))
         return 0

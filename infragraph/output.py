@@ -12,12 +12,13 @@ Two promises, for every output of every command:
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Iterator, Sequence
+from typing import IO, Any, Iterator, Sequence
 
 from .errors import Diagnostic, InfraGraphError, Location
 
@@ -113,6 +114,20 @@ def write_text(path: str | Path, text: str, option: str | None = None) -> None:
         fh.write(text)
 
 
+def write_json(path: str | Path, data: Any, option: str | None = None) -> None:
+    """`data` as JSON at `path`, atomically; gzip-compressed when the name ends in .gz (a trace
+    named t.json.gz was plain JSON under a .gz name; Perfetto opens both)."""
+    if str(path).endswith(".gz"):
+        import gzip
+
+        with open_output(path, binary=True, option=option) as fh:
+            with gzip.GzipFile(fileobj=fh, mode="wb", mtime=0) as gz:
+                gz.write(json.dumps(data).encode("utf-8"))
+        return
+    with open_output(path, option=option) as fh:
+        json.dump(data, fh)
+
+
 def write_bytes(path: str | Path, data: bytes, option: str | None = None) -> None:
     """Write `data` to `path` atomically, with located errors."""
     with open_output(path, binary=True, option=option) as fh:
@@ -137,4 +152,5 @@ def make_output_dir(path: str | Path, option: str | None = None) -> Path:
     return p
 
 
-__all__ = ["check_output", "check_output_dir", "make_output_dir", "open_output", "output_error", "write_bytes", "write_text"]
+__all__ = ["check_output", "check_output_dir", "make_output_dir", "open_output", "output_error", "write_bytes", "write_json",
+           "write_text"]

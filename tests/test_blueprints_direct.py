@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from math import prod
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -69,6 +70,26 @@ def test_ring_fc_switch_16x8x4_with_per_dimension_bandwidth():
     on_npu = internal & (g.node_type[g.edge_src] == g.type_names.index("xpu"))
     assert g.edge_bandwidth_gbps()[on_npu].min() == 1600
     assert g.edge_bandwidth_gbps()[internal & ~on_npu].min() == 400
+
+
+def test_every_switch_dimension_has_switches_with_exactly_its_ports():
+    """Issue 20: SW(4)_RI(2)_SW(8) has 16 four-port switches (sw1) and 8 eight-port ones (sw3),
+    each port cabled once and at its own dimension's bandwidth; max(SW sizes)-port switches for
+    every dimension described 4-port switches as 8-port ones (and a 16,384-GPU SW(8)_SW(2048) as
+    4.3 M edges instead of 98,304)."""
+    g = bc.build("std.fabrics.stack", shape="SW(4)_RI(2)_SW(8)", bandwidth=["400 Gbps", "200 Gbps", "100 Gbps"])
+    assert bc.copies_per_instance(g) == {"npu": 64, "sw1": 16, "sw3": 8}
+    cabled = np.zeros(g.num_nodes, dtype=int)
+    np.add.at(cabled, np.concatenate([g.edge_src, g.edge_dst])[np.tile(bc.cable_mask(g), 2)], 1)
+    speed = g.edge_bandwidth_gbps()
+    for inst, ports, gbps in (("sw1", 4, 400), ("sw3", 8, 100)):
+        port_nodes = bc.nodes_in(g, inst, "port")
+        assert len(port_nodes) == bc.copies_per_instance(g)[inst] * ports
+        assert (cabled[port_nodes] == 1).all(), f"every {inst} port carries exactly one cable"
+        on_switch = np.isin(g.edge_src, port_nodes) | np.isin(g.edge_dst, port_nodes)
+        assert set(speed[on_switch].tolist()) == {gbps}, f"{inst}'s ASIC-port links and cables run at its dimension's speed"
+    assert g.num_nodes == 64 * (1 + 3) + 16 * 5 + 8 * 9
+    bc.check_stack(g, bc.parse_shape("SW(4)_RI(2)_SW(8)"))
 
 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -8,14 +8,13 @@
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import re
 import sys
 from dataclasses import replace
 
 from ..errors import did_you_mean
-from ..output import check_output, open_output
+from ..output import check_output, write_json
 from ..units import Quantity, UnitError, format_quantity, parse_quantity, parse_size_bytes, to_ns
 from .common import (about_failures, about_option, about_simulation_options, add_failure_arguments, add_json_argument, add_source_arguments,
                      at_least, emit, failure_spec, load_graph_with_progress, one_of, option_error, progress)
@@ -508,8 +507,7 @@ def _run(args) -> int:
             if show is not None:
                 show.clear()
     if args.trace:
-        with open_output(args.trace, option="--trace") as fh:
-            json.dump(chrome_trace(results[0]), fh)
+        write_json(args.trace, chrome_trace(results[0]), option="--trace")
         results[0].pop("trace", None)
     emit(args, results[0] if len(results) == 1 else results,
          format_result(results[0], args.top) if len(results) == 1 else format_sweep(results))

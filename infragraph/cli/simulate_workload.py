@@ -11,13 +11,12 @@ every collective of the workload; --collective, --size, --group and --root do no
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
-from ..output import check_output, open_output
+from ..output import check_output, write_json
 from .common import emit, load_graph_with_progress, option_error, progress
 
 
@@ -94,9 +93,13 @@ def run_workload(args, sim_options, given: list[str], check_options: Callable[[i
         if not args.trace:
             raise option_error("--trace-ranks", "--trace-ranks selects the NPUs of --trace; give --trace OUT too")
         trace_ranks = parse_group(args.trace_ranks, "--trace-ranks")
-    for path, option in ((args.json, "--json"), (args.trace, "--trace"), (args.breakdown, "--breakdown")):
+    for path, option in ((args.json, "--json"), (args.trace, "--trace")):
         if path and path != "-":
             check_output(path, option=option)
+    if args.breakdown:  # a picture: a format matplotlib writes ('b.txt' was an internal error after the replay)
+        from ..visualizer.plot import SUFFIXES
+
+        check_output(args.breakdown, SUFFIXES, option="--breakdown")
     g = load_graph_with_progress(args)
     n = int(npu_order(g).size)
     check_options(n)
@@ -123,8 +126,7 @@ def run_workload(args, sim_options, given: list[str], check_options: Callable[[i
     with progress(args).phase("replaying"):
         r = replay(prepare(g), w, opts)
     if args.trace:
-        with open_output(args.trace, option="--trace") as fh:
-            json.dump(chrome_trace(r, trace_ranks), fh)
+        write_json(args.trace, chrome_trace(r, trace_ranks), option="--trace")
     if args.breakdown:
         breakdown_picture(r, args.breakdown)
     r.pop("timeline", None)

@@ -221,7 +221,8 @@ def synthesize_best(g: FQG, collective: str, size_bytes: float = float(1 << 30),
                     links: LogicalLinks | None = None, budget: int = AUTO_BUDGET) -> Synthesis:
     """The fastest, in the synthesizer's model, of the schedules with 1, 2, 4 or 8 chunks per rank
     (all-reduce: in 1 or 2 pieces; where the NPUs' ports differ, also 16 chunks, each reduced where
-    the ports suggest or at its rank, and 4, 8, 16 chunks in 2 or 4 pieces in work-conserving order)
+    the ports suggest or at its rank, and 4, 8, 16 chunks in 2 or 4 pieces and 8, 16 in 8 pieces in
+    work-conserving order)
     whose transfers fit in `budget`; always at least the 1-chunk one. More chunks shorten the last rounds (a 16-NPU RFS system: 83 % of the bound with 1
     or 2, 95 % with 4) and, when a few NPUs start every chunk of the all-gather, its first ones;
     pieces help where an NPU's ports bound both all-reduce phases (meshes)."""
@@ -232,8 +233,8 @@ def synthesize_best(g: FQG, collective: str, size_bytes: float = float(1 << 30),
     uneven = collective == "all-reduce" and reduction_owners(links, 1) is not None
     tries = [(k, pieces, by_ports, False) for k in ((1, 2, 4, 8, 16) if uneven else (1, 2, 4, 8))
              for pieces in ((1, 2) if collective == "all-reduce" else (1,)) for by_ports in ((True, False) if uneven else (True,))]
-    if uneven:  # the phases overlap (work-conserving order), in 2 or 4 pieces
-        tries += [(k, pieces, True, True) for k in (4, 8, 16) for pieces in (2, 4)]
+    if uneven:  # the phases overlap (work-conserving order), in 2, 4 or 8 pieces
+        tries += [(k, pieces, True, True) for k in (4, 8, 16) for pieces in (2, 4)] + [(8, 8, True, True), (16, 8, True, True)]
     best: Synthesis | None = None
     for k, pieces, by_ports, work_conserving in tries:
         if best is not None and transfers(n, collective, k, pieces) > budget:

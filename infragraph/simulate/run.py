@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import numbers
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Protocol, Sequence
+from typing import Any, Callable, NamedTuple, Protocol, Sequence
 
 import numpy as np
 
@@ -314,6 +314,25 @@ def _check_member_starts(starts: Any, groups: list[list[int]]) -> None:
                             f"member_start_ns[{g}][{m}]")
 
 
+def _check_group_shape(opts: SimulationOptions, groups: list[list[int]]) -> None:
+    """What the engine would refuse as 'invalid input' without saying where, located at the field:
+    dims that do not multiply to the group, a root outside a group, a point-to-point group that is
+    not a pair."""
+    size, smallest = len(groups[0]), min(len(gr) for gr in groups)
+    # (a point-to-point pair has no dimensions of its own: dims then describe the fabric, for dor)
+    if opts.dims and math.prod(opts.dims) != size and opts.collective != "point-to-point":  # (): flat
+        raise error(f"dims {'x'.join(map(str, opts.dims))} multiply to {math.prod(opts.dims)} but the group has "
+                    f"{size} ranks", "dims")
+    if isinstance(opts.root, bool) or not isinstance(opts.root, int) or not 0 <= opts.root < smallest:
+        raise error(f"root member {opts.root!r} is outside the group of {smallest} (members are numbered "
+                    f"0..{smallest - 1})", "root")
+    if opts.collective == "point-to-point" and any(len(gr) != 2 for gr in groups):
+        raise error(f"point-to-point needs groups of exactly 2 ranks (source, destination), got "
+                    f"{next(len(gr) for gr in groups if len(gr) != 2)}",
+                    "groups" if opts.groups else "collective",
+                    hint="give the pair as a group (--group 0,5)")
+
+
 def greedy_bandwidths(p: PreparedGraph, dims: Sequence[int]) -> list[float]:
     """`dim_bandwidths` as offlineGreedy weighs them: ASTRA-sim divides network.yml's bandwidths
     (GB/s, GB = 2^30 B), so they are taken as the ASTRA-sim translator writes them there (rounded
@@ -362,6 +381,74 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
     KeyboardInterrupt, or with `keep_partial` returns the result so far with a `partial` entry
     (stopped-at time; the collective time is then a lower bound)."""
     p = g if isinstance(g, PreparedGraph) else prepare(g)
+    kwargs, opts, plan, planes, policy, used, algorithm, groups = engine_call(p, opts)
+    try:
+        raw = simulate_arrays()(**kwargs, progress=progress, progress_interval_s=progress_interval_s)
+    except engine_error_type() as exc:
+        raise _engine_error(p.g, exc) from None
+    except (TypeError, OverflowError) as exc:  # a negative count or a non-number option
+        raise error(f"bad simulation option: {exc}") from None
+    if raw["interrupted"] and not keep_partial:
+        raise KeyboardInterrupt
+    requested = opts
+    if planes is not None:
+        raw["link_bytes"], raw["link_busy_ns"] = spread_bundles(planes, raw["link_bytes"], raw["link_busy_ns"])
+    if plan is not None:
+        _apply_nccl(raw, plan, opts, len(groups[0]))
+        opts = replace(opts, chunks=plan.chunks, active_chunks=plan.active_chunks, endpoint_delay_ns=0.0,
+                       optimization="localBWAware", local_mem_bw_gb_per_s=None)
+    out = _result(p, replace(opts, algorithm=algorithm), groups, used, raw)
+    out["algorithm_requested"] = list(opts.algorithm)
+    if opts.schedules:
+        out["schedules"] = [None if sc is None else {
+            "name": sc.name, "collective": sc.collective, "ranks": sc.ranks, "chunks_per_rank": sc.chunks_per_rank,
+            "steps": len(sc.steps), "transfers": sum(len(s) for s in sc.steps), "dependencies": sc.dependencies}
+            for sc in opts.schedules]
+    if opts.model.startswith("astra") and any(sc is not None and sc.paths for sc in opts.schedules):
+        out["warnings"].append({"code": "paths-not-followed", "message": (
+            "the schedule names paths; the astra models route as ASTRA-sim does (its ETs carry no path), so "
+            "the engine routed every transfer (docs/collectives.md, \"Paths\")")})
+    out["routing_policy"] = describe_policy(policy)
+    out["routing_collisions"] = _collisions(p, policy, raw["link_routes"])
+    if plan is not None:
+        c = plan.choice
+        out["nccl"] = {
+            "algorithm": c.algorithm if c else "send/recv",
+            "protocol": c.protocol if c else "Simple",
+            "channels": c.channels if c else None,
+            "predicted_time_ns": c.predicted_us * 1000.0 if c else None,
+            "latency_ns": plan.latency_ns,
+            "candidates": [{"algorithm": a, "protocol": pr, "predicted_time_ns": t * 1000.0}
+                           for a, pr, t in (c.candidates if c else ())],
+            "engine_collective": plan.collective,
+            "notes": list(plan.notes) + _nccl_overrides(requested),
+        }
+        if c is not None and c.algorithm == "nvls":  # in-switch reduction: above the NVLink bandwidth by design
+            out["warnings"] = [w for w in out["warnings"] if w["code"] != "over-injection"]
+            out["warnings"].append({"code": "in-switch-reduction", "message": (
+                "NVLS: the NVSwitch reduces, so each GPU moves its buffer once each way and the bus bandwidth "
+                "can exceed the GPU's NVLink bandwidth")})
+    return out
+
+
+class EngineCall(NamedTuple):
+    """What `engine_call` decided for one run: the engine's keyword arguments and what the result
+    needs to be read back (the options as resolved, NCCL's plan, merged NVSwitch planes, the
+    routing policy, the dimensions used, the algorithm per dimension, the process groups)."""
+
+    kwargs: dict[str, Any]
+    opts: SimulationOptions
+    plan: Any
+    planes: Any
+    policy: dict[str, str]
+    used: Any
+    algorithm: tuple[str, ...]
+    groups: list[list[int]]
+
+
+def engine_call(p: PreparedGraph, opts: SimulationOptions) -> EngineCall:
+    """Check `opts` against the prepared graph and decide the engine's inputs for one run (shared
+    by `simulate` and the workload replay's shared network, infragraph/workload/timing.py)."""
     if isinstance(opts.algorithm, str):  # a single name given where a tuple is expected
         opts = replace(opts, algorithm=(opts.algorithm,))
     _check_choice("collective", opts.collective, COLLECTIVES)
@@ -396,12 +483,17 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
             raise error(f"process group names rank {bad[0]}, but the graph has ranks 0..{n_npus - 1}")
     _check_member_starts(opts.member_start_ns, groups)
     _check_chunks(opts, sum(len(gr) for gr in groups))
+    _check_group_shape(opts, groups)
     flat_schedule = opts.algorithm == ("schedule",) and opts.dims is None
     used = resolve(None if flat_schedule else p.g.graph_annotations.get("dims"), opts.dims, len(groups[0]))
     dims = used.sizes
     if len(opts.algorithm) > 1 and not dims:
         raise error(f"{len(opts.algorithm)} algorithms given but no logical dimensions; give --dims "
-                    "(one size per algorithm) or a graph with a 'dims' annotation matching the group")
+                    "(one size per algorithm) or a graph with a 'dims' annotation matching the group", "algorithm")
+    if len(opts.algorithm) > 1 and len(opts.algorithm) != len(dims):
+        stated = "the graph's dims annotation" if used.source == "graph" else "dims"
+        raise error(f"{len(opts.algorithm)} algorithms for {len(dims)} dimensions ({'x'.join(map(str, dims))}: "
+                    f"{stated}); give one, or one per dimension", "algorithm")
     key = tuple(groups[0])
     if key not in p.servers:
         p.servers[key] = servers(p.g, p.npu_nodes, groups[0])
@@ -497,53 +589,7 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
                           edge_bandwidth_gbps=planes.bandwidth_gbps.tolist())
     if opts.max_events is not None:
         kwargs["max_events"] = int(opts.max_events)
-    try:
-        raw = simulate_arrays()(**kwargs, progress=progress, progress_interval_s=progress_interval_s)
-    except engine_error_type() as exc:
-        raise _engine_error(p.g, exc) from None
-    except (TypeError, OverflowError) as exc:  # a negative count or a non-number option
-        raise error(f"bad simulation option: {exc}") from None
-    if raw["interrupted"] and not keep_partial:
-        raise KeyboardInterrupt
-    requested = opts
-    if planes is not None:
-        raw["link_bytes"], raw["link_busy_ns"] = spread_bundles(planes, raw["link_bytes"], raw["link_busy_ns"])
-    if plan is not None:
-        _apply_nccl(raw, plan, opts, len(groups[0]))
-        opts = replace(opts, chunks=plan.chunks, active_chunks=plan.active_chunks, endpoint_delay_ns=0.0,
-                       optimization="localBWAware", local_mem_bw_gb_per_s=None)
-    out = _result(p, replace(opts, algorithm=algorithm), groups, used, raw)
-    out["algorithm_requested"] = list(opts.algorithm)
-    if opts.schedules:
-        out["schedules"] = [None if sc is None else {
-            "name": sc.name, "collective": sc.collective, "ranks": sc.ranks, "chunks_per_rank": sc.chunks_per_rank,
-            "steps": len(sc.steps), "transfers": sum(len(s) for s in sc.steps), "dependencies": sc.dependencies}
-            for sc in opts.schedules]
-    if astra and any(sc is not None and sc.paths for sc in opts.schedules):
-        out["warnings"].append({"code": "paths-not-followed", "message": (
-            "the schedule names paths; the astra models route as ASTRA-sim does (its ETs carry no path), so "
-            "the engine routed every transfer (docs/collectives.md, \"Paths\")")})
-    out["routing_policy"] = describe_policy(policy)
-    out["routing_collisions"] = _collisions(p, policy, raw["link_routes"])
-    if plan is not None:
-        c = plan.choice
-        out["nccl"] = {
-            "algorithm": c.algorithm if c else "send/recv",
-            "protocol": c.protocol if c else "Simple",
-            "channels": c.channels if c else None,
-            "predicted_time_ns": c.predicted_us * 1000.0 if c else None,
-            "latency_ns": plan.latency_ns,
-            "candidates": [{"algorithm": a, "protocol": pr, "predicted_time_ns": t * 1000.0}
-                           for a, pr, t in (c.candidates if c else ())],
-            "engine_collective": plan.collective,
-            "notes": list(plan.notes) + _nccl_overrides(requested),
-        }
-        if c is not None and c.algorithm == "nvls":  # in-switch reduction: above the NVLink bandwidth by design
-            out["warnings"] = [w for w in out["warnings"] if w["code"] != "over-injection"]
-            out["warnings"].append({"code": "in-switch-reduction", "message": (
-                "NVLS: the NVSwitch reduces, so each GPU moves its buffer once each way and the bus bandwidth "
-                "can exceed the GPU's NVLink bandwidth")})
-    return out
+    return EngineCall(kwargs, opts, plan, planes, policy, used, tuple(algorithm), groups)
 
 
 def _schedule_arrays(p: PreparedGraph, opts: SimulationOptions, dims: Sequence[int],

@@ -1,8 +1,11 @@
 """Replay a workload (every NPU's Chakra DAG) on a fabric: the step time and where it went.
 
 The DAG goes to the engine as flat arrays (nodes in ascending id per NPU, dependencies in CSR);
-the engine's event loop (simengine/src/workload_replay.rs) applies the rules below and calls back
-here only for the time of a collective or a message, which the timer decides.
+the engine's event loop (simengine/src/workload_replay.rs) applies the rules below. Under
+`--model astra` it calls back here only for the time of a collective or a message, which the
+timer decides, each alone; under the contention-aware models (`fair`, `aware`, `astra-aware`)
+collectives and messages run on one shared network in the engine (shared.py), where whatever is
+in flight at once shares links.
 The rules for what may run when are ASTRA-sim's workload layer and hardware-resource model
 (astra-sim/workload/Workload.cc and HardwareResource.cc at 518bd51), restated:
 - A node is ready when every data and control dependency has finished. Whenever anything on an
@@ -18,10 +21,11 @@ The rules for what may run when are ASTRA-sim's workload layer and hardware-reso
 - A send finishes when its message arrives; the receive finishes then, or at once when it is
   posted after the arrival (ASTRA-sim's analytical network). Messages pair by (src, dst, tag,
   size) in order.
-- A collective is issued on each member on its own; once every member has issued it, the timer
-  (timing.py, `CollectiveTimer`: the single place collective and message times are decided) gets
-  every member's issue time and answers every member's finish time. A message's arrival comes
-  from the same timer.
+- A collective is issued on each member on its own, and each member starts its part at its own
+  issue. Alone (`--model astra`): once every member has issued it, the timer (timing.py,
+  `CollectiveTimer`) gets every member's issue time and answers every member's finish time; a
+  message's arrival comes from the same timer. Shared: the collective joins the network at its
+  first issue and each member's finish releases its dependents when it happens.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from ..errors import error
 from ..uniques import dense_ids, unique_rows
 from ..simulate.run import PreparedGraph, SimulationOptions
 from .chakra import located
+from .shared import CONTENTION_MODELS, SharedNetwork
 from .timing import CollectiveTimer
 from .trace import COLLECTIVE_TYPES, KIND_CODES, KINDS, Workload
 
@@ -116,6 +121,7 @@ class Replay:
         p2p = np.flatnonzero(send | recv)
         key = np.stack([c.tag[p2p].astype(np.int64), c.src[p2p], c.dst[p2p], c.comm_size[p2p].astype(np.int64)], axis=1)
         keys, channel[p2p] = unique_rows(key)
+        self.collective_rows, self.p2p_keys = np.flatnonzero(coll), keys
         members = [self.w.members(int(g)) for g in self.group_ids.tolist()]
         group_ptr = np.cumsum([0] + [len(m) for m in members])
         u32 = lambda x: np.asarray(x, dtype="<u4").tobytes()
@@ -140,16 +146,25 @@ class Replay:
         from .._simengine import workload_replay
 
         arrays = self._arrays()
-        # The callbacks add a record per collective and message (hundreds of thousands at 16,384
-        # NPUs) and nothing cyclic: the cyclic collector would only walk them again and again.
-        enabled = gc.isenabled()
-        gc.disable()
-        try:
-            finish, start, end, state = workload_replay(**arrays, on_collective=self._on_collective,
-                                                        on_send=self._on_send)
-        finally:
-            if enabled:
-                gc.enable()
+        shared = SharedNetwork(self.timer, self.w) if self.opts.sim.model in CONTENTION_MODELS else None
+        self.network = "alone"
+        if shared is not None and shared.plan(arrays, self.collective_rows, self.p2p_keys):
+            raw = shared.run()
+            finish, start, end, state = raw["finish"], raw["start"], raw["end"], raw["state"]
+            self.network = "shared"
+        else:
+            if shared is not None:
+                self.network = f"alone ({shared.reason})"
+            # The callbacks add a record per collective and message (hundreds of thousands at 16,384
+            # NPUs) and nothing cyclic: the cyclic collector would only walk them again and again.
+            enabled = gc.isenabled()
+            gc.disable()
+            try:
+                finish, start, end, state = workload_replay(**arrays, on_collective=self._on_collective,
+                                                            on_send=self._on_send)
+            finally:
+                if enabled:
+                    gc.enable()
         self.finish = np.frombuffer(finish, dtype="<f8")
         self.start, self.end = np.frombuffer(start, dtype="<f8"), np.frombuffer(end, dtype="<f8")
         self.state = np.frombuffer(state, dtype=np.uint8)
@@ -192,6 +207,7 @@ class Replay:
             "roofline": self.opts.roofline, "npus": breakdowns(finish, c.npu_ptr, c.kind, self.start, self.end),
             "collectives": sorted(self.timer.collectives, key=lambda c: (c["start_ns"], c["group"])),
             "messages": self.timer.messages, "tiers": tiers, "engine_runs": self.timer.engine_runs,
+            "network": self.network,
         }
         with_step_idle(out)
         if self.opts.keep_timeline:

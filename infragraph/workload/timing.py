@@ -22,8 +22,10 @@ few shapes many times, and symmetric members issue together (offsets all 0). On 
 std.fabrics.stack (`symmetric_dims`) groups that are images of each other under the fabric's
 symmetries share one run (`canonical_group`, each member's start going with its image): a
 1,024-NPU step's 192 TP and DP groups and 2,048 pipeline pairs need a handful of runs instead of
-thousands. Collectives and messages that run at the same time do not share links here: each is timed
-alone on the fabric (docs/workloads.md, "What the replay ignores").
+thousands. Collectives and messages timed here do not share links: each is timed alone on the
+fabric, which is exact for `--model astra` (ASTRA-sim's congestion-unaware backend has no
+contention). The contention-aware models replay on one shared network instead (shared.py), which
+plans each collective with `collective_options` as here.
 """
 
 from __future__ import annotations
@@ -106,20 +108,8 @@ class CollectiveTimer:
         run_members = canon or members
         key = (collective, run_members, size, root, starts)
         if key not in self.engine_cache:
-            sim = replace(self.sim, collective=collective, size_bytes=float(size), groups=(run_members,),
-                          root=root, top_links=0, trace=False, warnings=False, member_start_ns=(starts,) if starts else ())
-            if len(members) < self.num_npus:
-                # ASTRA-sim's CommunicatorGroup: a group smaller than the whole system runs on one
-                # logical ring over its members, with the configured algorithm when there is one
-                # dimension, else Ring.
-                sim = replace(sim, dims=(len(members),),
-                              algorithm=sim.algorithm if len(sim.algorithm) == 1 else ("ring",))
-                if collective != "point-to-point" and sim.model in ("astra", "astra-aware"):
-                    sim = replace(sim, endpoint_delay_ns=SUB_GROUP_ENDPOINT_DELAY_NS, astra_communicator_group=True)
-            if collective == "point-to-point" and sim.model in ("astra", "astra-aware"):
-                # ASTRA-sim's native send is one message of the whole size (Workload::issue_send_comm
-                # -> sim_send), never cut into preferred-dataset-splits chunks.
-                sim = replace(sim, chunks=1)
+            sim = replace(self.collective_options(collective, run_members, size, root),
+                          member_start_ns=(starts,) if starts else ())
             self.engine_cache[key] = simulate(self.p, sim)
         r = self.engine_cache[key]
         for tier in r["tiers"]:
@@ -130,6 +120,25 @@ class CollectiveTimer:
                 self._mapped[(key, members)] = {**r, "ranks": [{**x, "rank": real[x["rank"]]} for x in r["ranks"]]}
             r = self._mapped[(key, members)]
         return r
+
+    def collective_options(self, collective: str, members: tuple[int, ...], size: int, root: int = 0) -> SimulationOptions:
+        """The collective engine's options for one collective of the workload on `members` (alone,
+        or as a job of the shared network, infragraph/workload/shared.py)."""
+        sim = replace(self.sim, collective=collective, size_bytes=float(size), groups=(members,),
+                      root=root, top_links=0, trace=False, warnings=False)
+        if len(members) < self.num_npus:
+            # ASTRA-sim's CommunicatorGroup: a group smaller than the whole system runs on one
+            # logical ring over its members, with the configured algorithm when there is one
+            # dimension, else Ring.
+            sim = replace(sim, dims=(len(members),),
+                          algorithm=sim.algorithm if len(sim.algorithm) == 1 else ("ring",))
+            if collective != "point-to-point" and sim.model in ("astra", "astra-aware"):
+                sim = replace(sim, endpoint_delay_ns=SUB_GROUP_ENDPOINT_DELAY_NS, astra_communicator_group=True)
+        if collective == "point-to-point" and sim.model in ("astra", "astra-aware"):
+            # ASTRA-sim's native send is one message of the whole size (Workload::issue_send_comm
+            # -> sim_send), never cut into preferred-dataset-splits chunks.
+            sim = replace(sim, chunks=1)
+        return sim
 
     def _message_ns(self, src: int, dst: int, size: int, engine_ns: float) -> float:
         """A send's time. ASTRA-sim's analytical sends (Workload -> Sys::front_end_sim_send ->

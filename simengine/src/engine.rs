@@ -136,6 +136,8 @@ struct Job {
     finish_ns: Vec<f64>,
     /// When each member starts its part (`CollectiveSpec::starts`; zeros when not given).
     start_ns: Vec<f64>,
+    /// The collective's endpoint delay (a workload session's jobs differ: `Session::add_job`).
+    endpoint_delay_ns: f64,
     /// Member index by NPU rank, under the astra models (a direct all-reduce's second-round
     /// message is matched to a receive by its sender's position; `direct_packets`).
     member_of: HashMap<u32, u32, FxBuild>,
@@ -181,6 +183,9 @@ struct Sim<'t> {
     /// each received message reduced on its own, concurrently, in whole microseconds; a member
     /// done once its own messages have landed too.
     reductions: Option<Reductions>,
+    /// A workload session (`Session`): members that finished every chunk and delivered raw
+    /// messages, reported at the instant they happen; None in a single run.
+    done: Option<Vec<(f64, Due)>>,
 }
 
 type Gated = (usize, usize, usize, usize, Send, u32);
@@ -259,7 +264,8 @@ pub fn simulate_watched(
             chunks_left: vec![p.chunks as u32; members],
             finish_ns: vec![0.0; members],
             start_ns: spec.starts.get(gi).cloned().unwrap_or_else(|| vec![0.0; members]),
-            member_of: if cfg.astra { group.iter().enumerate().map(|(m, &r)| (r, m as u32)).collect() } else { HashMap::default() },
+            endpoint_delay_ns: spec.endpoint_delay_ns,
+            member_of: members_by_rank(group, cfg.astra),
             plan: p,
             base,
             queue_base,
@@ -271,33 +277,9 @@ pub fn simulate_watched(
         return Err(SimError::InvalidInput(format!("{base} member-phase states exceed the engine's index range; use fewer chunks")));
     }
     let has_schedule = jobs.iter().any(|j| j.plan.phases.iter().any(|ph| ph.algo.algo == Algo::Schedule));
-    let mut sim = Sim {
-        topo,
-        npu_nodes,
-        router,
-        spec,
-        cfg,
-        states: vec![MemberPhase::default(); base],
-        queues: (0..queue_base).map(|_| DimQueue::default()).collect(),
-        jobs,
-        q: EventQueue::new(cfg.model == Model::Aware && !cfg.astra),
-        net: Network::new(cfg.model, cfg.astra, topo, npu_nodes, !cfg.no_shortcuts && !cfg.astra),
-        sends: Vec::new(),
-        direct: DirectPackets::default(),
-        sys: SysLists::default(),
-        split: Vec::new(),
-        split_free: Vec::new(),
-        out: SimOutput::new(topo.num_links(), npu_nodes.len()),
-        steps_done: 0,
-        steps_total,
-        symmetry: None,
-        symmetry_report: Report::default(),
-        gate: None,
-        released: Vec::new(),
-        explicit: Vec::new(),
-        explicit_route0: 0,
-        reductions: (cfg.astra && has_schedule).then(Reductions::default),
-    };
+    let shortcuts = !cfg.no_shortcuts && !cfg.astra;
+    let mut sim = Sim::new(topo, npu_nodes, router, spec, cfg, jobs, base, queue_base, shortcuts, cfg.astra && has_schedule);
+    sim.steps_total = steps_total;
     if let (Some(order), Model::Fair, false) = (spec.chunk_order.as_deref(), cfg.model, cfg.astra) {
         // Every group is a copy of the first: positions are its members.
         let nodes = sim.jobs[0].member_nodes.clone();
@@ -341,6 +323,159 @@ pub fn simulate_watched(
 }
 
 
+/// `Msg::tag` of a workload session's raw message (a send); its `dst_mps` is the caller's key.
+pub const RAW_TAG: u32 = u32::MAX;
+
+/// What a workload session hands back (`Session::next`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Due {
+    /// The caller's own event (`Session::at`).
+    External { kind: u8, node: u32 },
+    /// Member `member` (index in its group) of job `job` has finished every chunk.
+    Member { job: u32, member: u32 },
+    /// The raw message sent with `key` (`Session::send`) has arrived.
+    Message { key: u32 },
+}
+
+/// A workload's shared network: collectives (jobs) added while it runs, each member starting its
+/// part when it issues, and raw messages, all on one network and in one event queue with the
+/// caller's own events, so collectives and messages in flight at once share links
+/// (docs/workloads.md, "Contention between concurrent collectives"). Under the astra-aware model
+/// that is ASTRA-sim's congestion-aware backend, whose links every message in flight shares.
+pub struct Session<'t> {
+    sim: Sim<'t>,
+    /// What the last event produced and `next` has not handed out yet, in order.
+    ready: VecDeque<(f64, Due)>,
+}
+
+impl<'t> Session<'t> {
+    /// `spec`: the options every job shares (scheduling, active chunks per dimension, local memory
+    /// bandwidth; the rest comes with each job); `cfg`: the network model and routing. Symmetry
+    /// folding and per-chunk schedule orders do not apply, and the aware model crosses links one
+    /// event per hop (a job added later may share a link that a message crossed ahead of the
+    /// clock, which `simulate` would repair by rerunning).
+    pub fn new(topo: &'t Topology, npu_nodes: &'t [u32], spec: &'t CollectiveSpec, cfg: &'t SimConfig) -> SimResult<Self> {
+        if let Some((i, &node)) = npu_nodes.iter().enumerate().find(|(_, &n)| n as usize >= topo.num_nodes) {
+            return Err(SimError::InvalidInput(format!("NPU rank {i} is node {node}, outside the {}-node graph", topo.num_nodes)));
+        }
+        if (spec.intra != IntraScheduling::Fifo || spec.inter != InterScheduling::Ascending) && spec.scheduling != Scheduling::Arrival {
+            return Err(SimError::InvalidInput("intra-/inter-dimension scheduling other than FIFO / ascending needs arrival scheduling".into()));
+        }
+        let router = new_router(topo, npu_nodes, cfg)?;
+        let shortcuts = !cfg.no_shortcuts && cfg.model == Model::Fair && !cfg.astra;
+        let mut sim = Sim::new(topo, npu_nodes, router, spec, cfg, Vec::new(), 0, 0, shortcuts, false);
+        sim.done = Some(Vec::new());
+        Ok(Session { sim, ready: VecDeque::new() })
+    }
+
+    /// Adds a collective over `group` (NPU ranks, in member order) planned as `spec` says (its
+    /// operation, size, dimensions, algorithms, chunks, endpoint delay); no member has started
+    /// (`start_member`). Returns the job's number.
+    pub fn add_job(&mut self, spec: &CollectiveSpec, group: &[u32]) -> SimResult<u32> {
+        let n = self.sim.npu_nodes.len();
+        if let Some(&r) = group.iter().find(|&&r| r as usize >= n) {
+            return Err(SimError::InvalidInput(format!("rank {r} is not an NPU rank (there are {n})")));
+        }
+        let p = plan(spec, group, self.sim.cfg.astra)?;
+        if p.phases.iter().any(|ph| ph.algo.algo == Algo::Schedule) {
+            return Err(SimError::Unsupported("schedules in a workload's shared network".into()));
+        }
+        let members = group.len();
+        let (base, queue_base) = (self.sim.states.len(), self.sim.queues.len());
+        let size = p.chunks * p.phases.len() * members;
+        if base + size > u32::MAX as usize {
+            return Err(SimError::InvalidInput("the workload's collectives exceed the engine's index range; use fewer chunks".into()));
+        }
+        self.sim.states.resize(base + size, MemberPhase::default());
+        self.sim.queues.extend((0..members * p.dims.len()).map(|_| DimQueue::default()));
+        self.sim.jobs.push(Job {
+            member_nodes: group.iter().map(|&r| self.sim.npu_nodes[r as usize]).collect(),
+            fold: members,
+            inner: members / p.dims.last().copied().unwrap_or(1).max(1),
+            sent: vec![0; members],
+            chunks_left: vec![p.chunks as u32; members],
+            finish_ns: vec![0.0; members],
+            start_ns: vec![0.0; members],
+            endpoint_delay_ns: spec.endpoint_delay_ns,
+            member_of: members_by_rank(group, self.sim.cfg.astra),
+            plan: p,
+            base,
+            queue_base,
+        });
+        Ok((self.sim.jobs.len() - 1) as u32)
+    }
+
+    /// Member `member` of job `job` starts its part at `now` (the session's current instant or
+    /// later); messages that reached it earlier wait for it, as in `simulate` with member starts.
+    pub fn start_member(&mut self, job: u32, member: u32, now: f64) {
+        self.sim.start_member(job as usize, member as usize, now);
+    }
+
+    /// Sends `bytes` from NPU rank `src` to `dst` at `now` as one message on their route (split
+    /// over several ways where the routing sprays); its arrival comes back as `Due::Message { key }`.
+    pub fn send(&mut self, now: f64, src: u32, dst: u32, bytes: f64, key: u32) -> SimResult<()> {
+        let sim = &mut self.sim;
+        let set = sim.router.route_set(sim.npu_nodes[src as usize], sim.npu_nodes[dst as usize])?;
+        let n = sim.router.parts(set).len();
+        let parent = if n == 1 {
+            WHOLE
+        } else {
+            sim.split.push((n as u32, bytes));
+            (sim.split.len() - 1) as u32
+        };
+        sim.out.bytes_sent_per_rank[src as usize] += bytes;
+        sim.out.messages += 1;
+        for i in 0..n {
+            let (route, share) = sim.router.parts(set)[i];
+            let part = if n == 1 { bytes } else { bytes * share };
+            // Same-instant order (aware model): by message slot, after every collective's message.
+            let msg = Msg { dst_mps: key, tag: RAW_TAG, bytes: part, route, sent_at: now, src_rank: src, dst_rank: dst, parent,
+                            key: u64::MAX };
+            sim.net.send(now, msg, sim.topo, &sim.router, &mut sim.q);
+        }
+        Ok(())
+    }
+
+    /// Schedules the caller's event (`kind`, `node`) at `t` (not before the current instant):
+    /// `next` hands it back in time order with everything else, same-instant events in the order
+    /// they were scheduled.
+    pub fn at(&mut self, t: f64, kind: u8, node: u32) {
+        self.sim.q.push(t, Ev::External { kind, node });
+    }
+
+    /// Runs the network until something is due for the caller and returns it with its time;
+    /// None when nothing is left to run.
+    pub fn next(&mut self) -> SimResult<Option<(f64, Due)>> {
+        loop {
+            if let Some(d) = self.ready.pop_front() {
+                return Ok(Some(d));
+            }
+            let Some((now, ev)) = self.sim.q.pop() else { return Ok(None) };
+            if self.sim.q.processed > self.sim.cfg.max_events {
+                return Err(SimError::InvalidInput(format!("stopped after {} events (max_events)", self.sim.cfg.max_events)));
+            }
+            if let Ev::External { kind, node } = ev {
+                return Ok(Some((now, Due::External { kind, node })));
+            }
+            self.sim.dispatch(now, ev)?;
+            if let Some(done) = self.sim.done.as_mut() {
+                self.ready.extend(done.drain(..));
+            }
+        }
+    }
+
+    /// Job `job`'s members' finish times (ns; meaningful once each is reported done).
+    pub fn job_finish(&self, job: u32) -> &[f64] {
+        &self.sim.jobs[job as usize].finish_ns
+    }
+
+    /// Bytes, busy time (ns) and routes per directed link over the whole session, and the events run.
+    pub fn link_loads(&self) -> (Vec<f64>, Vec<f64>, Vec<u32>, u64) {
+        let (bytes, busy, routes) = link_loads(self.sim.net.route_bytes(), self.sim.topo, &self.sim.router);
+        (bytes, busy, routes, self.sim.q.processed)
+    }
+}
+
 /// Member starts, if given: one list per process group, one entry per member, each finite and >= 0.
 fn check_starts(spec: &CollectiveSpec) -> SimResult<()> {
     if spec.starts.is_empty() {
@@ -368,6 +503,14 @@ fn check_starts(spec: &CollectiveSpec) -> SimResult<()> {
         }
     }
     Ok(())
+}
+
+/// Member index by NPU rank under the astra models (`Job::member_of`); empty otherwise.
+fn members_by_rank(group: &[u32], astra: bool) -> HashMap<u32, u32, FxBuild> {
+    if !astra {
+        return HashMap::default();
+    }
+    group.iter().enumerate().map(|(m, &r)| (r, m as u32)).collect()
 }
 
 /// The router the configuration asks for, with no route made yet.
@@ -422,6 +565,41 @@ fn estimated_steps(p: &JobPlan) -> u64 {
 const PREFETCH_SOURCES: usize = 256;
 
 impl<'t> Sim<'t> {
+    /// A run over `jobs` (`states` member-phase states, `queues` dimension queues); `shortcuts`
+    /// as `Network::new`; `reductions` for schedules under the astra models.
+    #[allow(clippy::too_many_arguments)]
+    fn new(topo: &'t Topology, npu_nodes: &'t [u32], router: Router<'t>, spec: &'t CollectiveSpec, cfg: &'t SimConfig,
+           jobs: Vec<Job>, states: usize, queues: usize, shortcuts: bool, reductions: bool) -> Self {
+        Sim {
+            topo,
+            npu_nodes,
+            router,
+            spec,
+            cfg,
+            states: vec![MemberPhase::default(); states],
+            queues: (0..queues).map(|_| DimQueue::default()).collect(),
+            jobs,
+            q: EventQueue::new(cfg.model == Model::Aware && !cfg.astra),
+            net: Network::new(cfg.model, cfg.astra, topo, npu_nodes, shortcuts),
+            sends: Vec::new(),
+            direct: DirectPackets::default(),
+            sys: SysLists::default(),
+            split: Vec::new(),
+            split_free: Vec::new(),
+            out: SimOutput::new(topo.num_links(), npu_nodes.len()),
+            steps_done: 0,
+            steps_total: 0,
+            symmetry: None,
+            symmetry_report: Report::default(),
+            gate: None,
+            released: Vec::new(),
+            explicit: Vec::new(),
+            explicit_route0: 0,
+            reductions: reductions.then(Reductions::default),
+            done: None,
+        }
+    }
+
     /// Tries to fold the run onto representative members (`symmetry::find`); records which path
     /// the run takes and why.
     fn fold(&mut self) -> SimResult<()> {
@@ -627,47 +805,9 @@ impl<'t> Sim<'t> {
                     }
                 }
             }
-            match ev {
-                Ev::Step { mps, lane, step } => {
-                    self.step(now, mps, lane as usize, step as usize)?;
-                    if self.net.conflict {
-                        return Ok(()); // the caller reruns event by event
-                    }
-                }
-                Ev::Reduce { mps, lane, step } => {
-                    let r = self.states[mps as usize].reduce[lane as usize].unwrap_or(0.0);
-                    self.q.push(now + r, Ev::Step { mps, lane, step });
-                }
-                Ev::PacketReceived { mps, round } => self.packet_received(now, mps, round),
-                Ev::SysEvents { rank } => {
-                    self.sys_events(now, rank)?;
-                    if self.net.conflict {
-                        return Ok(());
-                    }
-                }
-                Ev::Start { mps } => {
-                    let (j, _, _, member) = self.decode(mps);
-                    self.start_member(j, member, now);
-                }
-                Ev::Deliver { msg } => {
-                    self.deliver(now, msg)?;
-                    if self.net.conflict {
-                        return Ok(());
-                    }
-                }
-                Ev::Drained { msg } => {
-                    let m = *self.net.msg(msg);
-                    if m.parent == WHOLE {
-                        self.next_in_turn(now, &m)?;
-                        if self.net.conflict {
-                            return Ok(());
-                        }
-                    }
-                }
-                Ev::Hop { msg, pos, left } => self.net.hop(now, msg, pos, left, &self.router, &mut self.q),
-                Ev::LinkFree { link } => self.net.link_free(now, link, &self.router, &mut self.q),
-                Ev::FairRecompute => self.net.fair_recompute(now, &mut self.q),
-                Ev::FairWake { gen } => self.net.fair_wake(now, gen, &mut self.q),
+            self.dispatch(now, ev)?;
+            if self.net.conflict {
+                return Ok(()); // the caller reruns event by event
             }
         }
         for job in &self.jobs {
@@ -679,6 +819,36 @@ impl<'t> Sim<'t> {
                     job.plan.ranks[m], job.chunks_left[m]
                 )));
             }
+        }
+        Ok(())
+    }
+
+    /// Runs one event (`Ev::External` belongs to a workload session, which takes it first).
+    fn dispatch(&mut self, now: f64, ev: Ev) -> SimResult<()> {
+        match ev {
+            Ev::Step { mps, lane, step } => self.step(now, mps, lane as usize, step as usize)?,
+            Ev::Reduce { mps, lane, step } => {
+                let r = self.states[mps as usize].reduce[lane as usize].unwrap_or(0.0);
+                self.q.push(now + r, Ev::Step { mps, lane, step });
+            }
+            Ev::PacketReceived { mps, round } => self.packet_received(now, mps, round),
+            Ev::SysEvents { rank } => self.sys_events(now, rank)?,
+            Ev::Start { mps } => {
+                let (j, _, _, member) = self.decode(mps);
+                self.start_member(j, member, now);
+            }
+            Ev::Deliver { msg } => self.deliver(now, msg)?,
+            Ev::Drained { msg } => {
+                let m = *self.net.msg(msg);
+                if m.parent == WHOLE {
+                    self.next_in_turn(now, &m)?;
+                }
+            }
+            Ev::Hop { msg, pos, left } => self.net.hop(now, msg, pos, left, &self.router, &mut self.q),
+            Ev::LinkFree { link } => self.net.link_free(now, link, &self.router, &mut self.q),
+            Ev::FairRecompute => self.net.fair_recompute(now, &mut self.q),
+            Ev::FairWake { gen } => self.net.fair_wake(now, gen, &mut self.q),
+            Ev::External { .. } => {}
         }
         Ok(())
     }
@@ -729,6 +899,9 @@ impl<'t> Sim<'t> {
             let job = &mut self.jobs[j];
             job.chunks_left[member] -= 1;
             job.finish_ns[member] = job.finish_ns[member].max(now);
+            if let (0, Some(done)) = (job.chunks_left[member], self.done.as_mut()) {
+                done.push((now, Due::Member { job: j as u32, member: member as u32 }));
+            }
             return None;
         }
         let qi = self.queue_index(j, member, chunk, p);
@@ -787,7 +960,7 @@ impl<'t> Sim<'t> {
             let st = &mut self.states[mps];
             st.started = true;
             st.lanes_left = lanes as u8;
-            let start = now + if delayed { self.spec.endpoint_delay_ns } else { 0.0 };
+            let start = now + if delayed { self.jobs[j].endpoint_delay_ns } else { 0.0 };
             if algo.packetwise() {
                 let rank = self.jobs[j].plan.ranks[member];
                 self.register(rank, start, SysEv::Start { mps: mps as u32 });
@@ -903,7 +1076,7 @@ impl<'t> Sim<'t> {
         self.sends = sends;
         let t = tag(lane, s);
         let reduce = if custom { 0.0 } else { self.reduce_ns(spec.reduce_bytes) };
-        let endpoint = if spec.recv > 0 { self.spec.endpoint_delay_ns } else { 0.0 };
+        let endpoint = if spec.recv > 0 { self.jobs[j].endpoint_delay_ns } else { 0.0 };
         let delay = endpoint + reduce;
         let processing = !custom && self.processing(&spec);
         if let (true, Some(r)) = (custom && spec.recv > 0, self.reductions.as_mut()) {
@@ -1044,7 +1217,7 @@ impl<'t> Sim<'t> {
         self.direct.received(mps);
         let (j, _, _, member) = self.decode(mps);
         let rank = self.jobs[j].plan.ranks[member];
-        self.register(rank, now + self.spec.endpoint_delay_ns, SysEv::MemBus { mps, round });
+        self.register(rank, now + self.jobs[j].endpoint_delay_ns, SysEv::MemBus { mps, round });
     }
 
     /// Registers a system-layer event of NPU `rank` for time `at` (`sys_events`).
@@ -1145,6 +1318,12 @@ impl<'t> Sim<'t> {
             self.split_free.push(m.parent);
         }
         self.out.record_delivery(&m, now);
+        if m.tag == RAW_TAG {
+            if let Some(done) = self.done.as_mut() {
+                done.push((now, Due::Message { key: m.dst_mps }));
+            }
+            return Ok(());
+        }
         if self.cfg.trace {
             let links = self.router.links(m.route);
             self.out.trace.push(FlowRecord {

@@ -39,6 +39,9 @@ pub enum Ev {
     FairWake { gen: u32 },
     /// Fair-share model: flows were added; recompute rates once for the instant.
     FairRecompute,
+    /// A workload session's own event (`engine::Session::at`): handed back to its caller, which
+    /// decides what `kind` and `node` mean.
+    External { kind: u8, node: u32 },
 }
 
 /// Future events wait in a radix heap keyed by the bit pattern of their time (non-negative f64

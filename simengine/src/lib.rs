@@ -36,6 +36,7 @@ pub mod synth_columns;
 pub mod synth_list;
 mod synth_python;
 pub mod workload_replay;
+pub mod workload_session;
 mod workload_python;
 pub mod topology;
 

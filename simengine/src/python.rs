@@ -70,6 +70,11 @@ fn global_ways(
 
 create_exception!(_simengine, SimEngineError, PyException, "Simulation failed: args are (kind, message, src_node, dst_node).");
 
+/// An engine error as Python's `SimEngineError` (also for the workload glue).
+pub(crate) fn engine_error(e: SimError) -> PyErr {
+    to_py(e)
+}
+
 fn to_py(e: SimError) -> PyErr {
     let (kind, src, dst) = match &e {
         SimError::InvalidInput(_) => ("invalid-input", None, None),
@@ -142,13 +147,15 @@ impl Monitor for PyMonitor {
 /// its phases may run (see `ScheduleArrays` and `schedule_program`), an empty list for the others;
 /// empty: no schedules. `starts`: per process group, when each member starts its part (ns >= 0,
 /// a workload's members issue a collective at different times); empty: every member at 0.
+/// `workload`: replay a workload on this fabric's shared network instead (see
+/// `workload_python::replay_shared`), the collective options common to all its collectives.
 #[pyfunction]
 #[pyo3(signature = (*, num_nodes, edge_src, edge_dst, edge_bandwidth_gbps, edge_latency_ns, npu_nodes,
     collective, size_bytes, groups, algorithms, dims=vec![], root=0, chunks=1, active_chunks=1,
     endpoint_delay_ns=10.0, local_mem_bw_gb_per_s=None, optimization="localBWAware", scheduling="fifo",
     intra_dimension_scheduling="FIFO", inter_dimension_scheduling="ascending", dim_bandwidth=vec![],
     model="unaware", astra=false, routing="hops", ecmp=true, dor_dims=None, dor_direct_dims=vec![], dor_first_dim_only=false, trace=false,
-    node_kind=None, no_transit_kinds=vec![], no_transit_nodes=vec![], npu_nic=vec![], npu_server=vec![], edge_policy=vec![], pxn=false, cut_through_kinds=vec![], max_events=u64::MAX, symmetry=false, progress=None, progress_interval_s=0.2, schedules=vec![], starts=vec![], local_ring=false))]
+    node_kind=None, no_transit_kinds=vec![], no_transit_nodes=vec![], npu_nic=vec![], npu_server=vec![], edge_policy=vec![], pxn=false, cut_through_kinds=vec![], max_events=u64::MAX, symmetry=false, progress=None, progress_interval_s=0.2, schedules=vec![], starts=vec![], local_ring=false, workload=None))]
 #[allow(clippy::too_many_arguments)]
 fn simulate<'py>(
     py: Python<'py>,
@@ -196,6 +203,7 @@ fn simulate<'py>(
     schedules: Vec<Vec<ScheduleArrays>>,
     starts: Vec<Vec<f64>>,
     local_ring: bool,
+    workload: Option<Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let build = || -> Result<(Topology, CollectiveSpec, SimConfig), SimError> {
         let mut topo = Topology::new(
@@ -331,6 +339,10 @@ fn simulate<'py>(
         Ok((topo, spec, cfg))
     };
     let (topo, spec, cfg) = build().map_err(to_py)?;
+    if let Some(w) = workload {
+        // A workload replay on this fabric and network, the collectives' common options from `spec`.
+        return crate::workload_python::replay_shared(py, &topo, &npu_nodes, &spec, &cfg, &w);
+    }
     let mut monitor = PyMonitor { callback: progress, interrupted: false, error: None };
     // Seconds between two progress reports, which are also the Ctrl-C checks.
     let interval = std::time::Duration::try_from_secs_f64(progress_interval_s).map_err(|_| {

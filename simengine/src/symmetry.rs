@@ -384,6 +384,16 @@ pub fn find_orbits(
             }
         }
     }
+    // Connections repeat (a ring's steps, halving-doubling's two halves to one partner): compare
+    // the first of each repeat only, once every member repeats where member 0 does.
+    let first: Vec<usize> = (0..per_member).map(|k| (0..=k).find(|&j| sets[j] == sets[k]).expect("k itself")).collect();
+    for m in 0..members {
+        let own = &sets[m * per_member..(m + 1) * per_member];
+        if let Some(k) = (0..per_member).find(|&k| own[k] != own[first[k]]) {
+            return Err(format!("member {m}'s connection {k} differs from its connection {}, member 0's does not", first[k]).into());
+        }
+    }
+    let distinct: Vec<usize> = (0..per_member).filter(|&k| first[k] == k).collect();
     // Link maps of the generators, merged into orbits.
     let links = topo.num_links();
     let mut phi = vec![u32::MAX; links];
@@ -393,7 +403,7 @@ pub fn find_orbits(
         phi.fill(u32::MAX);
         for m in (0..members).filter(|m| (m / inner) & t == 0) {
             let g = m + t * inner;
-            for k in 0..per_member {
+            for &k in &distinct {
                 let (sa, sb) = (sets[m * per_member + k], sets[g * per_member + k]);
                 let (pa, pb) = (router.parts(sa), router.parts(sb));
                 if pa.len() != pb.len() {
@@ -438,10 +448,12 @@ pub fn find_orbits(
     // Free action: every used link's orbit has n links.
     let mut size = vec![0u32; links];
     let mut used = vec![false; links];
-    for &set in &sets {
-        for &(route, _) in router.parts(set) {
-            for &l in router.links(route) {
-                used[l as usize] = true;
+    for m in 0..members {
+        for &k in &distinct {
+            for &(route, _) in router.parts(sets[m * per_member + k]) {
+                for &l in router.links(route) {
+                    used[l as usize] = true;
+                }
             }
         }
     }

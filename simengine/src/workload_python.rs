@@ -9,7 +9,13 @@ use std::collections::HashMap;
 
 use crate::le_arrays::{f64s, pybytes, u32s};
 use crate::chakra_reader::{read, AttrFields, FieldKind, Fields, NodeFields, Schema, ValueKind};
-use crate::workload_replay::{replay, span_unions, Dag, Timing, OP_COLLECTIVE, OP_RECV, OP_SEND};
+use crate::algorithms::{Algo, Op};
+use crate::engine::{Session, SimConfig};
+use crate::error::SimError;
+use crate::plan::CollectiveSpec;
+use crate::topology::Topology;
+use crate::workload_replay::{replay, replay_with, span_unions, Dag, Timing, OP_COLLECTIVE, OP_RECV, OP_SEND};
+use crate::workload_session::Shared;
 
 
 struct PyTiming<'py> {
@@ -96,6 +102,65 @@ fn workload_replay<'py>(py: Python<'py>, npu_ptr: &[u8], op: &[u8], resource: &[
     let out = replay(&dag, &mut PyTiming { on_collective, on_send })?;
     Ok((pybytes(py, &out.finish, f64::to_le_bytes)?, pybytes(py, &out.start, f64::to_le_bytes)?,
         pybytes(py, &out.end, f64::to_le_bytes)?, PyBytes::new(py, &out.state)))
+}
+
+/// A collective's plan as the workload's shared network gets it: (collective, size in bytes,
+/// algorithms, logical dimensions, chunks, endpoint delay ns, ASTRA-sim communicator group, root).
+pub type Shape = (String, f64, Vec<String>, Vec<usize>, usize, f64, bool, usize);
+
+/// The workload replay on one shared network (workload_session), called by `simulate` with its
+/// fabric, common options (`base`) and network configuration. `w` holds the DAG arrays of
+/// `workload_replay` plus `shapes` (see `Shape`), `spec_of` (u32 per node: its collective's
+/// shape), `p2p` (per message key: source rank, destination rank, bytes) and `send_extra_ns`.
+/// Returns finish / start / end / state as `workload_replay` does, and per collective as it ran
+/// (`collectives`: member nodes, issue and finish times) and the links' loads.
+pub fn replay_shared<'py>(py: Python<'py>, topo: &Topology, npu_nodes: &[u32], base: &CollectiveSpec, cfg: &SimConfig,
+                          w: &Bound<'py, PyDict>) -> PyResult<Bound<'py, PyDict>> {
+    let get = |k: &str| -> PyResult<Bound<'py, PyAny>> {
+        w.get_item(k)?.ok_or_else(|| PyValueError::new_err(format!("workload: no '{k}'")))
+    };
+    let bytes = |k: &str| -> PyResult<Vec<u8>> { get(k)?.extract::<Vec<u8>>() };
+    let dag = Dag { npu_ptr: u32s(&bytes("npu_ptr")?), op: bytes("op")?, resource: bytes("resource")?,
+                    duration: f64s(&bytes("duration")?), dep_ptr: u32s(&bytes("dep_ptr")?), deps: u32s(&bytes("deps")?),
+                    channel: u32s(&bytes("channel")?), group_ptr: u32s(&bytes("group_ptr")?),
+                    members: u32s(&bytes("members")?), p2p_keys: get("p2p_keys")?.extract()? };
+    check(&dag).map_err(PyValueError::new_err)?;
+    let shapes: Vec<Shape> = get("shapes")?.extract()?;
+    let spec_of = u32s(&bytes("spec_of")?);
+    let p2p: Vec<(u32, u32, f64)> = get("p2p")?.extract()?;
+    let send_extra_ns: f64 = get("send_extra_ns")?.extract()?;
+    let n = npu_nodes.len() as u32;
+    if spec_of.len() != dag.op.len() || p2p.len() != dag.p2p_keys || p2p.iter().any(|&(a, b, _)| a >= n || b >= n || a == b)
+        || dag.op.iter().zip(&spec_of).any(|(&o, &s)| o == OP_COLLECTIVE && s as usize >= shapes.len())
+    {
+        return Err(PyValueError::new_err("workload: spec_of, p2p or shapes disagree with the DAG"));
+    }
+    let specs = shapes.iter().map(|(coll, size, algos, dims, chunks, delay, local_ring, root)| -> Result<CollectiveSpec, SimError> {
+        Ok(CollectiveSpec { op: Op::parse(coll)?, size_bytes: *size, groups: vec![], dims: dims.clone(),
+            algorithms: algos.iter().map(|a| Algo::parse(a)).collect::<Result<Vec<_>, _>>()?, programs: vec![],
+            chunk_programs: vec![], chunk_order: None, root: *root, chunks: *chunks, endpoint_delay_ns: *delay,
+            starts: vec![], local_ring: *local_ring, ..base.clone() })
+    }).collect::<Result<Vec<_>, _>>().map_err(crate::python::engine_error)?;
+    let run = || -> Result<_, SimError> {
+        let session = Session::new(topo, npu_nodes, base, cfg)?;
+        let mut shared = Shared::new(session, &spec_of, &specs, &dag.channel, &p2p, send_extra_ns);
+        let out = replay_with(&dag, &mut shared)?;
+        Ok((out, shared))
+    };
+    let (out, shared) = py.allow_threads(run).map_err(crate::python::engine_error)?;
+    let (link_bytes, link_busy, _, events) = shared.session.link_loads();
+    let d = PyDict::new(py);
+    d.set_item("finish", pybytes(py, &out.finish, f64::to_le_bytes)?)?;
+    d.set_item("start", pybytes(py, &out.start, f64::to_le_bytes)?)?;
+    d.set_item("end", pybytes(py, &out.end, f64::to_le_bytes)?)?;
+    d.set_item("state", PyBytes::new(py, &out.state))?;
+    let ran: Vec<(Vec<u32>, Vec<f64>, Vec<f64>)> =
+        shared.ran.iter().map(|r| (r.nodes.clone(), r.issue_ns.clone(), r.finish_ns.clone())).collect();
+    d.set_item("collectives", ran)?;
+    d.set_item("link_bytes", link_bytes)?;
+    d.set_item("link_busy_ns", link_busy)?;
+    d.set_item("events", events)?;
+    Ok(d)
 }
 
 /// Read Chakra ET files into columns (chakra_reader::read). `fields`: (message, field number,

@@ -1,6 +1,7 @@
 //! The workload replay's event loop: every NPU's Chakra DAG issued as ASTRA-sim's workload layer
 //! and hardware-resource model issue it (518bd51, Workload.cc / HardwareResource.cc), with the
-//! time of every collective and message asked of the caller (`Timing`).
+//! time of every collective and message decided by a `Driver`: each alone by the caller's
+//! `Timing` (`Alone`), or on one shared network (workload_session.rs).
 //!
 //! The rules (restated in infragraph/workload/replay.py, which prepares the arrays):
 //! - a node is ready when all of its dependencies have finished; whenever a node finishes on an
@@ -10,10 +11,10 @@
 //! - a timed node (compute, memory) finishes `duration` ns after its issue; a skipped node
 //!   (invalid, metadata, zero-size roofline) finishes at once, but what it frees waits for the
 //!   NPU's next visit;
-//! - a collective is joined by each member; when every member of its group has issued its k-th
-//!   collective on the group, `Timing::collective` gets every member's issue time (members in
-//!   group order) and answers every member's absolute finish time;
-//! - a send finishes when its message arrives (`Timing::message`); its receive finishes then, or
+//! - a collective is joined by each member (`Driver::join`, with every member that issued the
+//!   group's k-th collective so far); `Alone` asks `Timing::collective` once all have, with every
+//!   member's issue time (members in group order), for every member's absolute finish time;
+//! - a send finishes when its message arrives (`Driver::send`); its receive finishes then, or
 //!   at once (as an event at the posting time) when it is posted after the arrival; messages pair
 //!   by (tag, src, dst, size) in order (`p2p` keys, numbered by the caller);
 //! - events at the same time run in the order they were scheduled.
@@ -57,8 +58,8 @@ pub struct Dag {
     pub p2p_keys: usize,
 }
 
-/// The caller's answers: how long collectives and messages take (the only timing decisions the
-/// loop does not make). `node` is a global node index.
+/// The caller's answers when every collective and message is timed alone (the only timing
+/// decisions the loop does not make; `Alone` asks them). `node` is a global node index.
 pub trait Timing {
     type Error;
     /// Every member's absolute finish time, in group order, for the collective whose last joiner is
@@ -77,11 +78,74 @@ pub struct Outcome {
     pub state: Vec<u8>,
 }
 
-#[derive(Clone, Copy)]
-enum Event {
+/// The loop's own events: an NPU visits its ready nodes; a node finishes; a send's message arrives.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Event {
     IssueReady(u32),
     Finish(u32),
     Arrive(u32),
+}
+
+/// Where the loop's events wait and who times collectives and messages: `Alone` (each timed alone
+/// by a `Timing`, events in the loop's own heap) or a shared network whose event queue holds the
+/// loop's events too (workload_session.rs), so that what is in flight at once shares links.
+pub trait Driver {
+    type Error;
+    /// Schedules `ev` at `t` (not before the current instant).
+    fn at(&mut self, t: f64, ev: Event);
+    /// The next event due, in time order (same instant: scheduling order); None when none is left.
+    fn next(&mut self) -> Result<Option<(f64, Event)>, Self::Error>;
+    /// The send `node` is issued at `t`: its message's arrival must come back as `Event::Arrive(node)`.
+    fn send(&mut self, node: u32, t: f64) -> Result<(), Self::Error>;
+    /// A member issued a collective on `group` (NPU ranks, in group order): `joined` holds every
+    /// member that issued this instance so far, this one last, as (node, position in `group`, issue
+    /// time). Every member's finish must come back as `Event::Finish(node)`.
+    fn join(&mut self, group: &[u32], joined: &[(u32, usize, f64)]) -> Result<(), Self::Error>;
+}
+
+/// Each collective and message timed alone by `timing` once issued (exact for a network without
+/// contention): a collective when its last member issues, from every member's issue time.
+pub struct Alone<'a, T: Timing> {
+    timing: &'a mut T,
+    heap: BinaryHeap<Queued>,
+    seq: u64,
+}
+
+impl<'a, T: Timing> Alone<'a, T> {
+    pub fn new(timing: &'a mut T) -> Self {
+        Alone { timing, heap: BinaryHeap::new(), seq: 0 }
+    }
+}
+
+impl<T: Timing> Driver for Alone<'_, T> {
+    type Error = T::Error;
+    fn at(&mut self, t: f64, ev: Event) {
+        self.heap.push(Queued { t, seq: self.seq, ev });
+        self.seq += 1;
+    }
+    fn next(&mut self) -> Result<Option<(f64, Event)>, T::Error> {
+        Ok(self.heap.pop().map(|q| (q.t, q.ev)))
+    }
+    fn send(&mut self, node: u32, t: f64) -> Result<(), T::Error> {
+        let arrival = self.timing.message(node, t)?;
+        self.at(arrival, Event::Arrive(node));
+        Ok(())
+    }
+    fn join(&mut self, group: &[u32], joined: &[(u32, usize, f64)]) -> Result<(), T::Error> {
+        if joined.len() < group.len() {
+            return Ok(());
+        }
+        let mut issue = vec![0.0; group.len()];
+        for &(_, p, t) in joined {
+            issue[p] = t;
+        }
+        let last = joined[joined.len() - 1].0;
+        let finish = self.timing.collective(last, &issue)?;
+        for &(node, p, _) in joined {
+            self.at(finish[p], Event::Finish(node));
+        }
+        Ok(())
+    }
 }
 
 struct Queued {
@@ -115,9 +179,9 @@ struct Pending {
     recv: Option<u32>,
 }
 
-struct Loop<'a, T: Timing> {
+struct Loop<'a, D: Driver> {
     dag: &'a Dag,
-    timing: &'a mut T,
+    driver: &'a mut D,
     npu_of: Vec<u32>,
     waiting: Vec<u32>,
     child_ptr: Vec<u32>,
@@ -127,11 +191,9 @@ struct Loop<'a, T: Timing> {
     done: Vec<u32>,
     busy: Vec<[bool; 4]>,
     out: Outcome,
-    heap: BinaryHeap<Queued>,
-    seq: u64,
-    // collectives: (group, k-th issue on it) -> joiners (node, issue time); per (group, rank) issue counts
+    // collectives: (group, k-th issue on it) -> joiners (node, position, issue time); per (group, rank) issue counts
     issued_on: HashMap<(u32, u32), u32>,
-    joined: HashMap<(u32, u32), Vec<(u32, f64)>>,
+    joined: HashMap<(u32, u32), Vec<(u32, usize, f64)>>,
     position: Vec<Option<HashMap<u32, u32>>>,
     // point-to-point
     sent: Vec<u32>,
@@ -140,13 +202,12 @@ struct Loop<'a, T: Timing> {
     chunk_of: HashMap<u32, u32>,
 }
 
-impl<'a, T: Timing> Loop<'a, T> {
+impl<'a, D: Driver> Loop<'a, D> {
     fn at(&mut self, t: f64, ev: Event) {
-        self.heap.push(Queued { t, seq: self.seq, ev });
-        self.seq += 1;
+        self.driver.at(t, ev);
     }
 
-    fn issue_ready(&mut self, t: f64, npu: u32) -> Result<(), T::Error> {
+    fn issue_ready(&mut self, t: f64, npu: u32) -> Result<(), D::Error> {
         let r = npu as usize;
         let snapshot: Vec<u32> = self.ready[r].iter().copied().collect();
         for n in snapshot {
@@ -163,7 +224,7 @@ impl<'a, T: Timing> Loop<'a, T> {
         Ok(())
     }
 
-    fn issue(&mut self, t: f64, npu: u32, n: u32) -> Result<(), T::Error> {
+    fn issue(&mut self, t: f64, npu: u32, n: u32) -> Result<(), D::Error> {
         let (r, i) = (npu as usize, n as usize);
         self.ready[r].remove(&n);
         self.ongoing[r] += 1;
@@ -182,8 +243,7 @@ impl<'a, T: Timing> Loop<'a, T> {
                 let chunk = self.sent[key as usize];
                 self.sent[key as usize] += 1;
                 self.chunk_of.insert(n, chunk);
-                let arrival = self.timing.message(n, t)?;
-                self.at(arrival, Event::Arrive(n));
+                self.driver.send(n, t)?;
             }
             OP_RECV => {
                 let key = self.dag.channel[i];
@@ -222,42 +282,34 @@ impl<'a, T: Timing> Loop<'a, T> {
         }
     }
 
-    fn finish(&mut self, t: f64, n: u32) -> Result<(), T::Error> {
+    fn finish(&mut self, t: f64, n: u32) -> Result<(), D::Error> {
         let npu = self.npu_of[n as usize];
         self.release(t, npu, n);
         self.issue_ready(t, npu)
     }
 
-    fn join(&mut self, t: f64, npu: u32, n: u32) -> Result<(), T::Error> {
+    fn join(&mut self, t: f64, npu: u32, n: u32) -> Result<(), D::Error> {
         let g = self.dag.channel[n as usize];
         let counter = self.issued_on.entry((g, npu)).or_insert(0);
         let key = (g, *counter);
         *counter += 1;
         let (lo, hi) = (self.dag.group_ptr[g as usize] as usize, self.dag.group_ptr[g as usize + 1] as usize);
-        let list = self.joined.entry(key).or_default();
-        list.push((n, t));
-        if list.len() < hi - lo {
-            return Ok(());
-        }
-        let list = self.joined.remove(&key).unwrap_or_default();
         if self.position[g as usize].is_none() {
             let members = &self.dag.members[lo..hi];
             self.position[g as usize] = Some(members.iter().enumerate().map(|(p, &m)| (m, p as u32)).collect());
         }
-        let pos = self.position[g as usize].as_ref().unwrap();
-        let mut issue = vec![0.0; hi - lo];
-        let places: Vec<usize> = list.iter().map(|&(node, _)| pos[&self.npu_of[node as usize]] as usize).collect();
-        for (&(_, ti), &p) in list.iter().zip(&places) {
-            issue[p] = ti;
+        let place = self.position[g as usize].as_ref().unwrap()[&npu] as usize;
+        let list = self.joined.entry(key).or_default();
+        list.push((n, place, t));
+        let group = &self.dag.members[lo..hi];
+        let result = self.driver.join(group, list);
+        if list.len() == hi - lo {
+            self.joined.remove(&key);
         }
-        let finish = self.timing.collective(n, &issue)?;
-        for (&(node, _), &p) in list.iter().zip(&places) {
-            self.at(finish[p], Event::Finish(node));
-        }
-        Ok(())
+        result
     }
 
-    fn arrive(&mut self, t: f64, n: u32) -> Result<(), T::Error> {
+    fn arrive(&mut self, t: f64, n: u32) -> Result<(), D::Error> {
         let key = self.dag.channel[n as usize];
         let chunk = self.chunk_of.remove(&n).unwrap_or(0);
         self.pending.entry((key, chunk)).or_default();
@@ -273,8 +325,13 @@ impl<'a, T: Timing> Loop<'a, T> {
     }
 }
 
-/// Replay `dag`, asking `timing` for collective and message times.
+/// Replay `dag`, each collective and message timed alone by `timing`.
 pub fn replay<T: Timing>(dag: &Dag, timing: &mut T) -> Result<Outcome, T::Error> {
+    replay_with(dag, &mut Alone::new(timing))
+}
+
+/// Replay `dag` with `driver` keeping the clock and timing collectives and messages.
+pub fn replay_with<D: Driver>(dag: &Dag, driver: &mut D) -> Result<Outcome, D::Error> {
     let nodes = dag.op.len();
     let npus = dag.npu_ptr.len() - 1;
     let mut npu_of = vec![0u32; nodes];
@@ -313,7 +370,7 @@ pub fn replay<T: Timing>(dag: &Dag, timing: &mut T) -> Result<Outcome, T::Error>
     let groups = dag.group_ptr.len().saturating_sub(1);
     let mut lp = Loop {
         dag,
-        timing,
+        driver,
         npu_of,
         waiting,
         child_ptr,
@@ -328,8 +385,6 @@ pub fn replay<T: Timing>(dag: &Dag, timing: &mut T) -> Result<Outcome, T::Error>
             end: vec![f64::NAN; nodes],
             state,
         },
-        heap: BinaryHeap::new(),
-        seq: 0,
         issued_on: HashMap::new(),
         joined: HashMap::new(),
         position: vec![None; groups],
@@ -341,7 +396,7 @@ pub fn replay<T: Timing>(dag: &Dag, timing: &mut T) -> Result<Outcome, T::Error>
     for r in 0..npus {
         lp.at(0.0, Event::IssueReady(r as u32));
     }
-    while let Some(Queued { t, ev, .. }) = lp.heap.pop() {
+    while let Some((t, ev)) = lp.driver.next()? {
         match ev {
             Event::IssueReady(r) => lp.issue_ready(t, r)?,
             Event::Finish(n) => lp.finish(t, n)?,

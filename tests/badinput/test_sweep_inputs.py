@@ -313,3 +313,19 @@ def test_an_option_the_graph_refuses_is_located_at_its_spec_key(tmp_path, capsys
     assert code == 1, text
     [row] = table(tmp_path / "r.parquet")
     assert row["error"].startswith(f"{spec}:4:11: axes.chunks: error: 99,999,999 chunks on 2 group members"), row
+
+
+@pytest.mark.parametrize("axes, where, message", [
+    # each was "<input>: error: cannot simulate: invalid input: ..." in the point's row
+    ('  algorithm: "ring,direct,ring"\n', ":4:14: axes.algorithm:",
+     "3 algorithms for 2 dimensions (4x2: the graph's dims annotation)"),
+    ('  dims: "3,3"\n', ":4:9: axes.dims:", "dims 3x3 multiply to 9 but the group has 8 ranks"),
+    ("  root: 99\n  collective: broadcast\n", ":4:9: axes.root:", "root member 99 is outside the group of 8"),
+    ("  collective: point-to-point\n", ":4:15: axes.collective:", "point-to-point needs groups of exactly 2 ranks"),
+])
+def test_options_the_graph_refuses_name_their_spec_key(tmp_path, capsys, axes, where, message):
+    spec = write(tmp_path, "s.yaml", f'source: std.fabrics.stack\naxes:\n  shape: "RI(4)_SW(2)"\n{axes}')
+    code, text = sweep(capsys, spec, "-o", tmp_path / "r", "--workers", "1", "-q")
+    assert code == 1, text
+    [row] = table(tmp_path / "r.parquet")
+    assert row["error"].startswith(f"{spec}{where} error: {message}"), row["error"]

@@ -146,3 +146,29 @@ def test_collective_options_a_workload_cannot_use_are_located(tmp_path, capsys, 
     code, out = cli(capsys, "simulate", RING, "--workload", text, *argv)
     option = "--routing" if "--routing" in argv else "--algorithm" if "ring,direct,ring" in argv else "--dims"
     assert code == 1 and out.startswith(f"{option}: error: {message}"), out
+
+
+def test_a_breakdown_picture_of_an_unknown_format_is_refused_before_the_replay(tmp_path, capsys):
+    """--breakdown b.txt ran the replay, then failed as "internal error: ValueError: Format 'txt' is
+    not supported" (exit 3), leaving b.txt behind."""
+    text = tmp_path / "w.txt"
+    text.write_text(f"MICRO\n1\n{MICRO}\n")
+    out_file = tmp_path / "b.txt"
+    code, out = cli(capsys, "simulate", RING, "--workload", text, "--breakdown", out_file)
+    assert code == 1 and out.startswith(f"{out_file}: error: cannot write --breakdown output: unknown output type "
+                                        "'.txt'; expected .png, .svg, .pdf"), out
+    assert not out_file.exists()
+
+
+def test_a_trace_named_gz_is_gzip_compressed(tmp_path, capsys):
+    """t.json.gz was written as plain JSON under a .gz name."""
+    import gzip
+    import json
+
+    text = tmp_path / "w.txt"
+    text.write_text(f"MICRO\n1\n{MICRO}\n")
+    for argv in (["--workload", text], []):
+        out_file = tmp_path / "t.json.gz"
+        code, out = cli(capsys, "simulate", RING, *argv, "--trace", out_file)
+        assert code == 0, out
+        assert json.loads(gzip.decompress(out_file.read_bytes()))["traceEvents"]

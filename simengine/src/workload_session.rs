@@ -1,0 +1,182 @@
+//! A workload replay on one shared network (`workload_replay::Driver` over `engine::Session`):
+//! the replay's events and the network's share one event queue, a collective joins the network
+//! as a job when its first member issues it and each member starts its part at its own issue, a
+//! send is one message on the network, and whatever is in flight at once shares links. Used for
+//! the contention-aware models (`fair`, `aware`, `astra-aware`); `--model astra` keeps timing
+//! each collective alone (`workload_replay::Alone`), which is exact for a network without
+//! contention (docs/workloads.md, "Contention between concurrent collectives").
+use std::collections::HashMap;
+
+use crate::engine::{Due, Session};
+use crate::error::SimResult;
+use crate::plan::CollectiveSpec;
+use crate::workload_replay::{Driver, Event};
+
+/// One collective as it ran: its job's first issuing node, and per member (group order) its node,
+/// issue and finish time.
+pub struct Ran {
+    pub nodes: Vec<u32>,
+    pub issue_ns: Vec<f64>,
+    pub finish_ns: Vec<f64>,
+}
+
+pub struct Shared<'s, 't> {
+    pub session: Session<'t>,
+    /// Per collective node: its plan (operation, size, algorithms ...) in `specs`.
+    spec_of: &'s [u32],
+    specs: &'s [CollectiveSpec],
+    /// Per node: its p2p key (sends), as the DAG's `channel`.
+    channel: &'s [u32],
+    /// Per p2p key: (source rank, destination rank, bytes).
+    p2p: &'s [(u32, u32, f64)],
+    /// Added to every message's network time (the models' per-message overhead beyond the links).
+    send_extra_ns: f64,
+    /// The job of each collective instance still being joined, by its first issuing node.
+    joining: HashMap<u32, u32>,
+    pub ran: Vec<Ran>,
+}
+
+const ISSUE_READY: u8 = 0;
+const FINISH: u8 = 1;
+const ARRIVE: u8 = 2;
+
+impl<'s, 't> Shared<'s, 't> {
+    pub fn new(session: Session<'t>, spec_of: &'s [u32], specs: &'s [CollectiveSpec], channel: &'s [u32],
+               p2p: &'s [(u32, u32, f64)], send_extra_ns: f64) -> Self {
+        Shared { session, spec_of, specs, channel, p2p, send_extra_ns, joining: HashMap::new(), ran: Vec::new() }
+    }
+}
+
+impl Driver for Shared<'_, '_> {
+    type Error = crate::error::SimError;
+
+    fn at(&mut self, t: f64, ev: Event) {
+        let (kind, node) = match ev {
+            Event::IssueReady(r) => (ISSUE_READY, r),
+            Event::Finish(n) => (FINISH, n),
+            Event::Arrive(n) => (ARRIVE, n),
+        };
+        self.session.at(t, kind, node);
+    }
+
+    fn next(&mut self) -> SimResult<Option<(f64, Event)>> {
+        loop {
+            let Some((t, due)) = self.session.next()? else { return Ok(None) };
+            return Ok(Some(match due {
+                Due::External { kind: ISSUE_READY, node } => (t, Event::IssueReady(node)),
+                Due::External { kind: FINISH, node } => (t, Event::Finish(node)),
+                Due::External { node, .. } => (t, Event::Arrive(node)),
+                Due::Member { job, member } => {
+                    let ran = &mut self.ran[job as usize];
+                    ran.finish_ns[member as usize] = t;
+                    (t, Event::Finish(ran.nodes[member as usize]))
+                }
+                Due::Message { key } if self.send_extra_ns > 0.0 => {
+                    self.session.at(t + self.send_extra_ns, ARRIVE, key);
+                    continue;
+                }
+                Due::Message { key } => (t, Event::Arrive(key)),
+            }));
+        }
+    }
+
+    fn send(&mut self, node: u32, t: f64) -> SimResult<()> {
+        let (src, dst, bytes) = self.p2p[self.channel[node as usize] as usize];
+        self.session.send(t, src, dst, bytes, node)
+    }
+
+    fn join(&mut self, group: &[u32], joined: &[(u32, usize, f64)]) -> SimResult<()> {
+        let (node, pos, t) = joined[joined.len() - 1];
+        let first = joined[0].0;
+        let job = match self.joining.get(&first) {
+            Some(&j) => j,
+            None => {
+                let j = self.session.add_job(&self.specs[self.spec_of[node as usize] as usize], group)?;
+                let n = group.len();
+                self.ran.push(Ran { nodes: vec![u32::MAX; n], issue_ns: vec![f64::NAN; n], finish_ns: vec![f64::NAN; n] });
+                self.joining.insert(first, j);
+                j
+            }
+        };
+        let ran = &mut self.ran[job as usize];
+        ran.nodes[pos] = node;
+        ran.issue_ns[pos] = t;
+        if joined.len() == group.len() {
+            self.joining.remove(&first);
+        }
+        self.session.start_member(job, pos as u32, t);
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::algorithms::{Algo, Op};
+    use crate::dim_scheduling::{InterScheduling, IntraScheduling};
+    use crate::engine::{Due, Session, SimConfig};
+    use crate::network::Model;
+    use crate::plan::{CollectiveSpec, Optimization, Scheduling};
+    use crate::topology::Topology;
+
+    /// NPUs 0, 1, 2 on one switch (node 3): 8 Gbit/s = 1 byte/ns and 100 ns per link.
+    fn star() -> Topology {
+        Topology::new(4, &[0, 1, 2], &[3, 3, 3], &[8.0; 3], &[100.0; 3], None, &[]).unwrap()
+    }
+
+    /// A 1,000-byte all-gather shard per member, one chunk, no endpoint delay, free reductions.
+    fn spec() -> CollectiveSpec {
+        CollectiveSpec {
+            op: Op::AllGather, size_bytes: 1000.0, groups: vec![], dims: vec![], algorithms: vec![Algo::Ring],
+            programs: vec![], chunk_programs: vec![], chunk_order: None, root: 0, chunks: 1, active_chunks_per_dim: 1,
+            endpoint_delay_ns: 0.0, local_mem_bw_gb_per_s: None, optimization: Optimization::LocalBwAware,
+            scheduling: Scheduling::Ordered, intra: IntraScheduling::Fifo, inter: InterScheduling::Ascending,
+            dim_bandwidth: vec![], starts: vec![], local_ring: false, routes: vec![],
+        }
+    }
+
+    fn drain(s: &mut Session) -> Vec<(f64, Due)> {
+        std::iter::from_fn(|| s.next().unwrap()).collect()
+    }
+
+    /// Aware (FIFO store-and-forward links): two 1,000-byte messages into NPU 2 at 0 reach the
+    /// switch together (1,100 ns), then leave it one after the other on link switch->2.
+    #[test]
+    fn two_messages_into_one_npu_queue_on_its_link() {
+        let (topo, npus, spec) = (star(), [0u32, 1, 2], spec());
+        let cfg = SimConfig { model: Model::Aware, ..SimConfig::default() };
+        let mut s = Session::new(&topo, &npus, &spec, &cfg).unwrap();
+        s.send(0.0, 0, 2, 1000.0, 7).unwrap();
+        s.send(0.0, 1, 2, 1000.0, 8).unwrap();
+        assert_eq!(drain(&mut s), vec![(2200.0, Due::Message { key: 7 }), (3200.0, Due::Message { key: 8 })]);
+    }
+
+    /// Fair: an all-gather on {0, 2} alone, then with a message 1 -> 2 of the same size sent when it
+    /// starts: the two flows share link switch->2 at half its bandwidth each, so member 2 gets its
+    /// shard 1,000 ns later (member 0 receives over its own link: unchanged). The caller's events
+    /// come back in time order with the network's.
+    #[test]
+    fn a_message_slows_the_collective_that_shares_its_link() {
+        let (topo, npus, spec) = (star(), [0u32, 1, 2], spec());
+        let cfg = SimConfig { model: Model::Fair, ..SimConfig::default() };
+        let run = |with_message: bool| {
+            let mut s = Session::new(&topo, &npus, &spec, &cfg).unwrap();
+            let job = s.add_job(&spec, &[0, 2]).unwrap();
+            s.start_member(job, 0, 0.0);
+            s.start_member(job, 1, 0.0);
+            if with_message {
+                s.send(0.0, 1, 2, 1000.0, 9).unwrap();
+            }
+            s.at(1500.0, 0, 42);
+            let due = drain(&mut s);
+            (due, s.job_finish(job).to_vec())
+        };
+        let (due, alone) = run(false);
+        assert_eq!(alone, vec![1200.0, 1200.0]);
+        assert!(due.contains(&(1200.0, Due::Member { job: 0, member: 0 })) && due.contains(&(1200.0, Due::Member { job: 0, member: 1 })));
+        assert_eq!(due.last(), Some(&(1500.0, Due::External { kind: 0, node: 42 })));
+        let (due, together) = run(true);
+        assert_eq!(together, vec![1200.0, 2200.0]);
+        assert!(due.contains(&(2200.0, Due::Message { key: 9 })));
+        assert!(due.contains(&(1500.0, Due::External { kind: 0, node: 42 })));
+    }
+}

@@ -1,0 +1,104 @@
+"""The workload replay's shared network (infragraph/workload/shared.py): under the contention-aware
+models, collectives and messages of different groups in flight at once share links.
+
+The bounds are derived by hand. S = 1 MiB over 50 GiB/s links (S / B = 19,531.25 ns):
+- RI(5), groups {0, 2} and {1, 3}: each all-gather member sends its S-byte shard two hops the only
+  short way round (0->1->2 and 1->2->3, back 2->1->0 and 3->2->1), so the two groups share link 1->2
+  one way and 2->1 the other. Under `fair` the two flows on each shared link get half its bandwidth
+  from the start to the end: together each takes S / B longer than alone. Under `aware` (store and
+  forward) group {1, 3}'s message is on link 1->2 during the time {0, 2}'s crosses its first hop, so
+  they never meet: together = alone.
+- SW(4), NPUs 0 and 1 both send S bytes to NPU 2 at 0: both messages need link switch->2 at once.
+  `fair`: each at B / 2, both arrive S / B later than one alone; `aware` (a FIFO link): the first
+  arrives as alone, the second S / B later.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from infragraph import blueprints
+from infragraph.simulate import SimulationOptions, prepare, simulate
+from infragraph.workload.replay import ReplayOptions, replay
+from infragraph.workload.trace import read_et_set
+from tests.workload.etsets import coll, comp, recv, send, write_set
+
+S = 1 << 20
+S_OVER_B = S / (50 * 2**30 / 1e9)  # ns
+IDLE = [comp(1, 1)]
+
+
+def sim(model: str) -> SimulationOptions:
+    return SimulationOptions(model=model, chunks=1, endpoint_delay_ns=10, local_mem_bw_gb_per_s=None)
+
+
+@pytest.fixture(scope="module")
+def ring5():
+    return prepare(blueprints.graph("std.fabrics.stack", shape="RI(5)", bandwidth="[50.0 GiB/s]", latency="[500.0 ns]"))
+
+
+@pytest.fixture(scope="module")
+def switch4():
+    return prepare(blueprints.graph("std.fabrics.stack", shape="SW(4)", bandwidth="[50.0 GiB/s]", latency="[500.0 ns]"))
+
+
+def run(p, tmp_path, model, per_rank, groups=None):
+    prefix, cg = write_set(tmp_path, per_rank, groups)
+    return replay(p, read_et_set(prefix, len(per_rank), cg), ReplayOptions(sim=sim(model)))
+
+
+def finish(r):
+    return [n["finish_ns"] for n in r["npus"]]
+
+
+@pytest.mark.parametrize("model", ["fair", "aware", "astra-aware"])
+def test_a_lone_collective_on_the_shared_network_takes_the_engines_time(ring5, tmp_path, model):
+    a = [coll(1, "all-gather", S, group=1)]
+    r = run(ring5, tmp_path, model, [a, IDLE, a, IDLE, IDLE], {1: [0, 2]})
+    assert r["network"] == "shared"
+    alone = simulate(ring5, SimulationOptions(**{**sim(model).__dict__, "collective": "all-gather", "size_bytes": S,
+                                                 "groups": ((0, 2),), "top_links": 0}))
+    if model == "astra-aware":  # ASTRA-sim's sub-group ring: 10 ns in place of the endpoint delay (timing.py)
+        alone = simulate(ring5, SimulationOptions(**{**sim(model).__dict__, "collective": "all-gather", "size_bytes": S,
+                                                     "groups": ((0, 2),), "top_links": 0, "dims": (2,),
+                                                     "astra_communicator_group": True}))
+    assert finish(r)[0] == finish(r)[2] == alone["collective_time_ns"] > S_OVER_B
+    (c,) = r["collectives"]
+    assert (c["start_ns"], c["end_ns"], c["ranks"]) == (0, alone["collective_time_ns"], 2)
+
+
+def test_fair_two_groups_on_one_link_each_get_half_of_it(ring5, tmp_path):
+    a, b = [coll(1, "all-gather", S, group=1)], [coll(1, "all-gather", S, group=2)]
+    groups = {1: [0, 2], 2: [1, 3]}
+    alone = finish(run(ring5, tmp_path, "fair", [a, IDLE, a, IDLE, IDLE], groups))[0]
+    together = finish(run(ring5, tmp_path, "fair", [a, b, a, b, IDLE], groups))
+    assert together[:4] == [pytest.approx(alone + S_OVER_B, abs=1e-6)] * 4
+    assert together[4] == 1000
+
+
+def test_aware_store_and_forward_keeps_the_offset_groups_apart(ring5, tmp_path):
+    a, b = [coll(1, "all-gather", S, group=1)], [coll(1, "all-gather", S, group=2)]
+    groups = {1: [0, 2], 2: [1, 3]}
+    alone = finish(run(ring5, tmp_path, "aware", [a, IDLE, a, IDLE, IDLE], groups))[0]
+    assert finish(run(ring5, tmp_path, "aware", [a, b, a, b, IDLE], groups))[:4] == [alone] * 4
+
+
+@pytest.mark.parametrize("model, first_later", [("fair", 1.0), ("aware", 0.0), ("astra-aware", 0.0)])
+def test_two_sends_into_one_npu_share_its_link(switch4, tmp_path, model, first_later):
+    one = run(switch4, tmp_path, model, [[send(1, 0, 2, S)], IDLE, [recv(1, 0, 2, S)], IDLE])
+    alone = one["messages"][0]["end_ns"]
+    two = run(switch4, tmp_path, model, [[send(1, 0, 2, S)], [send(1, 1, 2, S)],
+                                         [recv(1, 0, 2, S), recv(2, 1, 2, S, tag=0)], IDLE])
+    wait = int(S_OVER_B) if model == "astra-aware" else S_OVER_B  # ASTRA-sim serializes in whole ns
+    ends = sorted(m["end_ns"] for m in two["messages"])
+    assert ends == [pytest.approx(alone + first_later * wait, abs=1e-6), pytest.approx(alone + wait, abs=1e-6)]
+    assert finish(two)[2] == pytest.approx(alone + wait, abs=1e-6)
+
+
+def test_astra_keeps_timing_each_collective_alone(ring5, tmp_path):
+    a, b = [coll(1, "all-gather", S, group=1)], [coll(1, "all-gather", S, group=2)]
+    groups = {1: [0, 2], 2: [1, 3]}
+    alone = run(ring5, tmp_path, "astra", [a, IDLE, a, IDLE, IDLE], groups)
+    together = run(ring5, tmp_path, "astra", [a, b, a, b, IDLE], groups)
+    assert alone["network"] == together["network"] == "alone"
+    assert finish(together)[0] == finish(alone)[0]
