@@ -2,7 +2,7 @@
 
 Run: python benchmarks/collectives_synthesize.py quality [K [P]] # the table: bound, ring, RHD, direct, ours
      python benchmarks/collectives_synthesize.py quality 0      # ... with synthesize_best (chunks auto)
-     python benchmarks/collectives_synthesize.py speed [N ...]  # synthesis CPU time (default 1024 4096)
+     python benchmarks/collectives_synthesize.py speed [N ...]  # CPU time per phase (default 1024 4096)
      python benchmarks/collectives_synthesize.py gather N [keep]  # all-gather only, timeline not kept (16,384)
      python benchmarks/collectives_synthesize.py cli N [torus|stack] [--old DIR]  # the commands end to end
 
@@ -63,7 +63,7 @@ def quality(k: int | None, pieces: int) -> None:
                 cells.append(f"{t / 1e6:.3f} ({bound / t * 100:.0f} %)")
             except InfraGraphError:
                 cells.append("n/a")
-        e = engine_time(g, s, "fair", "auto")
+        e = engine_time(g, s, "fair", "auto", free=True)
         model_eff.append(bound / s.time_ns)
         engine_eff.append(bound / e["time_ns"])
         print(f"| {label} | {s.ranks} | {bound / 1e6:.3f} | {' | '.join(cells)} | {s.time_ns / 1e6:.3f} "
@@ -74,6 +74,15 @@ def quality(k: int | None, pieces: int) -> None:
 
 
 def speed(sizes: list[int]) -> None:
+    """CPU seconds of each phase in one process: synthesize (matching, composition, replay and the
+    step grouping, all in the engine), the proof, writing the binary schedule file, reading it
+    back (every value checked) and proving it again; peak RSS of the process so far."""
+    import os
+    import resource
+    import tempfile
+
+    from infragraph.collectives.schedule_file import read_schedule_file, write_schedule_file
+
     for n in sizes:
         side = int(round(n ** 0.5))
         shapes = [("torus", f"[{side},{side}]"), ("stack", f'"RI(4)_FC(4)_SW({n // 16})"')]
@@ -84,8 +93,17 @@ def speed(sizes: list[int]) -> None:
             t1 = time.process_time()
             validate(s.cols)
             t2 = time.process_time()
-            print(f"{s.ranks} NPUs, {kind} {value}: all-reduce, 1 chunk/rank, {s.src.size:,} transfers: synthesis "
-                  f"{t1 - t0:.1f} s CPU, proof {t2 - t1:.1f} s; {s.efficiency * 100:.1f} % of the bound", flush=True)
+            with tempfile.TemporaryDirectory(dir=os.environ.get("BENCH_TMP")) as tmp:
+                path = os.path.join(tmp, "s.igsched")
+                size = write_schedule_file(path, s.columns())
+                t3 = time.process_time()
+                validate(read_schedule_file(path))
+                t4 = time.process_time()
+            peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e6
+            print(f"{s.ranks} NPUs, {kind} {value}: all-reduce, 1 chunk/rank, {s.cols.transfers:,} transfers: synthesis "
+                  f"{t1 - t0:.1f} s CPU, proof {t2 - t1:.2f} s, write {t3 - t2:.2f} s ({size / 1e6:,.0f} MB), read + proof "
+                  f"{t4 - t3:.2f} s; {s.efficiency * 100:.1f} % of the bound; peak RSS {peak:.2f} GB", flush=True)
+            del s
 
 
 def gather(n: int, keep: bool = False) -> None:

@@ -464,6 +464,9 @@ def _run(args) -> int:
     from ..simulate.failures import format_failures, simulate_with_failures
 
     given = given_collective_options(args)
+    if args.trace == "-":  # it wrote a file named "-"; the trace would bury the summary on stdout
+        raise option_error("--trace", "bad --trace '-': a trace is written to a file, not stdout; expected a file "
+                                      "name", hint="e.g. --trace trace.json (or trace.json.gz), opened in Perfetto")
     if args.workload and wants_comparison(args.algorithm):
         raise option_error("--algorithm", "'synthesized' compares algorithms on one collective, not a workload's; "
                                           "give --algorithm NAME (or one per dimension)",

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import argparse
 import json
+from contextlib import contextmanager
 
 from ..units import UnitError, parse_size_bytes
-from .common import (about_failures, add_failure_arguments, add_source_arguments, at_least, failure_spec,
-                     load_graph_with_progress, option_error, progress)
+from .common import (about_failures, add_failure_arguments, add_source_arguments, at_least, failure_option,
+                     failure_spec, load_graph_with_progress, option_error, progress)
 
 COLLECTIVES = ("all-gather", "reduce-scatter", "all-reduce")
 DEPENDENCIES = ("auto", "rank-steps", "chunks")
@@ -103,7 +104,7 @@ def run(args) -> int:
                                        f"{max_chunks_per_rank(n, args.collective, pieces):,} chunks per rank"
                                        f"{f' x {pieces} pieces' if pieces > 1 else ''} fit the synthesizer's "
                                        f"{MAX_TRANSFERS:,} transfers")
-    with progress(args).phase("synthesizing"):
+    with progress(args).phase("synthesizing"), _split_by_failures(args):
         if chunks is None:
             s = synthesize_best(failed, args.collective, size, seed=args.match_seed)
         else:
@@ -131,6 +132,24 @@ def run(args) -> int:
     return 0
 
 
+@contextmanager
+def _split_by_failures(args):
+    """A fabric split by --fail / --fail-random is an error of that option (it said `<input>: error`),
+    naming what was given and what is expected."""
+    from ..collectives.matching import SplitFabricError
+
+    try:
+        yield
+    except SplitFabricError as exc:
+        if not (args.fail or args.fail_random is not None):
+            raise
+        option = failure_option(args)
+        given = " ".join([*(f"--fail '{f}'" for f in args.fail),
+                          *([f"--fail-random {args.fail_random}"] if args.fail_random is not None else [])])
+        raise option_error(option, f"{given}: {exc.diagnostics[0].message}; expected failures that leave every NPU "
+                                   "able to reach every other", hint=exc.diagnostics[0].hint) from None
+
+
 def format_summary(s, engine: dict | None) -> str:
     """What was synthesized, the bound, and the times (ms) with their share of the bound."""
     bound = s.bound.time_ns
@@ -144,5 +163,7 @@ def format_summary(s, engine: dict | None) -> str:
              f"  {'lower bound':<28}{bound / 1e6:10.3f} ms  ({s.bound.reason})",
              line("synthesizer's model", s.time_ns)]
     if engine:
-        lines.append(line(f"engine ({engine['model']}, {engine['dependencies']})", engine["time_ns"]))
+        lines.append(line(f"engine ({engine['model']}, {engine['dependencies']})", engine["time_ns"])
+                     + f"  [as simulate: {engine['endpoint_delay_ns']:g} ns endpoint delay, reductions at "
+                       f"{engine['local_mem_bw_gb_per_s']:g} GB/s]")
     return "\n".join(lines)

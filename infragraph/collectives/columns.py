@@ -27,6 +27,23 @@ class ScheduleError(ValueError):
     """A schedule that is malformed or does not implement its collective; the message is located."""
 
 
+# The proof (prove below, simengine/src/schedule_proof.rs) keeps 12 B per (rank, chunk) pair, ranks x
+# ranks x chunks_per_rank of them: "ranks": 99999999999 aborted the process for memory. A valid
+# schedule has at least ranks x (ranks - 1) x chunks_per_rank transfers (every chunk reaches, or is
+# reduced from, every other rank), so past MAX_PROOF_PAIRS the pairs may not exceed twice the transfers.
+MAX_PROOF_PAIRS = 1 << 26
+
+
+def check_proof_size(ranks: int, chunks_per_rank: int, transfers: int) -> None:
+    """Refuse a schedule whose proof state would dwarf its transfers (it cannot be valid)."""
+    pairs = ranks * ranks * chunks_per_rank
+    if pairs > max(MAX_PROOF_PAIRS, 2 * transfers):
+        raise ScheduleError(f"/ranks, /chunks_per_rank: {ranks:,} ranks x {chunks_per_rank:,} chunks per rank make "
+                            f"{pairs:,} (rank, chunk) pairs to prove for {transfers:,} transfers; expected at most "
+                            f"{max(MAX_PROOF_PAIRS, 2 * transfers):,} (a valid schedule has at least ranks x (ranks - 1) "
+                            "x chunks_per_rank transfers)")
+
+
 @dataclass(frozen=True, eq=False)
 class ScheduleColumns:
     """Transfers of step s are rows step_ptr[s] .. step_ptr[s + 1] of src, dst, chunk (unsigned
@@ -70,6 +87,7 @@ class ScheduleColumns:
         ScheduleError naming the step and ranks, or the rank and chunk that ends wrong."""
         from .._simengine import prove_schedule
 
+        check_proof_size(self.ranks, self.chunks_per_rank, len(self.src))
         width = index_width(self.ranks, self.chunks)
         try:
             prove_schedule(collective=self.collective, ranks=self.ranks, chunks_per_rank=self.chunks_per_rank,

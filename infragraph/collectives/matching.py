@@ -34,7 +34,7 @@ from functools import cached_property
 
 import numpy as np
 
-from ..errors import error
+from ..errors import InfraGraphError, error
 from .links import LogicalLinks
 
 
@@ -87,6 +87,11 @@ def all_gather(links: LogicalLinks, chunks_per_rank: int, chunk_bytes: float, se
                     np.frombuffer(raw["start"], dtype="<f8"), fly, int(raw["transfers"]), float(raw["time_ns"]))
 
 
+class SplitFabricError(InfraGraphError):
+    """The NPUs fall into parts that cannot exchange chunks. Its own type so that a caller which
+    applied failures locates it at the failure option (cli/synthesize.py), not at `<input>`."""
+
+
 def check_connected(links: LogicalLinks) -> None:
     """Every rank must reach every other over logical links (the chunks spread hop by hop)."""
     from scipy.sparse import csr_matrix
@@ -98,5 +103,6 @@ def check_connected(links: LogicalLinks) -> None:
     if count > 1:
         a = int(np.flatnonzero(label == label[0])[-1])
         b = int(np.flatnonzero(label != label[0])[0])
-        raise error(f"the NPUs are not all connected: rank {a} and rank {b} cannot exchange chunks over the "
-                    f"surviving links ({count} separate parts)", hint="fail fewer links")
+        raise SplitFabricError(error(f"the NPUs are not all connected: rank {a} and rank {b} cannot exchange chunks "
+                                     f"over the surviving links ({count} separate parts)",
+                                     hint="fail fewer links").diagnostics)

@@ -300,21 +300,29 @@ def _concat(a: LogicalLinks, b: LogicalLinks) -> LogicalLinks:
                         np.concatenate([a.resources, b.resources]), a.ingress_gbps, a.egress_gbps)
 
 
-def engine_time(g: FQG, synthesis: Synthesis, model: str = "fair", dependencies: str = "auto") -> dict:
-    """The synthesized schedule run in the collective engine (collectives.run) under `model`, with
-    free reductions and no endpoint delay (the bound counts neither): {model, dependencies, time_ns}.
+def engine_time(g: FQG, synthesis: Synthesis, model: str = "fair", dependencies: str = "auto",
+                free: bool = False) -> dict:
+    """The synthesized schedule run in the collective engine (collectives.run) under `model`:
+    {model, dependencies, time_ns, endpoint_delay_ns, local_mem_bw_gb_per_s}. By default with
+    simulate's defaults (10 ns endpoint delay, reductions at 1600 GB/s), so the time is the one
+    `simulate --algorithm schedule:FILE` gives (synthesize printed a time with free reductions that
+    simulate did not reproduce); `free=True` times it as the synthesizer's model and the bound do
+    (free reductions, no endpoint delay). The assumptions are returned with the time.
     `dependencies` "auto" runs both modes and keeps the faster."""
     from ..simulate import SimulationOptions, prepare
     from .run import simulate_schedule
 
     modes = ("rank-steps", "chunks") if dependencies == "auto" else (dependencies,)
     p = prepare(g)
-    opts = SimulationOptions(model=model, local_mem_bw_gb_per_s=None, endpoint_delay_ns=0.0)
+    opts = SimulationOptions(model=model)
+    if free:
+        opts = replace(opts, local_mem_bw_gb_per_s=None, endpoint_delay_ns=0.0)
     best: dict | None = None
     for mode in modes:
         r = simulate_schedule(p, synthesis.schedule(mode), synthesis.size_bytes, opts, check=False)
         t = float(r["collective_time_ns"])
         if best is None or t < best["time_ns"]:
-            best = {"model": model, "dependencies": mode, "time_ns": t}
+            best = {"model": model, "dependencies": mode, "time_ns": t, "endpoint_delay_ns": opts.endpoint_delay_ns,
+                    "local_mem_bw_gb_per_s": opts.local_mem_bw_gb_per_s}
     assert best is not None
     return best

@@ -189,6 +189,9 @@ def _node(msg, where_file: str) -> Node:
     is_cpu = attrs.get("is_cpu_op", False)
     if not isinstance(is_cpu, bool):
         raise located(where, f"attribute 'is_cpu_op' is {is_cpu!r}; expected a bool")
+    if msg.duration_micros > MAX_U64 // 1000:  # ASTRA-sim counts the duration in ns, a uint64
+        raise located(where, f"duration_micros is {msg.duration_micros} us; expected at most {MAX_U64 // 1000} us "
+                      f"(x 1,000 = ns must fit a uint64, at most {MAX_U64})")
     n = Node(id=int(msg.id), name=msg.name, kind=kind, deps=tuple(dict.fromkeys([*msg.data_deps, *msg.ctrl_deps])),
              duration_ns=int(msg.duration_micros) * 1000 or 1, is_cpu_op=is_cpu)
     if kind == "compute":
@@ -466,6 +469,21 @@ def _communication_suspect(w: Workload) -> bool:
     return False
 
 
+def _check_group_sizes(cols: Columns, groups: dict[int, tuple[int, ...]], where: str) -> None:
+    """A collective on a group of one rank, located at the comm-group file and the group (the
+    engine refused it as `<input>: a process group needs at least 2 ranks`). An unused one-rank
+    group is accepted: traces of runs with a parallelism of 1 define them."""
+    single = [gid for gid, members in groups.items() if len(members) < 2]
+    if not single:
+        return
+    used = np.flatnonzero((cols.kind == KIND_CODES["collective"]) & np.isin(cols.group, single))
+    if used.size:
+        i = int(used[0])
+        gid, rank = int(cols.group[i]), int(np.searchsorted(cols.npu_ptr, i, side="right") - 1)
+        raise located(where, f"group {gid} has 1 rank {list(groups[gid])}, but rank {rank} issues a collective on it "
+                             f"(node {int(cols.id[i])}); expected a group of at least 2 ranks")
+
+
 def read_et_set(prefix: str, num_npus: int, comm_groups: str | os.PathLike | None = None) -> Workload:
     """Read `<prefix>.<rank>.et` for ranks 0..num_npus-1 (the fabric's NPUs) and check the set.
     The engine's reader decodes the files; a file it leaves (anything unusual) is read here, which
@@ -480,6 +498,8 @@ def read_et_set(prefix: str, num_npus: int, comm_groups: str | os.PathLike | Non
             _read_file(Path(paths[r]), r)
         cols = columns_of([_read_file(Path(p), r) for r, p in enumerate(paths)])
     groups = read_comm_groups(comm_groups, num_npus) if comm_groups else {}
+    if groups:
+        _check_group_sizes(cols, groups, str(comm_groups))
     w = Workload(source=prefix, cols=cols, groups=groups)
     if _communication_suspect(w):
         _check_communication(w, prefix)

@@ -374,6 +374,9 @@ fn node<'a>(s: &Schema, b: &'a [u8], deps: &mut Vec<u64>, scratch: &mut DepScrat
         Some(Some(Value::Bool(x))) => x,
         _ => return None,
     };
+    if micros > u64::MAX / 1000 {
+        return None; // its ns overflow ASTRA-sim's u64: the Python reader (trace.py) locates the error
+    }
     let max_u64 = u64::MAX as i128;
     let mut r = Row { id, name, kind, is_cpu, duration_ns: if micros == 0 { 1.0 } else { (micros as u128 * 1000) as f64 },
                       num_ops: 0, tensor_size: 0, comm_size: 0, comm_type: 0, tag: 0, src: u32::MAX, dst: u32::MAX, group: 0 };

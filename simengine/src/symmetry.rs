@@ -294,6 +294,14 @@ pub fn find_orbits(
     if !plan.chunk_phases.is_empty() {
         return Err("offlineGreedy gives every chunk its own phases".to_string().into());
     }
+    if cfg.ecmp && (cfg.policies.is_empty() || cfg.policies.iter().any(|&(p, _)| p == Policy::Ecmp)) {
+        // Refused before routing every member (which costs as much as the full run's routing):
+        // the hash picks each connection's way on its own, so routes do not follow the servers.
+        return Err("ECMP hashes each connection onto a way of its own, so routes do not repeat with the servers \
+                    (d-mod-k routing does: --routing-policy scale-out=d-mod-k)"
+            .to_string()
+            .into());
+    }
     let outer = plan.dims.len() - 1;
     let n = plan.dims[outer];
     if !n.is_power_of_two() {

@@ -156,3 +156,18 @@ def test_plot_and_page_outputs(tmp_path, capsys):
     assert code == 1 and "unknown output type '.txt'" in err
     code, err = run(capsys, "visualize", RING, "-o", str(tmp_path / "no" / "g.html"))
     assert code == 1 and "does not exist" in err
+
+
+@pytest.mark.parametrize("workload", [False, True])
+def test_a_trace_to_stdout_is_refused_at_trace(tmp_path, capsys, monkeypatch, workload):
+    """Review: `simulate --trace -` wrote a file named "-" (with and without --workload)."""
+    from tests.badinput.input_cases import cli
+    from tests.workload.etsets import comp, write_set
+
+    monkeypatch.chdir(tmp_path)
+    argv = ["--workload", write_set(tmp_path, [[comp(1, 1)]] * 8)[0]] if workload else []
+    code, out = cli(capsys, "simulate", str(Path(__file__).parents[2] / "examples" / "ring8.igl"), *argv, "--trace", "-")
+    assert code == 1, out
+    assert out.startswith("--trace: error: bad --trace '-': a trace is written to a file, not stdout; expected a file "
+                          "name"), out
+    assert "Traceback" not in out and not (tmp_path / "-").exists()

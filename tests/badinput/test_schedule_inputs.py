@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.badinput.input_cases import cli
 
 ROOT = Path(__file__).parents[2]
@@ -73,3 +75,38 @@ def test_an_mscclpp_plan_with_huge_buffers_is_refused_not_run_for_hours(tmp_path
         code, out = cli(capsys, "schedule", "validate", path)
         assert code == 1 and out.startswith(f"{path}: {where}: error: ") and message in out, out
         assert "Traceback" not in out
+
+
+RING_JSON = ROOT / "examples" / "schedules" / "ring8_allreduce.json"
+
+
+@pytest.mark.parametrize("key, value, found", [
+    ("ranks", 99999999999, "99,999,999,999 ranks x 1 chunks per rank make 9,999,999,999,800,000,000,001"),
+    ("chunks_per_rank", 1000000000, "8 ranks x 1,000,000,000 chunks per rank make 64,000,000,000")])
+def test_a_schedule_too_large_to_prove_is_an_error_not_an_abort(tmp_path, capsys, key, value, found):
+    """Review: "ranks": 99999999999 aborted validate for memory (exit 134) in schedule_proof::prove."""
+    import json
+
+    doc = json.loads(RING_JSON.read_text())
+    doc[key] = value
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps(doc))
+    for argv, where in ((["schedule", "validate", path], f"{path}: error: the schedule does not implement its all-reduce: "),
+                        (["simulate", "std.fabrics.torus", "-D", "sizes=[4,2]", "--algorithm", f"schedule:{path}"],
+                         f"--algorithm: error: schedule {path} does not implement its all-reduce: ")):
+        code, out = cli(capsys, *argv)
+        assert code == 1, out
+        assert out.startswith(where) and f"/ranks, /chunks_per_rank: {found} (rank, chunk) pairs to prove for 112 " \
+               "transfers; expected at most 67,108,864" in out, out
+        assert "Traceback" not in out
+
+
+def test_failures_that_split_the_fabric_are_located_at_fail(tmp_path, capsys):
+    """Review: `synthesize ... --fail 'npu.*'` said `<input>: error: the NPUs are not all connected`."""
+    code, out = cli(capsys, "synthesize", "std.fabrics.torus", "-D", "sizes=[4,4]", "--collective", "all-reduce",
+                    "--fail", "npu.*", "-o", tmp_path / "s.json")
+    assert code == 1, out
+    assert out.startswith("--fail: error: --fail 'npu.*': the NPUs are not all connected: rank 0 and rank 1 cannot "
+                          "exchange chunks over the surviving links (16 separate parts); expected failures that leave "
+                          "every NPU able to reach every other"), out
+    assert "Traceback" not in out and not (tmp_path / "s.json").exists()

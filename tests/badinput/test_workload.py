@@ -172,3 +172,35 @@ def test_a_trace_named_gz_is_gzip_compressed(tmp_path, capsys):
         code, out = cli(capsys, "simulate", RING, *argv, "--trace", out_file)
         assert code == 0, out
         assert json.loads(gzip.decompress(out_file.read_bytes()))["traceEvents"]
+
+
+def test_a_duration_whose_ns_overflow_a_uint64_is_located_at_the_node(tmp_path, capsys):
+    """Review: duration_micros = 2^63 was accepted and the replay reported a 9.2e24 ns step; ASTRA-sim
+    counts ns in a uint64, so at most (2^64 - 1) // 1,000 us is accepted (the engine's reader leaves such
+    a node to the Python reader, which locates it)."""
+    big = 2**63
+    prefix, _ = write_set(tmp_path, [[comp(1, 1), comp(2, big)]] + [[comp(1, 1)]] * 7)
+    code, out = cli(capsys, "simulate", RING, "--workload", prefix)
+    assert code == 1, out
+    assert out.startswith(f"{prefix}.0.et: node 2 'comp2': error: duration_micros is {big} us; expected at most "
+                          "18446744073709551 us (x 1,000 = ns must fit a uint64, at most 18446744073709551615)"), out
+    assert "Traceback" not in out
+    prefix, _ = write_set(tmp_path, [[comp(1, (2**64 - 1) // 1000)]] * 8, name="edge")
+    code, out = cli(capsys, "simulate", RING, "--workload", prefix)
+    assert "duration_micros" not in out and "Traceback" not in out, out
+
+
+def test_a_collective_on_a_one_rank_group_is_located_at_the_group_file(tmp_path, capsys):
+    """Review: it said `<input>: error: a process group needs at least 2 ranks, got 1`."""
+    prefix, cg = write_set(tmp_path, [[coll(1, "all-reduce", 8, group=1)]] + [[comp(1, 1)]] * 7, {1: [0]})
+    code, out = cli(capsys, "simulate", RING, "--workload", prefix, "--comm-group", cg)
+    assert code == 1, out
+    assert out.startswith(f"{cg}: error: group 1 has 1 rank [0], but rank 0 issues a collective on it (node 1); "
+                          "expected a group of at least 2 ranks"), out
+    assert "Traceback" not in out
+
+
+def test_an_unused_one_rank_group_is_accepted(tmp_path, capsys):
+    prefix, cg = write_set(tmp_path, [[coll(1, "all-reduce", 8, group=2)]] * 8, {1: [0], 2: list(range(8))})
+    code, out = cli(capsys, "simulate", RING, "--workload", prefix, "--comm-group", cg)
+    assert code == 0 and "Traceback" not in out, out

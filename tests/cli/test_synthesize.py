@@ -141,3 +141,19 @@ def test_json_output_of_a_huge_schedule_is_refused(capsys, tmp_path, monkeypatch
                        "-o", str(tmp_path / "s.json"))
     assert code == 1 and "-o" in err and "144 transfers are too many for a JSON schedule (at most 100)" in err
     assert "name the output *.igsched" in err and not (tmp_path / "s.json").exists()
+
+
+def test_the_engine_time_printed_is_the_one_simulate_gives(capsys, tmp_path):
+    """Review: synthesize printed "engine (fair) 5.037 ms" for the 4x4 torus where simulate gave 5.100 ms
+    (it timed free reductions and no endpoint delay without saying so); it now times with simulate's
+    defaults and states them, in the line and in the JSON."""
+    out_file, result = tmp_path / "s.json", tmp_path / "r.json"
+    code, out, _ = run(capsys, "synthesize", *MESH, "--collective", "all-reduce", "--size", "16MiB", "-o", str(out_file))
+    assert code == 0
+    engine = json.loads(out_file.read_text())["synthesis"]["engine"]
+    assert engine["endpoint_delay_ns"] == 10.0 and engine["local_mem_bw_gb_per_s"] == 1600.0
+    assert "[as simulate: 10 ns endpoint delay, reductions at 1600 GB/s]" in out
+    code, _, _ = run(capsys, "simulate", *MESH, "--algorithm", f"schedule:{out_file}", "--collective", "all-reduce",
+                     "--size", "16MiB", "--json", str(result))
+    assert code == 0
+    assert json.loads(result.read_text())["collective_time_ns"] == pytest.approx(engine["time_ns"], rel=1e-12)

@@ -102,3 +102,40 @@ def test_astra_keeps_timing_each_collective_alone(ring5, tmp_path):
     together = run(ring5, tmp_path, "astra", [a, b, a, b, IDLE], groups)
     assert alone["network"] == together["network"] == "alone"
     assert finish(together)[0] == finish(alone)[0]
+
+
+def test_nccl_mode_times_each_collective_alone_and_says_so(tmp_path):
+    """GPU servers: `fair`'s default algorithm is NCCL's, whose plan derates the links per
+    collective, so no shared network; the report names the reason and the step still replays."""
+    p = prepare(blueprints.graph("std.fabrics.clos", radix=4, tiers=2, nics_per_host=2, rail_optimized=True))
+    n = int(p.npu_nodes.size)
+    r = run(p, tmp_path, "fair", [[coll(1, "all-reduce", S)]] * n)
+    assert r["network"] == "alone (NCCL mode derates the links per collective)"
+    alone = simulate(p, SimulationOptions(model="fair", collective="all-reduce", size_bytes=S, chunks=1,
+                                          endpoint_delay_ns=10, local_mem_bw_gb_per_s=None, top_links=0))
+    assert r["step_time_ns"] == alone["collective_time_ns"] > 0
+
+
+# ASTRA-sim's congestion-aware binary (518bd51, 1-D topologies only) on the 1,024-NPU GPT-3-like step of
+# benchmarks/workload.py (b = 1: TP 8, PP 8, DP 16) on one Switch(1024), 50 GB/s, 1,000 ns; 4 chunks,
+# ring, LIFO, endpoint delay 10 ns, local-mem-bw 1600: every NPU's finish, by pipeline stage (rank // 128).
+AWARE_1K_FINISH_BY_STAGE = (684180879, 651300703, 629446873, 607593043, 585739213, 563885383, 542031553, 531440443)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(__import__("os").environ.get("INFRAGRAPH_SLOW") != "1",
+                    reason="writes and replays a 1,024-NPU step (about 25 s): INFRAGRAPH_SLOW=1 pytest -m slow")
+def test_astra_aware_equals_the_congestion_aware_binary_on_a_1024_npu_step(tmp_path):
+    import subprocess
+
+    from benchmarks.workload import spec
+
+    (tmp_path / "spec.yaml").write_text(spec(16, 8, 16, 1, 8), encoding="utf-8")
+    subprocess.run(["infragraph", "workload", "spec.yaml", "-o", "et/step"], cwd=tmp_path, check=True, capture_output=True)
+    p = prepare(blueprints.graph("std.fabrics.stack", shape="SW(1024)", bandwidth="[50 GiB/s]", latency="[1000 ns]"))
+    w = read_et_set(str(tmp_path / "et" / "step"), 1024, str(tmp_path / "et" / "step.json"))
+    opts = SimulationOptions(model="astra-aware", chunks=4, algorithm=("ring",), scheduling="lifo", endpoint_delay_ns=10,
+                             local_mem_bw_gb_per_s=1600)
+    r = replay(p, w, ReplayOptions(sim=opts))
+    assert r["network"] == "shared"
+    assert [int(n["finish_ns"]) for n in r["npus"]] == [AWARE_1K_FINISH_BY_STAGE[k // 128] for k in range(1024)]
