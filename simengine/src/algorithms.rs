@@ -99,10 +99,6 @@ pub struct Send {
 pub struct StepSpec {
     pub recv: u32,
     pub reduce_bytes: f64,
-    /// Each received message is processed on its own (endpoint delay + reduction from its
-    /// arrival), and the next step's sends go out one per processed message, in order, once all
-    /// `recv` messages have arrived (ASTRA-sim's direct all-reduce; see `astra_algorithms`).
-    pub staggered: bool,
 }
 
 /// Receiver tag of a lane's step (lanes run independently, so their steps must not collide).
@@ -124,7 +120,8 @@ pub struct PhaseAlgo {
     pub program: Option<Arc<Program>>,
     /// ASTRA-sim mode: the phase runs on a communicator group's ring (`CollectiveSpec::local_ring`).
     pub local_ring: bool,
-    /// ASTRA-sim mode: the ring runs the other way round (to position - 1): the all-gather phases
+    /// ASTRA-sim mode: the ring (and direct's order of peers) runs the other way round (to
+    /// position - 1): the all-gather phases
     /// of a multi-dimensional all-reduce (QueueLevelHandler::get_next_queue_id_last gives them
     /// RingTopology::Direction::Anticlockwise).
     pub anticlockwise: bool,
@@ -204,9 +201,9 @@ impl PhaseAlgo {
             return match (pos == self.root, s) {
                 (true, 0) => {
                     sends.push(Send { to: 1 - self.root, bytes: self.bytes_in, tag: tag(0, 0) });
-                    Some(StepSpec { recv: 0, reduce_bytes: 0.0, staggered: false })
+                    Some(StepSpec { recv: 0, reduce_bytes: 0.0 })
                 }
-                (false, 0) => Some(StepSpec { recv: 1, reduce_bytes: 0.0, staggered: false }),
+                (false, 0) => Some(StepSpec { recv: 1, reduce_bytes: 0.0 }),
                 _ => None,
             };
         }
@@ -229,7 +226,7 @@ impl PhaseAlgo {
         let d = self.lane_bytes();
         let next = (pos as i64 + dir).rem_euclid(n as i64) as usize;
         let mut send = |bytes: f64, rtag: usize| sends.push(Send { to: next, bytes, tag: tag(lane, rtag) });
-        let spec = |recv: u32, reduce_bytes: f64| Some(StepSpec { recv, reduce_bytes, staggered: false });
+        let spec = |recv: u32, reduce_bytes: f64| Some(StepSpec { recv, reduce_bytes });
         match self.op {
             Op::AllReduce | Op::ReduceScatter | Op::AllGather | Op::AllToAll => {
                 let steps = if self.op == Op::AllReduce { 2 * (n - 1) } else { n - 1 };
@@ -300,39 +297,42 @@ impl PhaseAlgo {
         let n = self.n;
         let d = self.bytes_in;
         let m = self.div(d, n as f64);
-        // Peers in order pos+1, pos+2, ... so members do not all target the same peer first.
+        // Peers in order pos+1, pos+2, ... so members do not all target the same peer first; the
+        // other way round on an anticlockwise ring (ASTRA-sim's AllToAll turns its receiver in the
+        // phase's direction, AllToAll::process_max_count).
         let mut to_all = |bytes: f64, rtag: usize| {
             for k in 1..n {
-                sends.push(Send { to: (pos + k) % n, bytes, tag: tag(0, rtag) });
+                let to = if self.anticlockwise { (pos + n - k) % n } else { (pos + k) % n };
+                sends.push(Send { to, bytes, tag: tag(0, rtag) });
             }
         };
         let all = (n - 1) as u32;
         match (self.op, s) {
             (Op::AllReduce, 0) | (Op::ReduceScatter, 0) => {
                 to_all(m, 0);
-                Some(StepSpec { recv: all, reduce_bytes: m, staggered: false })
+                Some(StepSpec { recv: all, reduce_bytes: m })
             }
             (Op::AllReduce, 1) => {
                 to_all(m, 1);
-                Some(StepSpec { recv: all, reduce_bytes: 0.0, staggered: false })
+                Some(StepSpec { recv: all, reduce_bytes: 0.0 })
             }
             (Op::AllGather, 0) => {
                 to_all(d, 0);
-                Some(StepSpec { recv: all, reduce_bytes: 0.0, staggered: false })
+                Some(StepSpec { recv: all, reduce_bytes: 0.0 })
             }
             (Op::AllToAll, 0) => {
                 to_all(m, 0);
-                Some(StepSpec { recv: all, reduce_bytes: 0.0, staggered: false })
+                Some(StepSpec { recv: all, reduce_bytes: 0.0 })
             }
             (Op::Broadcast, 0) if pos == self.root => {
                 to_all(d, 0);
-                Some(StepSpec { recv: 0, reduce_bytes: 0.0, staggered: false })
+                Some(StepSpec { recv: 0, reduce_bytes: 0.0 })
             }
-            (Op::Broadcast, 0) => Some(StepSpec { recv: 1, reduce_bytes: 0.0, staggered: false }),
-            (Op::Reduce, 0) if pos == self.root => Some(StepSpec { recv: all, reduce_bytes: d, staggered: false }),
+            (Op::Broadcast, 0) => Some(StepSpec { recv: 1, reduce_bytes: 0.0 }),
+            (Op::Reduce, 0) if pos == self.root => Some(StepSpec { recv: all, reduce_bytes: d }),
             (Op::Reduce, 0) => {
                 sends.push(Send { to: self.root, bytes: d, tag: tag(0, 0) });
-                Some(StepSpec { recv: 0, reduce_bytes: 0.0, staggered: false })
+                Some(StepSpec { recv: 0, reduce_bytes: 0.0 })
             }
             _ => None,
         }
@@ -358,13 +358,13 @@ impl PhaseAlgo {
                     let j = s + 1;
                     let m = self.div(d, pow(j));
                     exchange(sends, 1 << (j - 1), m);
-                    Some(StepSpec { recv: 1, reduce_bytes: if j >= 2 { m } else { 0.0 }, staggered: false })
+                    Some(StepSpec { recv: 1, reduce_bytes: if j >= 2 { m } else { 0.0 } })
                 } else {
                     // Doubling: back up from D/n at distance n/2 to D/2 at distance 1.
                     let t = s - k;
                     let m = self.div(d, pow(k - t));
                     exchange(sends, 1 << (k - 1 - t), m);
-                    Some(StepSpec { recv: 1, reduce_bytes: 0.0, staggered: false })
+                    Some(StepSpec { recv: 1, reduce_bytes: 0.0 })
                 }
             }
             Op::AllGather => {
@@ -372,7 +372,7 @@ impl PhaseAlgo {
                     return None;
                 }
                 exchange(sends, 1 << (k - 1 - s), d * pow(s));
-                Some(StepSpec { recv: 1, reduce_bytes: 0.0, staggered: false })
+                Some(StepSpec { recv: 1, reduce_bytes: 0.0 })
             }
             Op::Broadcast | Op::Reduce => {
                 // Binomial tree in positions relative to the root; a member's lowest set bit
@@ -382,19 +382,19 @@ impl PhaseAlgo {
                 let real = |rel: usize| rel ^ self.root;
                 if self.op == Op::Broadcast {
                     match s {
-                        0 => Some(StepSpec { recv: if v == 0 { 0 } else { 1 }, reduce_bytes: 0.0, staggered: false }),
+                        0 => Some(StepSpec { recv: if v == 0 { 0 } else { 1 }, reduce_bytes: 0.0 }),
                         i if i <= h => {
                             sends.push(Send { to: real(v + (1 << (h - i))), bytes: d, tag: tag(0, 0) });
-                            Some(StepSpec { recv: 0, reduce_bytes: 0.0, staggered: false })
+                            Some(StepSpec { recv: 0, reduce_bytes: 0.0 })
                         }
                         _ => None,
                     }
                 } else {
                     match s {
-                        0 => Some(StepSpec { recv: h as u32, reduce_bytes: if h > 0 { d } else { 0.0 }, staggered: false }),
+                        0 => Some(StepSpec { recv: h as u32, reduce_bytes: if h > 0 { d } else { 0.0 } }),
                         1 if v != 0 => {
                             sends.push(Send { to: real(v - (1 << h)), bytes: d, tag: tag(0, 0) });
-                            Some(StepSpec { recv: 0, reduce_bytes: 0.0, staggered: false })
+                            Some(StepSpec { recv: 0, reduce_bytes: 0.0 })
                         }
                         _ => None,
                     }
@@ -443,22 +443,22 @@ impl PhaseAlgo {
         let reduce = if nc > 0 { d } else { 0.0 };
         match (self.op, s) {
             // All-reduce: 0 gather+reduce children, 1 send up / wait for result, 2 send down.
-            (Op::AllReduce, 0) | (Op::Reduce, 0) => Some(StepSpec { recv: nc, reduce_bytes: reduce, staggered: false }),
+            (Op::AllReduce, 0) | (Op::Reduce, 0) => Some(StepSpec { recv: nc, reduce_bytes: reduce }),
             (Op::AllReduce, 1) | (Op::Reduce, 1) => {
                 if let Some(p) = parent {
                     sends.push(Send { to: p, bytes: d, tag: tag(lane, 0) });
                 }
                 let wait = (self.op == Op::AllReduce && parent.is_some()) as u32;
-                Some(StepSpec { recv: wait, reduce_bytes: 0.0, staggered: false })
+                Some(StepSpec { recv: wait, reduce_bytes: 0.0 })
             }
             (Op::AllReduce, 2) => {
                 to_children(sends, 1);
-                Some(StepSpec { recv: 0, reduce_bytes: 0.0, staggered: false })
+                Some(StepSpec { recv: 0, reduce_bytes: 0.0 })
             }
-            (Op::Broadcast, 0) => Some(StepSpec { recv: parent.is_some() as u32, reduce_bytes: 0.0, staggered: false }),
+            (Op::Broadcast, 0) => Some(StepSpec { recv: parent.is_some() as u32, reduce_bytes: 0.0 }),
             (Op::Broadcast, 1) => {
                 to_children(sends, 0);
-                Some(StepSpec { recv: 0, reduce_bytes: 0.0, staggered: false })
+                Some(StepSpec { recv: 0, reduce_bytes: 0.0 })
             }
             _ => None,
         }

@@ -7,9 +7,8 @@
 //! - Halving-doubling: message sizes are halved with truncation at every step, and the doubling
 //!   half of an all-reduce restarts from `floor(D/2n)` doubled; a reduction is charged when a
 //!   message is received, on the size of the *next* message (none after the last halving step).
-//! - Direct all-reduce: every message of the first round is reduced on its own (endpoint delay
-//!   plus reduction from its arrival); once all `n-1` have arrived, each finished reduction
-//!   releases one second-round send (`StepSpec::staggered`, handled by the engine).
+//! - Direct all-reduce: two rounds of a `1/n` share to every other member; the engine runs them
+//!   packet by packet (`direct_packets`) and takes only the sends from here.
 //! - Double binary tree: one full tree per chunk, chunk `c` on tree `c % 2`: tree 0 is the
 //!   in-order complete tree on positions `0..n-1` under a single-child root `n-1`, tree 1 its
 //!   mirror under root 0. Leaves send up after the endpoint delay and end once the result comes
@@ -20,7 +19,7 @@
 use crate::algorithms::{tag, Algo, Op, PhaseAlgo, Send, StepSpec};
 
 fn spec(recv: u32, reduce_bytes: f64) -> Option<StepSpec> {
-    Some(StepSpec { recv, reduce_bytes, staggered: false })
+    Some(StepSpec { recv, reduce_bytes })
 }
 
 /// A node of one of ASTRA-sim's two binary trees over positions `0..n` (n a power of two).
@@ -62,22 +61,26 @@ impl PhaseAlgo {
         match (self.algo, self.op) {
             (Algo::Ring, Op::AllToAll) => Some(self.astra_ring_all_to_all(pos, s, sends)),
             (Algo::HalvingDoubling, Op::AllReduce | Op::ReduceScatter) => Some(self.astra_halving_doubling(pos, s, sends)),
-            (Algo::Direct, Op::AllReduce) if self.staggered_step(s) => {
-                let first = self.direct_round(pos, 0, sends);
-                Some(first.map(|st| StepSpec { staggered: true, ..st }))
-            }
-            (Algo::Direct, Op::AllReduce) if self.local_ring && self.n > 2 && s == 1 => {
-                Some(self.direct_round(pos, 1, sends))
-            }
+            (Algo::Direct, Op::AllReduce) => Some(if s < 2 { self.direct_round(pos, s, sends) } else { None }),
             (Algo::DoubleBinaryTree, Op::AllReduce) => Some(self.astra_tree(pos, s, chunk, sends)),
             _ => None,
         }
     }
 
-    /// Whether step `s` is staggered (`StepSpec::staggered`): the first round of ASTRA-sim's
-    /// direct all-reduce. Cheap, for the engine to ask on every delivered message.
-    pub fn staggered_step(&self, s: usize) -> bool {
-        self.integer && self.algo == Algo::Direct && self.op == Op::AllReduce && s == 0
+    /// Whether the phase is ASTRA-sim's direct all-reduce, which the engine runs packet by packet
+    /// (`direct_packets`). Cheap, for the engine to ask on every delivered message.
+    pub fn packetwise(&self) -> bool {
+        self.integer && self.algo == Algo::Direct && self.op == Op::AllReduce
+    }
+
+    /// Whether a direct all-reduce message of `round` is reduced on arrival: every first-round
+    /// one, and the second-round ones only in a communicator group of 3 or more members, whose
+    /// ring is `Local`: AllToAll::get_non_zero_latency_packets counts (n-1)^2 non-zero-latency
+    /// packets there where the whole system's counts n-1, so the second round's packets stay
+    /// "processed" (Ring::insert_packet) instead of starting a new unprocessed batch (the same
+    /// for n = 2).
+    pub fn direct_processes(&self, round: usize) -> bool {
+        round == 0 || (self.local_ring && self.n > 2)
     }
 
     /// Whether the member at `pos` waits the endpoint delay before the phase's first step.
@@ -126,17 +129,14 @@ impl PhaseAlgo {
     }
 
     /// One round (`round` 0 or 1) of ASTRA-sim's direct all-reduce: a 1/n share to every other
-    /// member, each message reduced on arrival. Round 1 takes this form only in a communicator
-    /// group of 3 or more members: ASTRA-sim's AllToAll on a `Local` ring counts (n-1)^2
-    /// non-zero-latency packets where the whole system's counts n-1, so the packets after the
-    /// first round stay "processed" instead of starting a new unprocessed batch (the same for n = 2).
+    /// member, in the order of ASTRA-sim's receiver rotation (AllToAll::process_max_count).
     fn direct_round(&self, pos: usize, round: usize, sends: &mut Vec<Send>) -> Option<StepSpec> {
         let n = self.n;
         let m = self.div(self.bytes_in, n as f64);
         for k in 1..n {
             sends.push(Send { to: (pos + k) % n, bytes: m, tag: tag(0, round) });
         }
-        spec((n - 1) as u32, m)
+        spec((n - 1) as u32, if self.direct_processes(round) { m } else { 0.0 })
     }
 
     fn astra_tree(&self, pos: usize, s: usize, chunk: usize, sends: &mut Vec<Send>) -> Option<StepSpec> {
@@ -228,15 +228,19 @@ mod tests {
     }
 
     #[test]
-    fn direct_all_reduce_first_round_is_staggered() {
+    fn direct_all_reduce_is_two_rounds_run_packetwise() {
         let p = astra(Op::AllReduce, Algo::Direct, 4, 400.0);
         let mut sends = Vec::new();
-        let first = p.step(1, 0, 0, 0, &mut sends).unwrap();
-        assert!(first.staggered && first.recv == 3 && first.reduce_bytes == 100.0);
-        assert_eq!(sends.iter().map(|s| s.to).collect::<Vec<_>>(), vec![2, 3, 0]);
-        assert!(!p.step(1, 0, 1, 0, &mut sends).unwrap().staggered);
-        let ours = PhaseAlgo { integer: false, ..p.clone() };
-        assert!(!ours.step(1, 0, 0, 0, &mut sends).unwrap().staggered);
+        for round in 0..2 {
+            let st = p.step(1, 0, round, 0, &mut sends).unwrap();
+            assert_eq!((st.recv, st.reduce_bytes), (3, if round == 0 { 100.0 } else { 0.0 }));
+            assert_eq!(sends.iter().map(|s| (s.to, s.bytes, s.tag)).collect::<Vec<_>>(), vec![(2, 100.0, round as u32), (3, 100.0, round as u32), (0, 100.0, round as u32)]);
+        }
+        assert!(p.step(1, 0, 2, 0, &mut sends).is_none());
+        assert!(p.packetwise() && !PhaseAlgo { integer: false, ..p.clone() }.packetwise());
+        assert!(p.direct_processes(0) && !p.direct_processes(1));
+        let local = PhaseAlgo { local_ring: true, ..p.clone() };
+        assert!(local.direct_processes(1) && !PhaseAlgo { n: 2, ..local }.direct_processes(1));
     }
 
     #[test]

@@ -16,6 +16,8 @@ use crate::fxhash::FxBuild;
 use crate::monitor::{Monitor, Progress, Ticker, Unwatched, CHECK_EVERY};
 use crate::network::{link_loads, Model, Msg, Network, WHOLE};
 use crate::custom_reductions::{self, Reductions};
+use crate::direct_packets::DirectPackets;
+use crate::sys_events::{SysEv, SysLists};
 use crate::pair_gate::PairGate;
 use crate::schedule_program::NO_WAY;
 use crate::plan::{plan, CollectiveSpec, JobPlan, Scheduling};
@@ -136,6 +138,9 @@ struct Job {
     start_ns: Vec<f64>,
     /// The collective's endpoint delay (a workload session's jobs differ: `Session::add_job`).
     endpoint_delay_ns: f64,
+    /// Member index by NPU rank, under the astra models (a direct all-reduce's second-round
+    /// message is matched to a receive by its sender's position; `direct_packets`).
+    member_of: HashMap<u32, u32, FxBuild>,
 }
 
 struct Sim<'t> {
@@ -150,11 +155,10 @@ struct Sim<'t> {
     q: EventQueue,
     net: Network,
     sends: Vec<Send>,
-    /// Staggered steps (`StepSpec::staggered`) in progress, by member-phase.
-    stagger: HashMap<u32, Stagger, FxBuild>,
-    /// The step after a staggered one, while some of its sends wait for a release: the index of
-    /// the next one, by member-phase.
-    unsent: HashMap<u32, u32, FxBuild>,
+    /// ASTRA-sim's direct all-reduce under the astra models, packet by packet.
+    direct: DirectPackets,
+    /// ASTRA-sim's per-NPU event lists, for the direct all-reduce's events (`sys_events`).
+    sys: SysLists,
     /// Sprayed messages in flight: (parts not yet delivered, bytes of the whole message), and
     /// the free slots.
     split: Vec<(u32, f64)>,
@@ -185,20 +189,6 @@ struct Sim<'t> {
 }
 
 type Gated = (usize, usize, usize, usize, Send, u32);
-
-/// A staggered step's arrivals, then the release times of the next step's sends.
-#[derive(Default)]
-struct Stagger {
-    /// When the staggered step started (messages that came earlier count from then).
-    start: Option<f64>,
-    /// (arrival, when the arrival's event was scheduled: see `Sim::scheduled_at`).
-    arrivals: Vec<(f64, f64)>,
-    /// Releases from the next step's messages that arrived before this step released it: each
-    /// processed `endpoint delay` after its arrival (see `Sim::release_on_arrival`).
-    early: Vec<f64>,
-    /// When each of the next step's sends may go (ascending; more entries than sends is fine).
-    release: Vec<f64>,
-}
 
 /// Runs one collective (on every process group concurrently) and returns its measurements.
 pub fn simulate(topo: &Topology, npu_nodes: &[u32], spec: &CollectiveSpec, cfg: &SimConfig) -> SimResult<SimOutput> {
@@ -275,6 +265,7 @@ pub fn simulate_watched(
             finish_ns: vec![0.0; members],
             start_ns: spec.starts.get(gi).cloned().unwrap_or_else(|| vec![0.0; members]),
             endpoint_delay_ns: spec.endpoint_delay_ns,
+            member_of: members_by_rank(group, cfg.astra),
             plan: p,
             base,
             queue_base,
@@ -406,6 +397,7 @@ impl<'t> Session<'t> {
             finish_ns: vec![0.0; members],
             start_ns: vec![0.0; members],
             endpoint_delay_ns: spec.endpoint_delay_ns,
+            member_of: members_by_rank(group, self.sim.cfg.astra),
             plan: p,
             base,
             queue_base,
@@ -513,6 +505,14 @@ fn check_starts(spec: &CollectiveSpec) -> SimResult<()> {
     Ok(())
 }
 
+/// Member index by NPU rank under the astra models (`Job::member_of`); empty otherwise.
+fn members_by_rank(group: &[u32], astra: bool) -> HashMap<u32, u32, FxBuild> {
+    if !astra {
+        return HashMap::default();
+    }
+    group.iter().enumerate().map(|(m, &r)| (r, m as u32)).collect()
+}
+
 /// The router the configuration asks for, with no route made yet.
 fn new_router<'t>(topo: &'t Topology, npu_nodes: &[u32], cfg: &SimConfig) -> SimResult<Router<'t>> {
     let dor = cfg.dor_dims.as_ref().map(|dims| DorSpec {
@@ -582,8 +582,8 @@ impl<'t> Sim<'t> {
             q: EventQueue::new(cfg.model == Model::Aware && !cfg.astra),
             net: Network::new(cfg.model, cfg.astra, topo, npu_nodes, shortcuts),
             sends: Vec::new(),
-            stagger: HashMap::default(),
-            unsent: HashMap::default(),
+            direct: DirectPackets::default(),
+            sys: SysLists::default(),
             split: Vec::new(),
             split_free: Vec::new(),
             out: SimOutput::new(topo.num_links(), npu_nodes.len()),
@@ -831,7 +831,8 @@ impl<'t> Sim<'t> {
                 let r = self.states[mps as usize].reduce[lane as usize].unwrap_or(0.0);
                 self.q.push(now + r, Ev::Step { mps, lane, step });
             }
-            Ev::Send { mps, lane, step } => self.send_released(now, mps, lane as usize, step as usize)?,
+            Ev::PacketReceived { mps, round } => self.packet_received(now, mps, round),
+            Ev::SysEvents { rank } => self.sys_events(now, rank)?,
             Ev::Start { mps } => {
                 let (j, _, _, member) = self.decode(mps);
                 self.start_member(j, member, now);
@@ -960,6 +961,11 @@ impl<'t> Sim<'t> {
             st.started = true;
             st.lanes_left = lanes as u8;
             let start = now + if delayed { self.jobs[j].endpoint_delay_ns } else { 0.0 };
+            if algo.packetwise() {
+                let rank = self.jobs[j].plan.ranks[member];
+                self.register(rank, start, SysEv::Start { mps: mps as u32 });
+                continue;
+            }
             for lane in 0..lanes {
                 self.q.push(start, Ev::Step { mps: mps as u32, lane: lane as u8, step: 0 });
             }
@@ -1016,7 +1022,7 @@ impl<'t> Sim<'t> {
     /// completion is thus scheduled after everything already due at that time, even when the
     /// reduction takes 0 ns (Sys::try_register_event appends to the instant's list).
     fn processing(&self, spec: &StepSpec) -> bool {
-        self.cfg.astra && spec.recv > 0 && spec.reduce_bytes > 0.0 && !spec.staggered && self.spec.local_mem_bw_gb_per_s.is_some()
+        self.cfg.astra && spec.recv > 0 && spec.reduce_bytes > 0.0 && self.spec.local_mem_bw_gb_per_s.is_some()
     }
 
     /// Under `reductions`: message `i` of a schedule step is on its way, with the reduction its
@@ -1060,37 +1066,12 @@ impl<'t> Sim<'t> {
             }
             return Ok(());
         };
-        // Sends released by a staggered previous step go out at their own times.
-        let release = match self.stagger.get(&mps) {
-            Some(st) if !st.release.is_empty() => self.stagger.remove(&mps).map(|st| st.release),
-            _ => None,
-        };
-        match release {
-            // One send per release, in order; releases beyond the sends release nothing.
-            Some(release) => {
-                let mut next = 0;
-                for at in release {
-                    if at > now {
-                        self.q.push(at, Ev::Send { mps, lane: lane as u8, step: s as u32 });
-                    } else if next < sends.len() {
-                        let way = self.way_of(j, chunk, p, member, s, next);
-                        self.send_one(now, j, chunk, p, member, &sends[next], way)?;
-                        next += 1;
-                    }
-                }
-                if next < sends.len() {
-                    self.unsent.insert(mps, next as u32);
-                }
+        for (i, snd) in sends.iter().enumerate() {
+            if custom {
+                self.note_reduction(j, chunk, p, member, s, i, snd);
             }
-            None => {
-                for (i, snd) in sends.iter().enumerate() {
-                    if custom {
-                        self.note_reduction(j, chunk, p, member, s, i, snd);
-                    }
-                    let way = self.way_of(j, chunk, p, member, s, i);
-                    self.send_in_turn(now, j, chunk, p, member, snd, way)?;
-                }
-            }
+            let way = self.way_of(j, chunk, p, member, s, i);
+            self.send_in_turn(now, j, chunk, p, member, snd, way)?;
         }
         self.sends = sends;
         let t = tag(lane, s);
@@ -1101,9 +1082,6 @@ impl<'t> Sim<'t> {
         if let (true, Some(r)) = (custom && spec.recv > 0, self.reductions.as_mut()) {
             r.started(mps, t, now);
         }
-        if spec.staggered {
-            self.stagger.entry(mps).or_default().start = Some(now);
-        }
         let st = &mut self.states[mps as usize];
         let have = st.pending.iter().position(|e| e.0 == t);
         let got = have.map_or(0, |i| st.pending[i].1);
@@ -1111,9 +1089,7 @@ impl<'t> Sim<'t> {
             if let Some(i) = have {
                 st.pending.swap_remove(i);
             }
-            if spec.staggered {
-                self.release_staggered(mps, lane, s, delay);
-            } else if processing {
+            if processing {
                 st.reduce[lane] = Some(reduce);
                 self.q.push(now + endpoint, Ev::Reduce { mps, lane: lane as u8, step: s as u32 + 1 });
             } else {
@@ -1217,103 +1193,116 @@ impl<'t> Sim<'t> {
         Ok(())
     }
 
-    /// A release of step `s` (after a staggered step): its next unsent message goes now, if any.
-    fn send_released(&mut self, now: f64, mps: u32, lane: usize, s: usize) -> SimResult<()> {
-        let Some(&next) = self.unsent.get(&mps) else {
-            return Ok(());
-        };
-        let idx = next as usize;
-        let (j, chunk, p, member) = self.decode(mps);
-        let pos = self.jobs[j].plan.position(chunk, p, member);
-        let mut sends = std::mem::take(&mut self.sends);
-        let turn = self.jobs[j].plan.turn(chunk, p);
-        self.jobs[j].plan.phase(chunk, p).algo.step(pos, lane, s, turn, &mut sends);
-        let snd = sends[idx];
-        if idx + 1 < sends.len() {
-            self.unsent.insert(mps, next + 1);
+    /// A message of ASTRA-sim's direct all-reduce (`direct_packets`) arrives: handed over now if
+    /// its receive is posted, else when it is.
+    fn direct_arrival(&mut self, now: f64, m: &Msg) {
+        let (j, chunk, p, member) = self.decode(m.dst_mps);
+        let plan = &self.jobs[j].plan;
+        let n = plan.phase(chunk, p).algo.n;
+        let round = (m.tag & 0xFF_FFFF) as usize;
+        let index = if round == 0 {
+            0
         } else {
-            self.unsent.remove(&mps);
+            let from = self.jobs[j].member_of[&m.src_rank] as usize;
+            DirectPackets::receive_index(plan.position(chunk, p, from), plan.position(chunk, p, member), n)
+        };
+        if self.direct.arrived(m.dst_mps, round, index, n) {
+            self.packet_received(now, m.dst_mps, round as u8);
         }
-        self.sends = sends;
-        let way = self.way_of(j, chunk, p, member, s, idx);
-        self.send_one(now, j, chunk, p, member, &snd, way)
     }
 
-    /// All messages of staggered step `s` have arrived. Each was processed `delay` after it
-    /// arrived (or after the step started, if earlier); the first processing that finishes after
-    /// the last arrival releases as many of the next step's sends as have finished by then, and
-    /// each later one releases one more (ASTRA-sim's direct all-reduce, AllToAll.cc `run`). A
-    /// processing that finishes at the very instant of the last arrival comes after it (and
-    /// releases) when it was scheduled after the arrival's event was, as in ASTRA-sim's
-    /// first-scheduled-first event queue.
-    fn release_staggered(&mut self, mps: u32, lane: usize, s: usize, delay: f64) {
-        let st = self.stagger.entry(mps).or_default();
-        let start = st.start.unwrap_or(0.0);
-        // (done, scheduled at) per message
-        let mut done: Vec<(f64, f64)> = st.arrivals.iter().map(|&(a, _)| (a.max(start) + delay, a.max(start))).collect();
-        done.sort_by(|x, y| x.0.total_cmp(&y.0));
-        let last_arrival = st.arrivals.iter().map(|a| a.0).fold(start, f64::max);
-        let last_scheduled = st.arrivals.iter().filter(|a| a.0 == last_arrival).map(|a| a.1).fold(f64::NEG_INFINITY, f64::max);
-        let first = done
-            .iter()
-            .find(|&&(d, at)| d > last_arrival || (d == last_arrival && at > last_scheduled))
-            .map_or(start + delay, |x| x.0);
-        let first = st.early.iter().copied().filter(|&g| g > last_arrival).fold(first, f64::min);
-        let mut release: Vec<f64> = done.iter().map(|x| x.0).chain(st.early.iter().copied()).map(|d| d.max(first)).collect();
-        release.sort_by(f64::total_cmp);
-        st.release = release;
-        st.arrivals.clear();
-        st.early.clear();
-        self.q.push(first, Ev::Step { mps, lane: lane as u8, step: s as u32 + 1 });
+    /// A direct all-reduce message is handed over: it reaches the collective after the endpoint
+    /// delay (MemBus).
+    fn packet_received(&mut self, now: f64, mps: u32, round: u8) {
+        self.direct.received(mps);
+        let (j, _, _, member) = self.decode(mps);
+        let rank = self.jobs[j].plan.ranks[member];
+        self.register(rank, now + self.jobs[j].endpoint_delay_ns, SysEv::MemBus { mps, round });
     }
 
-    /// A message of the step after a staggered one releases one more of the receiver's sends of
-    /// that step once processed, `endpoint delay` after it arrives: ASTRA-sim's direct all-reduce
-    /// counts every processed message, reduced or not, as a free packet (AllToAll.cc `run`:
-    /// `General` events), so when reductions are slow the second round's own arrivals release
-    /// its sends. Arriving before the receiver's staggered step released anything, the release
-    /// joins that step's list.
-    fn release_on_arrival(&mut self, now: f64, m: &Msg) {
-        if !self.cfg.astra || (m.tag & 0xFF_FFFF) == 0 {
-            return;
+    /// Registers a system-layer event of NPU `rank` for time `at` (`sys_events`).
+    fn register(&mut self, rank: u32, at: f64, ev: SysEv) {
+        if self.sys.register(rank, at, ev) {
+            self.q.push(at, Ev::SysEvents { rank });
         }
-        let s = (m.tag & 0xFF_FFFF) - 1;
-        let (j, chunk, p, _) = self.decode(m.dst_mps);
-        if !self.jobs[j].plan.phase(chunk, p).algo.staggered_step(s as usize) {
-            return;
-        }
-        // On a communicator group's ring the second round's messages are reduced too.
-        let algo = &self.jobs[j].plan.phase(chunk, p).algo;
-        let reduce = if algo.local_ring && algo.n > 2 { self.reduce_ns(m.bytes) } else { 0.0 };
-        let at = now + self.jobs[j].endpoint_delay_ns + reduce;
-        let lane = (m.tag >> 24) as u8;
-        if self.unsent.contains_key(&m.dst_mps) {
-            self.q.push(at, Ev::Send { mps: m.dst_mps, lane, step: s + 1 });
-        } else if let Some(st) = self.stagger.get_mut(&m.dst_mps) {
-            if st.release.is_empty() {
-                st.early.push(at);
+    }
+
+    /// Runs NPU `rank`'s system events of this instant, those registered meanwhile included.
+    fn sys_events(&mut self, now: f64, rank: u32) -> SimResult<()> {
+        let mut i = 0;
+        while let Some(ev) = self.sys.next(rank, now, i) {
+            i += 1;
+            match ev {
+                SysEv::Start { mps } => {
+                    let (j, chunk, p, member) = self.decode(mps);
+                    self.direct_start(now, j, chunk, p, member, mps)?;
+                }
+                SysEv::MemBus { mps, round } => self.mem_bus(now, mps, round)?,
+                SysEv::General { mps } => self.general(now, mps)?,
             }
         }
+        Ok(())
     }
 
-    /// When ASTRA-sim scheduled the arrival event of a message that arrives at `now`: the
-    /// unaware backend when it was sent, the aware one when its last hop's transmission ended
-    /// (the latency of the route's last link that has one before `now`).
-    fn scheduled_at(&self, m: &Msg, now: f64) -> f64 {
-        if self.cfg.model != Model::Aware {
-            return m.sent_at;
+    /// The first round of a direct all-reduce goes out; the messages that came before it are
+    /// handed over, each by its own event now (CommonNetworkApi::sim_recv).
+    fn direct_start(&mut self, now: f64, j: usize, chunk: usize, p: usize, member: usize, mps: u32) -> SimResult<()> {
+        self.steps_done += 1;
+        let plan = &self.jobs[j].plan;
+        let mut sends = std::mem::take(&mut self.sends);
+        plan.phase(chunk, p).algo.step(plan.position(chunk, p, member), 0, 0, plan.turn(chunk, p), &mut sends);
+        for snd in &sends {
+            self.send_one(now, j, chunk, p, member, snd, NO_WAY)?; // a built-in algorithm names no paths
         }
-        let last = self.router.links(m.route).iter().rev().map(|&l| self.topo.link_latency_ns[l as usize]).find(|&l| l > 0.0);
-        now - last.unwrap_or(0.0)
+        self.sends = sends;
+        for _ in 0..self.direct.start(mps) {
+            self.q.push(now, Ev::PacketReceived { mps, round: 0 });
+        }
+        Ok(())
     }
 
-    /// Whether messages with `tag` to member-phase `mps` belong to a staggered step.
-    fn staggered_tag(&self, mps: u32, tag: u32) -> bool {
-        if !self.cfg.astra {
-            return false;
+    /// A direct all-reduce message is past the MemBus: its reduction, if it needs one, is an
+    /// event of its own (PacketBundle::call), then it frees a packet.
+    fn mem_bus(&mut self, now: f64, mps: u32, round: u8) -> SimResult<()> {
+        let (j, chunk, p, member) = self.decode(mps);
+        let algo = &self.jobs[j].plan.phase(chunk, p).algo;
+        if algo.direct_processes(round as usize) {
+            let bytes = algo.div(algo.bytes_in, algo.n as f64);
+            let rank = self.jobs[j].plan.ranks[member];
+            self.register(rank, now + self.reduce_ns(bytes), SysEv::General { mps });
+            return Ok(());
         }
+        self.general(now, mps)
+    }
+
+    /// A direct all-reduce message frees a packet: second-round sends go while free packets
+    /// last, once the whole first round is in; the member leaves the phase after the last one.
+    fn general(&mut self, now: f64, mps: u32) -> SimResult<()> {
+        let (j, chunk, p, member) = self.decode(mps);
+        let plan = &self.jobs[j].plan;
+        let algo = &plan.phase(chunk, p).algo;
+        let released = self.direct.general(mps, algo.n);
+        if !released.sends.is_empty() {
+            let mut sends = std::mem::take(&mut self.sends);
+            algo.step(plan.position(chunk, p, member), 0, 1, plan.turn(chunk, p), &mut sends);
+            for k in released.sends {
+                self.send_one(now, j, chunk, p, member, &sends[k], NO_WAY)?;
+                if self.direct.posted(mps, k) {
+                    self.q.push(now, Ev::PacketReceived { mps, round: 1 });
+                }
+            }
+            self.sends = sends;
+        }
+        if released.done {
+            self.finish_phase(j, chunk, p, member, now);
+        }
+        Ok(())
+    }
+
+    /// Whether member-phase `mps` runs ASTRA-sim's direct all-reduce packet by packet.
+    fn packetwise(&self, mps: u32) -> bool {
         let (j, chunk, p, _) = self.decode(mps);
-        self.jobs[j].plan.phase(chunk, p).algo.staggered_step((tag & 0xFF_FFFF) as usize)
+        self.jobs[j].plan.phase(chunk, p).algo.packetwise()
     }
 
     fn deliver(&mut self, now: f64, id: u32) -> SimResult<()> {
@@ -1347,11 +1336,9 @@ impl<'t> Sim<'t> {
                 end_ns: now,
             });
         }
-        if self.staggered_tag(m.dst_mps, m.tag) {
-            let at = self.scheduled_at(&m, now);
-            self.stagger.entry(m.dst_mps).or_default().arrivals.push((now, at));
-        } else {
-            self.release_on_arrival(now, &m);
+        if self.cfg.astra && self.packetwise(m.dst_mps) {
+            self.direct_arrival(now, &m);
+            return Ok(());
         }
         if let Some(sender) = self.reductions.as_mut().and_then(|r| r.arrived(m.dst_mps, m.tag, m.src_rank, now)) {
             // The sender had walked all its steps; this was its last message in flight.
@@ -1380,9 +1367,7 @@ impl<'t> Sim<'t> {
             let processing = st.reduce[lane].is_some();
             let ready = self.reductions.as_mut().map_or(now, |r| r.done(m.dst_mps, m.tag, now));
             let at = ready + delay;
-            if self.staggered_tag(m.dst_mps, m.tag) {
-                self.release_staggered(m.dst_mps, lane, s as usize, at - now);
-            } else if processing {
+            if processing {
                 self.q.push(at, Ev::Reduce { mps: m.dst_mps, lane: lane as u8, step: s + 1 });
             } else {
                 self.q.push(at, Ev::Step { mps: m.dst_mps, lane: lane as u8, step: s + 1 });

@@ -15,9 +15,12 @@ pub enum Ev {
     /// ASTRA-sim compatibility: a received message's endpoint delay has passed and its reduction
     /// starts; lane `lane` reaches step `step` once it is done (see `Sim::processing`).
     Reduce { mps: u32, lane: u8, step: u32 },
-    /// A release of a step whose sends a staggered step releases one by one: its next unsent
-    /// message goes.
-    Send { mps: u32, lane: u8, step: u32 },
+    /// ASTRA-sim's direct all-reduce (`direct_packets`): a message of `round` is handed over to
+    /// the collective (its receive was posted after it arrived).
+    PacketReceived { mps: u32, round: u8 },
+    /// ASTRA-sim compatibility: NPU `rank`'s list of system events for this instant runs
+    /// (`sys_events`).
+    SysEvents { rank: u32 },
     /// A member starts its part of the collective (`CollectiveSpec::starts`): the member-phase
     /// state of its chunk 0, phase 0.
     Start { mps: u32 },

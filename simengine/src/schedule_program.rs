@@ -155,7 +155,7 @@ impl Program {
         for &(to, chunks, at, _) in &self.sends[self.send_start[slot] as usize..self.send_start[slot + 1] as usize] {
             sends.push(Send { to: to as usize, bytes: chunk * chunks as f64, tag: tag(0, at as usize) });
         }
-        Some(StepSpec { recv: self.recv[slot], reduce_bytes: chunk * self.reduce_chunks[slot] as f64, staggered: false })
+        Some(StepSpec { recv: self.recv[slot], reduce_bytes: chunk * self.reduce_chunks[slot] as f64 })
     }
 
     /// The way (explicit route index, or `NO_WAY`) of the `i`-th message local step `s` of `pos`

@@ -166,14 +166,17 @@ def test_stratified_subset_matches_the_real_binaries_to_the_ns():
 # the root's; g23-02275: halving-doubling on an aware Ring of 64); an aware link's next message
 # starts at its link-free event, so its next hop is scheduled then (g23-03027: halving-doubling
 # all-gather on a Ring of 32 whose 2-byte messages serialize in 0 ns); offlineGreedy weighing
-# loads by network.yml's GB/s (g23-00028: two loads tie to the last bit after chunk 7).
+# loads by network.yml's GB/s (g23-00028: two loads tie to the last bit after chunk 7); the direct
+# all-reduce run packet by packet in ASTRA-sim's per-NPU event lists (g23-01768 on the stock binary:
+# an NPU's sends of two chunks at one ns go together, ahead of other NPUs' link events); a direct
+# all-gather phase of an all-reduce sending anticlockwise (g23-02170: offlineGreedyFlex on a Ring).
 RULE_CASES = ("g23-00202", "g23-01949", "g23-03228", "g23-01455", "g23-02395", "g23-02275", "g23-03027",
-              "g23-00028")
+              "g23-00028", "g23-01768/stock", "g23-02170")
 
 
 @pytest.mark.parametrize("name", RULE_CASES)
 def test_each_rule_on_its_real_binary_run(name):
-    case = next(c for c in load_corpus() if c["name"] == name)
+    case = next(c for c in with_stock_runs(load_corpus()) if c["name"] == name)
     assert run_case(case) == (name, case["finish_ns"])
 
 
