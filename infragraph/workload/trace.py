@@ -354,6 +354,10 @@ def _check_communication(w: Workload, prefix: str) -> None:
                     peer = n.dst if n.kind == "send" else n.src
                     raise located(f"{prefix}.{rank}.et", f"node {n.id} '{n.name}': {n.kind} names rank {peer}, but the "
                                 f"workload has ranks 0..{w.num_npus - 1}")
+                if n.src == n.dst:
+                    raise located(f"{prefix}.{rank}.et", f"node {n.id} '{n.name}': {n.kind} {n.src} -> {n.dst}: a "
+                                "rank sends to itself; expected two different ranks (a point-to-point message "
+                                "crosses the fabric)")
                 key = (n.src, n.dst, n.tag, n.comm_size)
                 (sends if n.kind == "send" else recvs)[key] += 1
                 first_node.setdefault((n.kind,) + key, (rank, n))
@@ -459,7 +463,7 @@ def _communication_suspect(w: Workload) -> bool:
     if p2p.size:
         sends = c.kind[p2p] == KIND_CODES["send"]
         peer = np.where(sends, c.dst[p2p], c.src[p2p])
-        if (peer < 0).any() or (peer >= n).any():
+        if (peer < 0).any() or (peer >= n).any() or (c.src[p2p] == c.dst[p2p]).any():
             return True
         # the sends' (src, dst, tag, size) keys and the receives' are the same multiset: equal once sorted
         key = np.stack([c.src[p2p], c.dst[p2p], c.tag[p2p].astype(np.int64), c.comm_size[p2p].astype(np.int64)], axis=1)

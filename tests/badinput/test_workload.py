@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.badinput.input_cases import cli
-from tests.workload.etsets import coll, comp, send, write_set
+from tests.workload.etsets import coll, comp, recv, send, write_set
 
 RING = "examples/ring8.igl"
 
@@ -21,11 +21,14 @@ def _set(tmp_path, case):
     if case == "group":
         prefix, cg = write_set(tmp_path, [[coll(1, "all-reduce", 8, group=1)]] * 8, {1: [0, 9]})
         return prefix, cg, r"wl\.json: error: group 1 names rank 9, but the fabric has ranks 0\.\.7"
+    if case == "send-to-itself":  # was "rank 0 appears twice in one process group" from the engine
+        prefix, cg = write_set(tmp_path, [[send(1, 0, 0, 8), recv(2, 0, 0, 8)]] + [[comp(1, 1)]] * 7)
+        return prefix, cg, r"wl\.0\.et: error: node 1 'send1': send 0 -> 0: a rank sends to itself; expected two different"
     prefix, cg = write_set(tmp_path, [[send(1, 0, 1, 8)]] + [[comp(1, 1)]] * 7)
     return prefix, cg, r"wl\.0\.et: error: node 1 'send1': send 0 -> 1 \(tag 0, 8 bytes\) has no matching recv"
 
 
-@pytest.mark.parametrize("case", ["missing", "cycle", "group", "send-without-recv"])
+@pytest.mark.parametrize("case", ["missing", "cycle", "group", "send-without-recv", "send-to-itself"])
 def test_inconsistent_traces_are_located_errors(tmp_path, capsys, case):
     import re
 
