@@ -184,12 +184,18 @@ class Replay:
         for rank in np.flatnonzero(np.isnan(self.finish)).tolist():
             lo, hi = int(ptr[rank]), int(ptr[rank + 1])
             state = self.state[lo:hi]
+            left = int((state != STATE_DONE).sum())
+            waiting = np.flatnonzero(state == STATE_ONGOING)
+            if waiting.size:  # only communication stays issued and unfinished: its peers never answer
+                n = self.w.cols.node(lo + int(waiting[0]))
+                raise located(f"{self.w.source}.{rank}.et", f"rank {rank} never finishes: node {n.id} '{n.name}' "
+                            f"({n.kind}) was issued but never completes ({left} of {hi - lo} nodes left): the ranks "
+                            "wait for each other (a receive whose send depends on it, or collectives issued in "
+                            "a different order on different ranks)")
             stuck = (np.flatnonzero(state == STATE_READY) if (state == STATE_READY).any() else
-                     np.flatnonzero(state <= STATE_READY) if (state <= STATE_READY).any() else
-                     np.flatnonzero(state == STATE_ONGOING))
+                     np.flatnonzero(state <= STATE_READY))
             first = self.w.cols.node(lo + int(stuck[0])) if stuck.size else None
             what = f"node {first.id} '{first.name}' ({first.kind})" if first else "its last node"
-            left = int((state != STATE_DONE).sum())
             raise located(f"{self.w.source}.{rank}.et", f"rank {rank} never finishes: {what} cannot start "
                         f"({left} of {hi - lo} nodes left); a node freed only "
                         "by a skipped (invalid, metadata or zero-size roofline) node waits forever in ASTRA-sim")

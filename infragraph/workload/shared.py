@@ -32,6 +32,9 @@ from ..simulate.run import _engine_error, engine_call
 from .timing import CollectiveTimer
 from .trace import COLLECTIVE_TYPES, KIND_CODES, Workload
 
+# the engine's node index of a member that has not issued a collective (workload_session.rs)
+UNISSUED = 2**32 - 1
+
 CONTENTION_MODELS = ("fair", "aware", "astra-aware")
 # The engine inputs that are the fabric itself: every collective on the shared network must agree.
 FABRIC_KEYS = ("num_nodes", "edge_src", "edge_dst", "edge_bandwidth_gbps", "edge_latency_ns", "npu_nodes")
@@ -92,6 +95,8 @@ class SharedNetwork:
     def _record(self, raw: dict[str, Any]) -> None:
         c, timer = self.w.cols, self.timer
         for nodes, issue, finish in raw["collectives"]:
+            if UNISSUED in nodes:  # a member never issued it (a stall): the replay's finish check reports it
+                continue
             row = nodes[0]
             group, size = int(c.group[row]), int(c.comm_size[row])
             collective = COLLECTIVE_TYPES[int(c.comm_type[row])]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.badinput.input_cases import cli
@@ -30,8 +32,6 @@ def _set(tmp_path, case):
 
 @pytest.mark.parametrize("case", ["missing", "cycle", "group", "send-without-recv", "send-to-itself"])
 def test_inconsistent_traces_are_located_errors(tmp_path, capsys, case):
-    import re
-
     prefix, cg, message = _set(tmp_path, case)
     code, out = cli(capsys, "simulate", RING, "--workload", prefix, *(["--comm-group", cg] if cg else []))
     assert code == 1 and re.search(message, out), out
@@ -207,3 +207,26 @@ def test_an_unused_one_rank_group_is_accepted(tmp_path, capsys):
     prefix, cg = write_set(tmp_path, [[coll(1, "all-reduce", 8, group=2)]] * 8, {1: [0], 2: list(range(8))})
     code, out = cli(capsys, "simulate", RING, "--workload", prefix, "--comm-group", cg)
     assert code == 0 and "Traceback" not in out, out
+
+
+@pytest.mark.parametrize("model", ["astra", "fair"])
+@pytest.mark.parametrize("case", ["p2p", "groups"])
+def test_ranks_waiting_for_each_other_are_a_located_stall(tmp_path, capsys, case, model):
+    """Each rank receives before it sends, or two ranks issue collectives on two groups in opposite
+    orders. Under fair (the shared network) the crossed groups were an internal error (IndexError,
+    exit 3); both said a skipped node was to blame."""
+    if case == "p2p":
+        per_rank = [[recv(1, 1, 0, 8), send(2, 0, 1, 8, deps=(1,))], [recv(1, 0, 1, 8), send(2, 1, 0, 8, deps=(1,))]]
+        prefix, cg = write_set(tmp_path, per_rank + [[comp(1, 1)]] * 6)
+        node = r"node 1 'recv1' \(recv\)"
+    else:
+        per_rank = [[coll(1, "all-reduce", 64, group=1), coll(2, "all-reduce", 64, group=2, deps=(1,))],
+                    [coll(1, "all-reduce", 64, group=2), coll(2, "all-reduce", 64, group=1, deps=(1,))]]
+        prefix, cg = write_set(tmp_path, per_rank + [[comp(1, 1)]] * 6, {1: [0, 1], 2: [0, 1]})
+        node = r"node 1 'all-reduce1' \(collective\)"
+    code, out = cli(capsys, "simulate", RING, "--workload", prefix, "--model", model,
+                    *(["--comm-group", cg] if cg else []))
+    assert code == 1, out
+    assert re.search(r"wl\.0\.et: error: rank 0 never finishes: " + node + " was issued but never completes "
+                     r"\(2 of 2 nodes left\): the ranks wait for each other", out), out
+    assert "skipped" not in out and "Traceback" not in out
