@@ -104,16 +104,12 @@ class SharedNetwork:
             n = len(nodes)
             moved = size * n if collective == "all-gather" else size
             busbw = moved / (end - start) * bus_factor(collective, n) if end > start else 0.0
-            timer.collectives.append({
-                "group": group, "ranks": n, "collective": collective, "size_bytes": size, "name": c.name(row),
-                "start_ns": start, "end_ns": end, "time_ns": end - start, "last_issue_ns": max(issue),
-                "bus_bandwidth_gb_per_s": busbw})
+            timer.record_collective(group, n, collective, size, c.name(row), start, end, max(issue), busbw)
         start, end = np.frombuffer(raw["start"], dtype="<f8"), np.frombuffer(raw["end"], dtype="<f8")
         sends = np.flatnonzero((c.kind == KIND_CODES["send"]) & ~np.isnan(end))
         for row in sends[np.argsort(start[sends], kind="stable")].tolist():
-            timer.messages.append({"src": int(c.src[row]), "dst": int(c.dst[row]), "tag": int(c.tag[row]),
-                                   "size_bytes": int(c.comm_size[row]), "start_ns": float(start[row]),
-                                   "end_ns": float(end[row])})
+            timer.record_message(int(c.src[row]), int(c.dst[row]), int(c.tag[row]), int(c.comm_size[row]),
+                                 float(start[row]), float(end[row]))
         link_bytes, busy = raw["link_bytes"], raw["link_busy_ns"]
         if self.planes is not None:
             link_bytes, busy = spread_bundles(self.planes, link_bytes, busy)

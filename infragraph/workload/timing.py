@@ -75,19 +75,29 @@ class CollectiveTimer:
         offset = {x["rank"]: x["finish_ns"] for x in r["ranks"]}
         finish = [start + offset[m] for m in members]
         end = start + max(offset.values())
-        self.collectives.append({
-            "group": group, "ranks": len(members), "collective": collective, "size_bytes": size,
-            "name": name, "start_ns": start, "end_ns": end, "time_ns": end - start,
-            "last_issue_ns": max(issue_ns), "bus_bandwidth_gb_per_s": r["bus_bandwidth_gb_per_s"]})
+        self.record_collective(group, len(members), collective, size, name, start, end, max(issue_ns),
+                               r["bus_bandwidth_gb_per_s"])
         return finish
 
     def message_arrival(self, src: int, dst: int, size: int, t: float, tag: int = 0) -> float:
         """When a `size`-byte message sent from `src` to `dst` at `t` (ns) arrives; records it."""
         r = self._engine("point-to-point", (src, dst), size)
         arrival = t + self._message_ns(src, dst, size, max(x["finish_ns"] for x in r["ranks"]))
-        self.messages.append({"src": src, "dst": dst, "tag": tag, "size_bytes": size, "start_ns": t,
-                              "end_ns": arrival})
+        self.record_message(src, dst, tag, size, t, arrival)
         return arrival
+
+    def record_collective(self, group: int, ranks: int, collective: str, size: int, name: str, start: float,
+                          end: float, last_issue: float, busbw: float) -> None:
+        """One collective of the report (timed here or on the shared network, shared.py)."""
+        self.collectives.append({
+            "group": group, "ranks": ranks, "collective": collective, "size_bytes": size,
+            "name": name, "start_ns": start, "end_ns": end, "time_ns": end - start,
+            "last_issue_ns": last_issue, "bus_bandwidth_gb_per_s": busbw})
+
+    def record_message(self, src: int, dst: int, tag: int, size: int, start: float, end: float) -> None:
+        """One point-to-point message of the report (timed here or on the shared network)."""
+        self.messages.append({"src": src, "dst": dst, "tag": tag, "size_bytes": size, "start_ns": start,
+                              "end_ns": end})
 
     @property
     def engine_runs(self) -> int:
