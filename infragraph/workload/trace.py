@@ -36,7 +36,7 @@ from pathlib import Path
 import numpy as np
 
 from ..uniques import dense_ids
-from .chakra import decode_stream, located, schema, text_converter
+from .chakra import MAX_U64, decode_stream, located, schema, text_converter
 from .text_lines import check_layer_lines
 
 # Chakra NodeType values -> our kind names
@@ -44,7 +44,6 @@ KINDS = {0: "invalid", 1: "metadata", 2: "mem-load", 3: "mem-store", 4: "compute
          7: "collective"}
 # Chakra CollectiveCommType values the replay runs -> infragraph.simulate collective names
 COLLECTIVE_TYPES = {0: "all-reduce", 2: "all-gather", 6: "all-to-all", 7: "reduce-scatter"}
-MAX_U64 = 2**64 - 1
 
 
 @dataclass
