@@ -37,8 +37,8 @@ def nvswitch_planes(g: FQG, bandwidth_gbps: np.ndarray) -> Planes | None:
     None when no server has more than one."""
     key = g.node_instance.astype(np.int64) * (1 << 32) + g.node_copy.astype(np.int64)
     src, dst = np.asarray(g.edge_src).copy(), np.asarray(g.edge_dst).copy()
-    tname = np.asarray(g.type_names, dtype=object)[g.node_type]
-    xpu, sw = tname == "xpu", tname == "switch"
+    code = {t: i for i, t in enumerate(g.type_names)}
+    xpu, sw = g.node_type == code.get("xpu", -1), g.node_type == code.get("switch", -1)
     up = (key[src] == key[dst]) & ((xpu[src] & sw[dst]) | (sw[src] & xpu[dst]))
     if not up.any():
         return None
@@ -69,7 +69,7 @@ def nvswitch_planes(g: FQG, bandwidth_gbps: np.ndarray) -> Planes | None:
     return Planes(src, dst, bw, bundles)
 
 
-def spread_bundles(planes: Planes, link_bytes: list[float], link_busy_ns: list[float]) -> tuple[list, list]:
+def spread_bundles(planes: Planes, link_bytes: np.ndarray, link_busy_ns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per-directed-link bytes and busy time of the merged run, spread evenly over each bundle's
     links (directed link 2e runs edge e forwards, 2e + 1 backwards): each carries 1/k of the
     bytes at 1/k of the bandwidth, so it is busy as long as the merged link was."""
@@ -80,4 +80,4 @@ def spread_bundles(planes: Planes, link_bytes: list[float], link_busy_ns: list[f
             links = 2 * b + d
             v[links] = v[links].sum() / b.size
             busy[links] = busy[links].max()
-    return v.tolist(), busy.tolist()
+    return v, busy
