@@ -734,15 +734,16 @@ def _result(p: PreparedGraph, opts: SimulationOptions, groups: list[list[int]], 
     busiest = used[np.lexsort((~np.repeat(p.tiers.is_cable, 2)[used], -util[used]))]
     if opts.top_links is not None:
         busiest = busiest[:opts.top_links]
-    names = g.node_names
+    ends = np.stack([g.edge_src[busiest // 2], g.edge_dst[busiest // 2]])
+    ends[:, busiest % 2 == 1] = ends[::-1, busiest % 2 == 1]  # directed link 2e + 1 runs dst -> src
+    src_names, dst_names = g.names_of(ends[0]), g.names_of(ends[1])
     links = []
-    for l in busiest.tolist():
+    for i, l in enumerate(busiest.tolist()):
         e = l // 2
-        a, b = _directed(g, l)
         links.append({
             "edge": e,
-            "src": names[a],
-            "dst": names[b],
+            "src": src_names[i],
+            "dst": dst_names[i],
             "link": g.links[int(g.edge_link[e])].name,
             "bytes": float(link_bytes[l]),
             "utilization": float(util[l]),
@@ -751,6 +752,7 @@ def _result(p: PreparedGraph, opts: SimulationOptions, groups: list[list[int]], 
     finished = ~np.isnan(raw["rank_finish_ns"])
     finish = raw["rank_finish_ns"].tolist()
     npus = p.npu_nodes.tolist()
+    npu_names = g.names_of(p.npu_nodes)
     sent, received = raw["bytes_sent_per_rank"].tolist(), raw["bytes_received_per_rank"].tolist()
     out: dict[str, Any] = {
         "graph": g.name,
@@ -775,7 +777,7 @@ def _result(p: PreparedGraph, opts: SimulationOptions, groups: list[list[int]], 
         "algorithm_bandwidth_gb_per_s": float(raw["algorithm_bandwidth_gb_per_s"]),
         "bus_bandwidth_gb_per_s": float(raw["bus_bandwidth_gb_per_s"]),
         "ranks": [
-            {"rank": r, "node": names[npus[r]], "finish_ns": finish[r],
+            {"rank": r, "node": npu_names[r], "finish_ns": finish[r],
              "bytes_sent": float(sent[r]), "bytes_received": float(received[r])}
             for r in np.flatnonzero(finished).tolist()
         ],
@@ -810,7 +812,7 @@ def _result(p: PreparedGraph, opts: SimulationOptions, groups: list[list[int]], 
         if key not in p.injection:
             p.injection[key] = injection_bound_gbps(g, p.npu_nodes, opts.collective, groups, opts.root)
         inj = p.injection[key]
-        out["warnings"] = warnings(out, util, lambda l: _directed_name(g, l), inj, names[npus[inj[1]]])
+        out["warnings"] = warnings(out, util, lambda l: _directed_name(g, l), inj, npu_names[inj[1]])
     if opts.trace:
         out["trace"] = [
             {"src_rank": sr, "dst_rank": dr, "bytes": b, "start_ns": s, "end_ns": e}
