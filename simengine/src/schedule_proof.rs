@@ -117,7 +117,7 @@ pub fn prove(s: &Columns, seed: u64) -> Result<(), String> {
     // State of (rank r, chunk c) at r * chunks + c.
     let mut count = vec![0u32; n * chunks];
     let mut print = vec![0u64; n * chunks];
-    for r in 0..n {
+    for (r, &weight_r) in w.iter().enumerate() {
         for c in 0..chunks {
             let key = r * chunks + c;
             if s.goal == Goal::AllGather {
@@ -127,7 +127,7 @@ pub fn prove(s: &Columns, seed: u64) -> Result<(), String> {
                 }
             } else {
                 count[key] = 1;
-                print[key] = w[r];
+                print[key] = weight_r;
             }
         }
     }
@@ -179,7 +179,7 @@ pub fn prove(s: &Columns, seed: u64) -> Result<(), String> {
                 continue;
             }
             let key = r * chunks + c;
-            if (count[key] as usize != n || print[key] != all) && first.map_or(true, |f| (c, r) < f) {
+            if (count[key] as usize != n || print[key] != all) && first.is_none_or(|f| (c, r) < f) {
                 first = Some((c, r));
             }
         }
