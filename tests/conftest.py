@@ -1,4 +1,4 @@
-"""What every test runs under.
+"""What every test runs under, whoever starts pytest from wherever.
 
 - Hypothesis: every property test runs the same examples on every run. CI runs the whole suite
   once on a loaded 2-core machine, and one red run loses the round, so a property test must not
@@ -8,16 +8,27 @@
   `too_slow` health check off stop wall time under load from failing a test. A test's own
   `@settings(...)` inherits these and overrides only what it names. To look for new examples
   locally, run with `HYPOTHESIS_PROFILE=explore`.
+- The working directory is the repository: tests name `examples/ring8.igl` and the like relative
+  to it, and the CLI resolves them from there (pytest run from another folder failed them).
 """
 
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
+
+REPO = Path(__file__).resolve().parents[1]
 
 settings.register_profile("deterministic", derandomize=True, database=None, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("explore", derandomize=False, database=None, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "deterministic"))
+
+
+@pytest.fixture(autouse=True)
+def _in_the_repository(monkeypatch):
+    monkeypatch.chdir(REPO)
