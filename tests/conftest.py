@@ -10,11 +10,15 @@
   locally, run with `HYPOTHESIS_PROFILE=explore`.
 - The working directory is the repository: tests name `examples/ring8.igl` and the like relative
   to it, and the CLI resolves them from there (pytest run from another folder failed them).
+- The compile cache is a fresh folder of this run's, not the user's `~/.cache/infragraph`, which
+  every run on the machine shares (and evicts from): a test never sees another run's entries.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -27,6 +31,16 @@ settings.register_profile("deterministic", derandomize=True, database=None, dead
 settings.register_profile("explore", derandomize=False, database=None, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "deterministic"))
+
+_CACHE = tempfile.mkdtemp(prefix="infragraph-test-cache-")
+
+
+def pytest_configure(config):
+    os.environ["INFRAGRAPH_CACHE_DIR"] = _CACHE  # subprocesses the tests start inherit it
+
+
+def pytest_unconfigure(config):
+    shutil.rmtree(_CACHE, ignore_errors=True)
 
 
 @pytest.fixture(autouse=True)
