@@ -25,7 +25,7 @@ from ..graph.failures import with_failures
 from ..graph.ranks import npu_order
 from ..units import gbps_to_gib_per_s
 from .affinity import Affinity, affinity
-from .engine import engine_error_type, simulate_arrays
+from .engine import engine_error, engine_error_type, simulate_arrays
 from .checks import injection_bound_gbps, warnings
 from .policy import TIERS, describe as describe_policy, edge_policies, parse_policy, scale_up_edges
 from .dims import SELECTORS, Dims, algorithms, resolve
@@ -385,7 +385,7 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
     try:
         raw = simulate_arrays()(**kwargs, progress=progress, progress_interval_s=progress_interval_s)
     except engine_error_type() as exc:
-        raise _engine_error(p.g, exc) from None
+        raise engine_error(p.g, exc) from None
     except (TypeError, OverflowError) as exc:  # a negative count or a non-number option
         raise error(f"bad simulation option: {exc}") from None
     if raw["interrupted"] and not keep_partial:
@@ -709,17 +709,6 @@ def _collisions(p: PreparedGraph, policy: dict[str, str], link_routes: list[int]
     routes = np.asarray(link_routes, dtype=np.int64)[hashed]
     return {"links_used": int(np.count_nonzero(routes)), "links_with_2_or_more": int(np.count_nonzero(routes >= 2)),
             "max_per_link": int(routes.max()) if routes.size else 0}
-
-
-def _engine_error(g: FQG, exc: Exception) -> InfraGraphError:
-    kind, message, src, dst = (list(exc.args) + [None] * 4)[:4]
-    if kind == "unreachable":
-        return error(f"no path from '{g.node_name(src)}' to '{g.node_name(dst)}': these NPUs must "
-                     "communicate in this collective but the graph does not connect them",
-                     hint="check the edges between their hosts and the fabric (`infragraph info`)")
-    if kind == "internal":
-        raise RuntimeError(message)
-    return error(f"cannot simulate: {message}")
 
 
 def _result(p: PreparedGraph, opts: SimulationOptions, groups: list[list[int]], dims: Dims,

@@ -24,11 +24,11 @@ from typing import Any
 
 import numpy as np
 
-from ..simulate.engine import engine_error_type, simulate_arrays
+from ..simulate.engine import engine_error, engine_error_type, simulate_arrays
 from ..simulate.lanes import spread_bundles
 from ..simulate.load import link_tiers
 from ..simulate.nccl import bus_factor
-from ..simulate.run import _engine_error, engine_call
+from ..simulate.run import engine_call
 from .timing import CollectiveTimer
 from .trace import COLLECTIVE_TYPES, KIND_CODES, Workload
 
@@ -91,7 +91,7 @@ class SharedNetwork:
         try:
             raw = simulate_arrays()(**self.base, workload=self.workload)
         except engine_error_type() as exc:
-            raise _engine_error(self.timer.p.g, exc) from None
+            raise engine_error(self.timer.p.g, exc) from None
         self._record(raw)
         return raw
 
