@@ -494,6 +494,7 @@ def engine_call(p: PreparedGraph, opts: SimulationOptions) -> EngineCall:
         stated = "the graph's dims annotation" if used.source == "graph" else "dims"
         raise error(f"{len(opts.algorithm)} algorithms for {len(dims)} dimensions ({'x'.join(map(str, dims))}: "
                     f"{stated}); give one, or one per dimension", "algorithm")
+    _check_schedule_fits(opts, dims, len(groups[0]))
     key = tuple(groups[0])
     if key not in p.servers:
         p.servers[key] = servers(p.g, p.npu_nodes, groups[0])
@@ -590,6 +591,30 @@ def engine_call(p: PreparedGraph, opts: SimulationOptions) -> EngineCall:
     if opts.max_events is not None:
         kwargs["max_events"] = int(opts.max_events)
     return EngineCall(kwargs, opts, plan, planes, policy, used, tuple(algorithm), groups)
+
+
+def _check_schedule_fits(opts: SimulationOptions, dims: Sequence[int], group_size: int) -> None:
+    """A schedule is written for one collective over a fixed number of ranks: the group (flat) or
+    each dimension it runs in must have that many members, and the collective must be the schedule's
+    or a half it splits into. Checked here, naming the schedule, so that a mismatch is not the
+    engine's 'unsupported: ... no schedule given for this dimension' at no location."""
+    if not opts.schedules:
+        return
+    sizes = list(dims) or [group_size]
+    for d, size in enumerate(sizes):
+        entry = d if len(opts.algorithm) > 1 else 0
+        sc = opts.schedules[entry] if entry < len(opts.schedules) else None
+        if opts.algorithm[entry] != "schedule" or sc is None or size < 2:
+            continue
+        where = (f"dimension {d + 1} ({'x'.join(map(str, sizes))}) has {size}" if len(sizes) > 1
+                 else f"the group has {size}")
+        if sc.ranks != size:
+            raise error(f"the schedule '{sc.name}' implements {sc.collective} over {sc.ranks} ranks, but {where} "
+                        "members", "algorithm", hint=f"give a schedule for {size} ranks, or run it on a group of "
+                                                    f"{sc.ranks} (--group, or --dims with a dimension of {sc.ranks})")
+        if opts.collective != sc.collective and sc.engine_arrays(opts.collective) is None:
+            raise error(f"the schedule '{sc.name}' implements {sc.collective}, not {opts.collective} (nor splits "
+                        f"into it)", "algorithm", hint=f"give a schedule of {opts.collective}")
 
 
 def _schedule_arrays(p: PreparedGraph, opts: SimulationOptions, dims: Sequence[int],

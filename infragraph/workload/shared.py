@@ -53,6 +53,9 @@ class SharedNetwork:
         whole system's run as the base (fabric, routing, common options) and one shape per distinct
         (collective, group, size). False (with `reason`) when the network cannot be shared."""
         c, timer = self.w.cols, self.timer
+        if timer.sim.schedules:  # the network's jobs carry no schedule programs (workload_session.rs)
+            self.reason = "a custom schedule (--algorithm schedule:FILE) runs each collective alone"
+            return False
         everyone = tuple(range(timer.num_npus))
         base = engine_call(timer.p, timer.collective_options("all-reduce", everyone, 1 << 20))
         if base.plan is not None:
