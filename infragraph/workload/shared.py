@@ -24,11 +24,11 @@ from typing import Any
 
 import numpy as np
 
-from ..simulate.engine import engine_error_type, simulate_arrays
+from ..simulate.engine import engine_error, engine_error_type, simulate_arrays
 from ..simulate.lanes import spread_bundles
 from ..simulate.load import link_tiers
 from ..simulate.nccl import bus_factor
-from ..simulate.run import _engine_error, engine_call
+from ..simulate.run import engine_call
 from .timing import CollectiveTimer
 from .trace import COLLECTIVE_TYPES, KIND_CODES, Workload
 
@@ -53,6 +53,9 @@ class SharedNetwork:
         whole system's run as the base (fabric, routing, common options) and one shape per distinct
         (collective, group, size). False (with `reason`) when the network cannot be shared."""
         c, timer = self.w.cols, self.timer
+        if timer.sim.schedules:  # the network's jobs carry no schedule programs (workload_session.rs)
+            self.reason = "a custom schedule (--algorithm schedule:FILE) runs each collective alone"
+            return False
         everyone = tuple(range(timer.num_npus))
         base = engine_call(timer.p, timer.collective_options("all-reduce", everyone, 1 << 20))
         if base.plan is not None:
@@ -88,7 +91,7 @@ class SharedNetwork:
         try:
             raw = simulate_arrays()(**self.base, workload=self.workload)
         except engine_error_type() as exc:
-            raise _engine_error(self.timer.p.g, exc) from None
+            raise engine_error(self.timer.p.g, exc) from None
         self._record(raw)
         return raw
 
