@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import error
+from ..errors import InfraGraphError, error
 from ..uniques import dense_ids, unique_rows
 from ..simulate.run import PreparedGraph, SimulationOptions
 from .chakra import located
@@ -143,11 +143,37 @@ class Replay:
         c = self.w.cols
         return self.timer.message_arrival(int(c.src[row]), int(c.dst[row]), int(c.comm_size[row]), t, int(c.tag[row]))
 
+    def _check_schedules(self) -> None:
+        """`--algorithm schedule:FILE` runs every collective of the workload: each kind of collective on
+        each group must fit the schedule (its collective, its rank count). A misfit is located at the
+        first node that issues it, not the engine's unlocated 'unsupported' at its first run."""
+        from ..simulate.run import engine_call
+
+        if not self.opts.sim.schedules:
+            return
+        c, seen = self.w.cols, set()
+        for row in np.flatnonzero(c.kind == KIND_CODES["collective"]).tolist():
+            collective, group = COLLECTIVE_TYPES[int(c.comm_type[row])], int(c.group[row])
+            if (collective, group) in seen:
+                continue
+            seen.add((collective, group))
+            members = self.w.members(group)
+            try:
+                engine_call(self.p, self.timer.collective_options(collective, members, int(c.comm_size[row])))
+            except InfraGraphError as exc:
+                rank = int(np.searchsorted(c.npu_ptr, row, side="right")) - 1
+                d = exc.diagnostics[0]
+                raise located(f"{self.w.source}.{rank}.et", f"node {int(c.id[row])} '{c.name(row)}': {collective} on "
+                              f"group {group} ({len(members)} ranks) with --algorithm schedule: {d.message}",
+                              hint="the schedule runs every collective of the workload, so every group's collectives "
+                                   "must fit it") from None
+
     def run(self) -> dict[str, Any]:
         import gc
 
         from .._simengine import workload_replay
 
+        self._check_schedules()
         arrays = self._arrays()
         contention = self.opts.sim.model in CONTENTION_MODELS
         shared = SharedNetwork(self.timer, self.w) if contention and self.opts.shared_network else None

@@ -35,11 +35,11 @@ from typing import Any
 
 import numpy as np
 
-from ..simulate.engine import engine_error_type, simulate_arrays
+from ..simulate.engine import engine_error, engine_error_type, simulate_arrays
 from ..simulate.lanes import nvswitch_planes, spread_bundles
 from ..simulate.load import link_tiers
 from ..simulate.nccl import Servers, bus_factor, derated_bandwidth
-from ..simulate.run import EngineCall, PreparedGraph, _engine_error, engine_call
+from ..simulate.run import EngineCall, PreparedGraph, engine_call
 from .timing import CollectiveTimer
 from .trace import COLLECTIVE_TYPES, KIND_CODES, Workload
 
@@ -64,6 +64,9 @@ class SharedNetwork:
         whole system's run as the base (fabric, routing, common options) and one shape per distinct
         (collective, group, size). False (with `reason`) when the network cannot be shared."""
         c, timer, p = self.w.cols, self.timer, self.timer.p
+        if timer.sim.schedules:  # the network's jobs carry no schedule programs (workload_session.rs)
+            self.reason = "a custom schedule (--algorithm schedule:FILE) runs each collective alone"
+            return False
         everyone = tuple(range(timer.num_npus))
         base = engine_call(p, timer.collective_options("all-reduce", everyone, 1 << 20))
         self.base, self.planes = dict(base.kwargs), base.planes
@@ -116,7 +119,7 @@ class SharedNetwork:
         try:
             raw = simulate_arrays()(**self.base, workload=self.workload)
         except engine_error_type() as exc:
-            raise _engine_error(self.timer.p.g, exc) from None
+            raise engine_error(self.timer.p.g, exc) from None
         self._record(raw)
         return raw
 

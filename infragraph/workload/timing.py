@@ -146,6 +146,9 @@ class CollectiveTimer:
                           algorithm=sim.algorithm if len(sim.algorithm) == 1 else ("ring",))
             if collective != "point-to-point" and sim.model in ("astra", "astra-aware"):
                 sim = replace(sim, endpoint_delay_ns=SUB_GROUP_ENDPOINT_DELAY_NS, astra_communicator_group=True)
+        if collective == "point-to-point" and sim.schedules:
+            # A send has no algorithm (docs/simulate.md); a collective's schedule is not one for it.
+            sim = replace(sim, algorithm=("default",), schedules=())
         if collective == "point-to-point" and sim.model in ("astra", "astra-aware"):
             # ASTRA-sim's native send is one message of the whole size (Workload::issue_send_comm
             # -> sim_send), never cut into preferred-dataset-splits chunks.

@@ -1,6 +1,8 @@
 """A schedule runs in the engine: the ring written as a schedule times exactly like the built-in ring."""
 from __future__ import annotations
 
+import dataclasses
+
 import json
 
 import pytest
@@ -107,10 +109,19 @@ def test_schedule_entry_needs_its_schedule(fabrics):
         simulate(fabrics["ring"], Opts(algorithm=("schedule",)))
 
 
-def test_wrong_dimension_size_is_an_engine_error():
+def test_a_schedule_of_another_collective_is_refused_before_the_engine_runs():
     p = prepare(simgraphs.torus((4, 4)))
     s4 = read_schedule(ring_schedule("all-gather", 4))
-    with pytest.raises(InfraGraphError, match="the schedule implements all-gather over 4 ranks, but this phase runs reduce-scatter"):
+    with pytest.raises(InfraGraphError, match="implements all-gather, not all-reduce") as e:
+        simulate(p, Opts(algorithm=("schedule", "ring"), schedules=(s4, None), dims=(4, 4)))
+    assert e.value.diagnostics[0].location.path == "algorithm"
+
+
+def test_a_phase_the_schedule_does_not_split_into_is_an_engine_error():
+    p = prepare(simgraphs.torus((4, 4)))
+    s4 = read_schedule(ring_schedule("all-reduce", 4))
+    s4 = dataclasses.replace(s4, steps=s4.steps[::-1])  # no longer reduce steps, then copy steps
+    with pytest.raises(InfraGraphError, match="the schedule implements all-reduce over 4 ranks, but this phase runs reduce-scatter"):
         simulate(p, Opts(algorithm=("schedule", "ring"), schedules=(s4, None), dims=(4, 4)))
 
 
