@@ -37,6 +37,7 @@ pub mod synth_list;
 mod synth_python;
 pub mod workload_replay;
 pub mod workload_session;
+pub mod workload_timing;
 mod workload_python;
 pub mod topology;
 
