@@ -56,6 +56,9 @@ class ReplayOptions:
     remote_mem_bw_gb_per_s: float | None = None  # GB/s = bytes per ns; None: a memory node is an error
     remote_mem_latency_ns: int = 0
     keep_timeline: bool = False  # every node's (start, end) for the trace and the picture
+    # The contention-aware models on one shared network (shared.py); False: each collective and
+    # message timed alone, as `--model astra` is (no contention between them; `--network alone`).
+    shared_network: bool = True
 
     def __post_init__(self) -> None:
         if self.roofline and not (self.peak_perf_tflops > 0 and self.peak_perf_tflops < float("inf")):
@@ -191,8 +194,9 @@ class Replay:
 
         self._check_schedules()
         arrays = self._arrays()
-        shared = SharedNetwork(self.timer, self.w) if self.opts.sim.model in CONTENTION_MODELS else None
-        self.network = "alone"
+        contention = self.opts.sim.model in CONTENTION_MODELS
+        shared = SharedNetwork(self.timer, self.w) if contention and self.opts.shared_network else None
+        self.network = "alone (--network alone)" if contention and shared is None else "alone"
         if shared is not None and shared.plan(arrays, self.collective_rows, self.p2p_keys):
             raw = shared.run()
             finish, start, end, state = raw["finish"], raw["start"], raw["end"], raw["state"]

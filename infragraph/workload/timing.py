@@ -39,6 +39,7 @@ from collections import defaultdict
 from dataclasses import replace
 from typing import Any, Sequence
 
+from ..simulate.nccl import servers
 from ..simulate.run import PreparedGraph, SimulationOptions, simulate
 from ..units import gbps_to_gib_per_s
 
@@ -149,10 +150,11 @@ class CollectiveTimer:
         or as a job of the shared network, infragraph/workload/shared.py)."""
         sim = replace(self.sim, collective=collective, size_bytes=float(size), groups=(members,),
                       root=root, top_links=0, trace=False, warnings=False)
-        if len(members) < self.num_npus:
+        if len(members) < self.num_npus and not self._nccl_lays_out(collective, members):
             # ASTRA-sim's CommunicatorGroup: a group smaller than the whole system runs on one
             # logical ring over its members, with the configured algorithm when there is one
-            # dimension, else Ring.
+            # dimension, else Ring. (Not where NCCL mode lays the group out itself: GPUs in
+            # servers under our own models, as `infragraph simulate --group` runs it.)
             sim = replace(sim, dims=(len(members),),
                           algorithm=sim.algorithm if len(sim.algorithm) == 1 else ("ring",))
             if collective != "point-to-point" and sim.model in ("astra", "astra-aware"):
@@ -165,6 +167,20 @@ class CollectiveTimer:
             # -> sim_send), never cut into preferred-dataset-splits chunks.
             sim = replace(sim, chunks=1)
         return sim
+
+    def _nccl_lays_out(self, collective: str, members: tuple[int, ...]) -> bool:
+        """Whether NCCL mode times this collective (simulate.run.engine_call decides the same way):
+        our own models, the algorithm left to the default (or auto, or nccl), no --dims, and the
+        group's GPUs in servers."""
+        sim = self.sim
+        if sim.model.startswith("astra") or sim.dims is not None or collective == "point-to-point":
+            return False
+        algorithm = (sim.algorithm,) if isinstance(sim.algorithm, str) else tuple(sim.algorithm)
+        if algorithm not in (("default",), ("auto",), ("nccl",)):
+            return False
+        if members not in self.p.servers:
+            self.p.servers[members] = servers(self.p.g, self.p.npu_nodes, list(members))
+        return self.p.servers[members] is not None
 
     def _message_ns(self, src: int, dst: int, size: int, engine_ns: float) -> float:
         """A send's time. ASTRA-sim's analytical sends (Workload -> Sys::front_end_sim_send ->

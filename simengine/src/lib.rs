@@ -29,6 +29,7 @@ pub mod results;
 pub mod routing;
 pub mod symmetry;
 pub mod sys_events;
+pub mod schedule_columns;
 pub mod schedule_program;
 pub mod schedule_proof;
 pub mod synth;

@@ -146,13 +146,16 @@ fn workload_replay<'py>(py: Python<'py>, npu_ptr: &[u8], op: &[u8], resource: &[
 }
 
 /// A collective's plan as the workload's shared network gets it: (collective, size in bytes,
-/// algorithms, logical dimensions, chunks, endpoint delay ns, ASTRA-sim communicator group, root).
-pub type Shape = (String, f64, Vec<String>, Vec<usize>, usize, f64, bool, usize);
+/// algorithms, logical dimensions, chunks, endpoint delay ns, ASTRA-sim communicator group, root,
+/// ns added to each member's finish).
+pub type Shape = (String, f64, Vec<String>, Vec<usize>, usize, f64, bool, usize, f64);
 
 /// The workload replay on one shared network (workload_session), called by `simulate` with its
 /// fabric, common options (`base`) and network configuration. `w` holds the DAG arrays of
 /// `workload_replay` plus `shapes` (see `Shape`), `spec_of` (u32 per node: its collective's
-/// shape), `p2p` (per message key: source rank, destination rank, bytes) and `send_extra_ns`.
+/// shape), `p2p` (per message key: source rank, destination rank, bytes), `send_extra_ns` and
+/// `edge_latency_ns` (per edge; empty, or the latencies messages add on a latency-free network:
+/// `Shared`).
 /// Returns finish / start / end / state as `workload_replay` does, and per collective as it ran
 /// (`collectives`: member nodes, issue and finish times) and the links' loads.
 pub fn replay_shared<'py>(py: Python<'py>, topo: &Topology, npu_nodes: &[u32], base: &CollectiveSpec, cfg: &SimConfig,
@@ -170,13 +173,17 @@ pub fn replay_shared<'py>(py: Python<'py>, topo: &Topology, npu_nodes: &[u32], b
     let spec_of = u32s(&bytes("spec_of")?);
     let p2p: Vec<(u32, u32, f64)> = get("p2p")?.extract()?;
     let send_extra_ns: f64 = get("send_extra_ns")?.extract()?;
+    let edge_latency_ns: Vec<f64> = get("edge_latency_ns")?.extract()?;
     let n = npu_nodes.len() as u32;
     if spec_of.len() != dag.op.len() || p2p.len() != dag.p2p_keys || p2p.iter().any(|&(a, b, _)| a >= n || b >= n || a == b)
+        || !(edge_latency_ns.is_empty() || 2 * edge_latency_ns.len() == topo.num_links())
+        || edge_latency_ns.iter().chain(shapes.iter().map(|s| &s.8)).any(|x| !(x.is_finite() && *x >= 0.0))
         || dag.op.iter().zip(&spec_of).any(|(&o, &s)| o == OP_COLLECTIVE && s as usize >= shapes.len())
     {
         return Err(PyValueError::new_err("workload: spec_of, p2p or shapes disagree with the DAG"));
     }
-    let specs = shapes.iter().map(|(coll, size, algos, dims, chunks, delay, local_ring, root)| -> Result<CollectiveSpec, SimError> {
+    let finish_extra_ns: Vec<f64> = shapes.iter().map(|s| s.8).collect();
+    let specs = shapes.iter().map(|(coll, size, algos, dims, chunks, delay, local_ring, root, _)| -> Result<CollectiveSpec, SimError> {
         Ok(CollectiveSpec { op: Op::parse(coll)?, size_bytes: *size, groups: vec![], dims: dims.clone(),
             algorithms: algos.iter().map(|a| Algo::parse(a)).collect::<Result<Vec<_>, _>>()?, programs: vec![],
             chunk_programs: vec![], chunk_order: None, root: *root, chunks: *chunks, endpoint_delay_ns: *delay,
@@ -184,7 +191,8 @@ pub fn replay_shared<'py>(py: Python<'py>, topo: &Topology, npu_nodes: &[u32], b
     }).collect::<Result<Vec<_>, _>>().map_err(crate::python::engine_error)?;
     let run = || -> Result<_, SimError> {
         let session = Session::new(topo, npu_nodes, base, cfg)?;
-        let mut shared = Shared::new(session, &spec_of, &specs, &dag.channel, &p2p, send_extra_ns);
+        let mut shared = Shared::new(session, &spec_of, &specs, &finish_extra_ns, &dag.channel, &p2p, send_extra_ns,
+                                     &edge_latency_ns);
         let out = replay_with(&dag, &mut shared)?;
         Ok((out, shared))
     };
