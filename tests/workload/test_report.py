@@ -73,11 +73,11 @@ def test_text_summary_names_the_step_and_the_parts():
 
 
 def test_text_summary_says_whether_collectives_shared_the_network():
-    """docs/workloads.md: the report says `shared` or `alone (why)`; NCCL mode times each collective
-    alone (optimistic where groups share links), which the text must not hide."""
+    """docs/workloads.md: the report says `shared` or `alone (why)`; `--network alone` times each
+    collective alone (optimistic where groups share links), which the text must not hide."""
     r = _report()
-    r["network"] = "alone (NCCL mode derates the links per collective)"
-    assert "\nnetwork: alone (NCCL mode derates the links per collective)\n" in format_report(r)
+    r["network"] = "alone (--network alone)"
+    assert "\nnetwork: alone (--network alone)\n" in format_report(r)
 
 
 def test_picture_is_a_png(tmp_path):
