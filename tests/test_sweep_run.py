@@ -155,6 +155,8 @@ def dask_cluster():
 
 
 def test_dask_local_cluster_gives_the_same_table_as_the_local_pool(tmp_path, dask_cluster):
+    # both workers up: a worker killed by another test of this module is being restarted
+    dask_cluster.wait_for_workers(2, timeout=600)
     s = spec(tmp_path)
     local = sweep(s, tmp_path / "local", workers=2)
     dask = sweep(s, tmp_path / "dask", scheduler=dask_cluster.scheduler_address)
