@@ -2,6 +2,7 @@
 
     ASTRA_UNAWARE=/path/AstraSim_Analytical_Congestion_Unaware python benchmarks/workload.py [--scale 1,8,64]
     python benchmarks/workload.py --fair-16k       # one step of a 16,384-GPU GPT-3-like job, --model fair
+    python benchmarks/workload.py --nccl-1k        # the 1,024-GPU step in NCCL mode: shared network vs alone
     python benchmarks/workload.py --old /tmp/old   # start-up floor and b=1 step: an older checkout vs now
 
 Case `gpt3-1k`: a GPT-3-like step on 1,024 NPUs (TP 8, PP 8, DP 16; 16 layers of GPT-3's width,
@@ -18,6 +19,12 @@ package is byte-compiled first, as a wheel install is (`compile_bytecode`); each
 the compile cache held the fabric. `--scale` multiplies the
 micro-batch `b` (every message and compute node grows with it): the time must stay flat in
 message size.
+
+Case `nccl-1k`: the same GPT-3-like step (b = 1) on 1,024 H100-class GPUs in DGX-like servers
+(examples/workloads/superpod_1k.igl), `--model fair` with NCCL mode (the default on GPU servers),
+replayed on the shared network (collectives of different groups contend) and with `--network
+alone` (each collective timed alone), in fresh processes one after the other: wall, CPU, peak
+memory (max RSS of the child) and step time of each.
 
 Case `fair-16k`: 16,384 GPUs (TP 8, PP 16, DP 128; GPT-3 175B's shape, 2 micro-batches per
 pipeline) on std.fabrics.stack "SW(8)_SW(2048)", `--model fair`. Target <= 60 s.
@@ -152,6 +159,40 @@ def fair_16k(limit_s: float) -> dict:
                 "ours_step_ns": step, "load_average": os.getloadavg()[0]}
 
 
+def own_run(cmd: list[str], cwd: str, limit_s: float) -> tuple[float, float, int]:
+    """Wall seconds, CPU seconds and peak memory (MB, max RSS) of `cmd` alone (os.wait4 reads its
+    own usage; RUSAGE_CHILDREN's max RSS would be the largest of every child so far)."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(["timeout", str(int(limit_s)), *cmd], cwd=cwd, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - t0
+    if status:
+        raise SystemExit(f"{cmd[0]} failed ({status}): {proc.stderr.read().decode()[-2000:]}")
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss // 1024
+
+
+def nccl_1k(limit_s: float) -> list[dict]:
+    fabric = str(ROOT / "examples" / "workloads" / "superpod_1k.igl")
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="wlbench-") as tmp:
+        folder = Path(tmp)
+        (folder / "spec.yaml").write_text(spec(16, 8, 16, 1, 8), encoding="utf-8")
+        subprocess.run(["infragraph", "workload", "spec.yaml", "-o", "et/step"], cwd=tmp, check=True,
+                       capture_output=True)
+        subprocess.run(["infragraph", "info", fabric], cwd=tmp, check=True, capture_output=True)  # fills the cache
+        for network in ("shared", "alone"):
+            wall, cpu, rss = own_run(["infragraph", "simulate", fabric, "--workload", "et/step", "--comm-group",
+                                      "et/step.json", "--model", "fair", "--network", network, "--json",
+                                      f"{network}.json", "-q"], tmp, limit_s)
+            r = json.loads((folder / f"{network}.json").read_text())
+            rows.append({"case": f"nccl-1k {network}", "ours_s": round(wall, 2), "ours_cpu_s": round(cpu, 2),
+                         "max_rss_mb": rss, "network": r["network"], "step_ns": r["step_time_ns"],
+                         "engine_runs": r["engine_runs"], "collectives": len(r["collectives"]),
+                         "messages": len(r["messages"]), "load_average": os.getloadavg()[0]})
+    return rows
+
+
 def compile_bytecode() -> str:
     """Byte-compile the installed infragraph package (the tree `infragraph` runs from), as installing
     its wheel does: with PYTHONDONTWRITEBYTECODE set and no bytecode (a fresh clone in CI), every
@@ -211,6 +252,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--scale", default="1,8,64", help="micro-batch sizes b (comma-separated)")
     ap.add_argument("--fair-16k", action="store_true", help="run the 16,384-GPU fair-model case instead")
+    ap.add_argument("--nccl-1k", action="store_true", help="run the 1,024-GPU NCCL-mode case (shared vs alone) instead")
     ap.add_argument("--limit", type=float, default=1800.0, help="seconds before a run is cut off")
     ap.add_argument("--old", metavar="TREE", help="instead: the start-up floor and the b=1 step, this checkout "
                                                   "(engine built in place) vs the installed toolchain")
@@ -223,6 +265,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.fair_16k:
         print(json.dumps(fair_16k(args.limit)))
+        return 0
+    if args.nccl_1k:
+        for row in nccl_1k(args.limit):
+            print(json.dumps(row), flush=True)
         return 0
     binary = os.environ.get("ASTRA_UNAWARE")
     for b in (int(x) for x in args.scale.split(",")):

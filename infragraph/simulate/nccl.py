@@ -320,6 +320,10 @@ class EnginePlan:
     latency_ns: float
     bandwidth_gbps: np.ndarray  # per edge, derated to what NCCL reaches
     notes: tuple[str, ...]
+    # The share of the bytes on the wire that are payload (the protocol's: LL 0.5, LL128 0.92,
+    # Simple 1; NVLS: its efficiency), which `bandwidth_gbps` includes on top of NCCL's per-link
+    # figures (`derated_bandwidth`); the workload's shared network charges it as bytes instead.
+    payload_efficiency: float = 1.0
 
 
 def contiguous(g_sid: np.ndarray, s: Servers) -> bool:
@@ -402,7 +406,7 @@ def engine_plan(g: FQG, bandwidth_gbps: np.ndarray, npu_nodes: np.ndarray, group
                  + ("" if factor == 1.0 else f" and x{factor} for the protocol")
                  + "; reductions are free (NCCL's bandwidths include them)")
     return EnginePlan(c, engine_collective, engine_size, algos, dims, chunks, 1,
-                      c.latency_us * 1000.0, bw, tuple(notes))
+                      c.latency_us * 1000.0, bw, tuple(notes), factor)
 
 
 def bus_factor(collective: str, n: int) -> float:

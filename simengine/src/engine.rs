@@ -437,6 +437,16 @@ impl<'t> Session<'t> {
         Ok(())
     }
 
+    /// The latency (ns) of the way from NPU rank `src` to `dst`, with `edge_latency_ns` per edge
+    /// (directed link l is edge l / 2) in place of the session's own: the longest of the ways
+    /// where the routing sprays.
+    pub fn route_latency_ns(&mut self, src: u32, dst: u32, edge_latency_ns: &[f64]) -> SimResult<f64> {
+        let sim = &mut self.sim;
+        let set = sim.router.route_set(sim.npu_nodes[src as usize], sim.npu_nodes[dst as usize])?;
+        let lat = |route: u32| sim.router.links(route).iter().map(|&l| edge_latency_ns[l as usize / 2]).sum::<f64>();
+        Ok(sim.router.parts(set).iter().map(|&(route, _)| lat(route)).fold(0.0, f64::max))
+    }
+
     /// Schedules the caller's event (`kind`, `node`) at `t` (not before the current instant):
     /// `next` hands it back in time order with everything else, same-instant events in the order
     /// they were scheduled.

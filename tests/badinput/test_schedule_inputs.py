@@ -110,3 +110,18 @@ def test_failures_that_split_the_fabric_are_located_at_fail(tmp_path, capsys):
                           "exchange chunks over the surviving links (16 separate parts); expected failures that leave "
                           "every NPU able to reach every other"), out
     assert "Traceback" not in out and not (tmp_path / "s.json").exists()
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["--group", "0,1"], "the schedule 'ring_allreduce_8' implements all-reduce over 8 ranks, but the group has 2 "
+                         "members"),
+    (["--dims", "2,4", "--algorithm", "ring,schedule:examples/schedules/ring8_allreduce.msccl.xml",
+      "--optimization", "baseline"],
+     "the schedule 'ring_allreduce_8' implements all-reduce over 8 ranks, but dimension 2 (2x4) has 4 members"),
+])
+def test_a_schedule_for_another_rank_count_is_located_at_algorithm(capsys, argv, message):
+    """Was '<input>: error: cannot simulate: unsupported: ... this phase runs all-reduce over 2 members (a
+    multi-dimensional all-reduce under localBWAware ...)', unlocated and pointing at the wrong cause."""
+    algorithm = [] if "--algorithm" in argv else ["--algorithm", "schedule:examples/schedules/ring8_allreduce.msccl.xml"]
+    code, out = cli(capsys, "simulate", "examples/ring8.igl", *algorithm, *argv)
+    assert code == 1 and out.startswith(f"--algorithm: error: {message}"), out
