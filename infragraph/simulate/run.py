@@ -427,8 +427,8 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
         if c is not None and c.algorithm == "nvls":  # in-switch reduction: above the NVLink bandwidth by design
             out["warnings"] = [w for w in out["warnings"] if w["code"] != "over-injection"]
             out["warnings"].append({"code": "in-switch-reduction", "message": (
-                "NVLS: the NVSwitch reduces, so each GPU moves its buffer once each way and the bus bandwidth "
-                "can exceed the GPU's NVLink bandwidth")})
+                "NVLS: the NVSwitch reduces, so each GPU moves its buffer (and 1/n of it more) once each way and the "
+                "bus bandwidth can exceed the GPU's NVLink bandwidth")})
     return out
 
 
