@@ -2,7 +2,9 @@
 
     ASTRA_UNAWARE=/path/AstraSim_Analytical_Congestion_Unaware python benchmarks/workload.py [--scale 1,8,64]
     python benchmarks/workload.py --fair-16k       # one step of a 16,384-GPU GPT-3-like job, --model fair
+    python benchmarks/workload.py --nccl-1k        # the 1,024-GPU step in NCCL mode: shared network vs alone
     python benchmarks/workload.py --old /tmp/old   # start-up floor and b=1 step: an older checkout vs now
+    ASTRA_UNAWARE=... python benchmarks/workload.py --scale 1,64 --with-old /tmp/old --runs 5  # all three
 
 Case `gpt3-1k`: a GPT-3-like step on 1,024 NPUs (TP 8, PP 8, DP 16; 16 layers of GPT-3's width,
 hidden 12,288, 96 heads, sequence 2,048; 8 micro-batches of `b` sequences per pipeline, 1F1B,
@@ -18,6 +20,12 @@ package is byte-compiled first, as a wheel install is (`compile_bytecode`); each
 the compile cache held the fabric. `--scale` multiplies the
 micro-batch `b` (every message and compute node grows with it): the time must stay flat in
 message size.
+
+Case `nccl-1k`: the same GPT-3-like step (b = 1) on 1,024 H100-class GPUs in DGX-like servers
+(examples/workloads/superpod_1k.igl), `--model fair` with NCCL mode (the default on GPU servers),
+replayed on the shared network (collectives of different groups contend) and with `--network
+alone` (each collective timed alone), in fresh processes one after the other: wall, CPU, peak
+memory (max RSS of the child) and step time of each.
 
 Case `fair-16k`: 16,384 GPUs (TP 8, PP 16, DP 128; GPT-3 175B's shape, 2 micro-batches per
 pipeline) on std.fabrics.stack "SW(8)_SW(2048)", `--model fair`. Target <= 60 s.
@@ -102,7 +110,28 @@ def timed(cmd: list[str], cwd: str, limit_s: float) -> tuple[float, str]:
     return time.perf_counter() - t0, out.stdout
 
 
-def gpt3_1k(scale: int, binary: str | None, limit_s: float) -> dict:
+def with_old(old: str, folder: Path, replay: list[str], runs: int, limit_s: float) -> dict:
+    """The same replay by the old tree and by the installed toolchain, `runs` times each, alternating
+    fresh processes (`python -m infragraph.cli` for both, after one uncounted round that fills each
+    one's compile cache): every run's CPU and wall seconds, and whether the old tree's JSON output is
+    byte-identical to ours."""
+    out: dict = {f"{k}_{m}": [] for k in ("old", "new") for m in ("cpu_s", "wall_s")}
+    for i in range(runs + 1):
+        for k, env in (("old", dict(os.environ, PYTHONPATH=old)), ("new", None)):
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            t0 = time.perf_counter()
+            subprocess.run([sys.executable, "-m", "infragraph.cli", "simulate", *replay, "--json", f"{k}.json"],
+                           cwd=folder, env=env, check=True, capture_output=True, timeout=limit_s)
+            wall = time.perf_counter() - t0
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            if i:
+                out[f"{k}_cpu_s"].append(round(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime, 2))
+                out[f"{k}_wall_s"].append(round(wall, 2))
+    out["old_json_identical"] = (folder / "old.json").read_bytes() == (folder / "new.json").read_bytes()
+    return out
+
+
+def gpt3_1k(scale: int, binary: str | None, limit_s: float, old: str | None = None, runs: int = 1) -> dict:
     with tempfile.TemporaryDirectory(prefix="wlbench-") as tmp:
         folder = Path(tmp)
         (folder / "spec.yaml").write_text(spec(16, 8, 16, scale, 8), encoding="utf-8")
@@ -112,13 +141,15 @@ def gpt3_1k(scale: int, binary: str | None, limit_s: float) -> dict:
         write_s = time.perf_counter() - t0
         nodes = sum(1 for _ in folder.glob("et/step.*.et"))
         cached = cache_state(128)
-        ours_s, out = timed(["infragraph", "simulate", *fabric_args(128), "--workload", "et/step",
-                             "--comm-group", "et/step.json", "--model", "astra", "--chunks", "4",
-                             "--algorithm", "ring", "--scheduling", "lifo", "--json", "ours.json", "-q"], tmp, limit_s)
+        replay = [*fabric_args(128), "--workload", "et/step", "--comm-group", "et/step.json", "--model", "astra",
+                  "--chunks", "4", "--algorithm", "ring", "--scheduling", "lifo", "-q"]
+        ours_s, out = timed(["infragraph", "simulate", *replay, "--json", "ours.json"], tmp, limit_s)
         ours = json.loads((folder / "ours.json").read_text()) if ours_s < float("inf") else None
         row = {"case": f"gpt3-1k b={scale}", "ranks": nodes, "write_s": round(write_s, 2), "ours_s": round(ours_s, 2),
                "ours_cpu_s": CPU_S.get("infragraph"), "compile_cache": cached, "ours_step_ns": ours and ours["step_time_ns"],
                "load_average": os.getloadavg()[0]}
+        if old:
+            row.update(with_old(old, folder, replay, runs, limit_s))
         if binary:
             cfg = write_inputs(folder, 128)
             ref_s, out = timed([binary, "--workload-configuration=et/step", "--comm-group-configuration=et/step.json",
@@ -150,6 +181,40 @@ def fair_16k(limit_s: float) -> dict:
         return {"case": "fair-16k", "write_s": round(write_s, 2),
                 "ours_s": round(s, 2) if s < float("inf") else f"> {limit_s:.0f}", "ours_cpu_s": CPU_S.get("infragraph"),
                 "ours_step_ns": step, "load_average": os.getloadavg()[0]}
+
+
+def own_run(cmd: list[str], cwd: str, limit_s: float) -> tuple[float, float, int]:
+    """Wall seconds, CPU seconds and peak memory (MB, max RSS) of `cmd` alone (os.wait4 reads its
+    own usage; RUSAGE_CHILDREN's max RSS would be the largest of every child so far)."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(["timeout", str(int(limit_s)), *cmd], cwd=cwd, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - t0
+    if status:
+        raise SystemExit(f"{cmd[0]} failed ({status}): {proc.stderr.read().decode()[-2000:]}")
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss // 1024
+
+
+def nccl_1k(limit_s: float) -> list[dict]:
+    fabric = str(ROOT / "examples" / "workloads" / "superpod_1k.igl")
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="wlbench-") as tmp:
+        folder = Path(tmp)
+        (folder / "spec.yaml").write_text(spec(16, 8, 16, 1, 8), encoding="utf-8")
+        subprocess.run(["infragraph", "workload", "spec.yaml", "-o", "et/step"], cwd=tmp, check=True,
+                       capture_output=True)
+        subprocess.run(["infragraph", "info", fabric], cwd=tmp, check=True, capture_output=True)  # fills the cache
+        for network in ("shared", "alone"):
+            wall, cpu, rss = own_run(["infragraph", "simulate", fabric, "--workload", "et/step", "--comm-group",
+                                      "et/step.json", "--model", "fair", "--network", network, "--json",
+                                      f"{network}.json", "-q"], tmp, limit_s)
+            r = json.loads((folder / f"{network}.json").read_text())
+            rows.append({"case": f"nccl-1k {network}", "ours_s": round(wall, 2), "ours_cpu_s": round(cpu, 2),
+                         "max_rss_mb": rss, "network": r["network"], "step_ns": r["step_time_ns"],
+                         "engine_runs": r["engine_runs"], "collectives": len(r["collectives"]),
+                         "messages": len(r["messages"]), "load_average": os.getloadavg()[0]})
+    return rows
 
 
 def compile_bytecode() -> str:
@@ -211,12 +276,20 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--scale", default="1,8,64", help="micro-batch sizes b (comma-separated)")
     ap.add_argument("--fair-16k", action="store_true", help="run the 16,384-GPU fair-model case instead")
+    ap.add_argument("--nccl-1k", action="store_true", help="run the 1,024-GPU NCCL-mode case (shared vs alone) instead")
     ap.add_argument("--limit", type=float, default=1800.0, help="seconds before a run is cut off")
     ap.add_argument("--old", metavar="TREE", help="instead: the start-up floor and the b=1 step, this checkout "
                                                   "(engine built in place) vs the installed toolchain")
-    ap.add_argument("--runs", type=int, default=5, help="--old: alternating runs of each (best kept)")
+    ap.add_argument("--runs", type=int, default=5, help="--old, --with-old: alternating runs of each")
+    ap.add_argument("--with-old", metavar="TREE", help="--scale: also replay each case with this checkout (engine "
+                                                       "built in place) and the installed toolchain, --runs times "
+                                                       "each, alternating, beside the binary")
     args = ap.parse_args(argv)
     compile_bytecode()
+    if args.with_old:
+        import compileall
+
+        compileall.compile_dir(str(Path(args.with_old) / "infragraph"), quiet=1)
     if args.old:
         for row in old_vs_new(args.old, args.runs, args.limit):
             print(json.dumps(row), flush=True)
@@ -224,9 +297,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.fair_16k:
         print(json.dumps(fair_16k(args.limit)))
         return 0
+    if args.nccl_1k:
+        for row in nccl_1k(args.limit):
+            print(json.dumps(row), flush=True)
+        return 0
     binary = os.environ.get("ASTRA_UNAWARE")
     for b in (int(x) for x in args.scale.split(",")):
-        print(json.dumps(gpt3_1k(b, binary, args.limit)), flush=True)
+        print(json.dumps(gpt3_1k(b, binary, args.limit, args.with_old, args.runs)), flush=True)
     return 0
 
 

@@ -38,6 +38,10 @@ def add_arguments(p) -> None:
     w.add_argument("--remote-mem-bw", default=None, metavar="GB/s",
                    help="memory load/store nodes: remote memory bandwidth in GB/s (1e9 B/s)")
     w.add_argument("--remote-mem-latency", default="0", metavar="NS", help="memory load/store latency in ns")
+    w.add_argument("--network", choices=("shared", "alone"), default="shared",
+                   help="the contention-aware models (fair, aware, astra-aware): collectives and messages in flight "
+                        "at once share one network (shared, the default), or each is timed alone on the fabric, "
+                        "as --model astra always is (alone: no contention between concurrent collectives)")
     w.add_argument("--breakdown", metavar="PNG", help="write the per-NPU time breakdown as a picture")
     w.add_argument("--trace-ranks", metavar="RANKS",
                    help="--trace: only these NPUs, e.g. 0-7 or 0,128,256 (default every NPU; a large step's "
@@ -85,7 +89,8 @@ def run_workload(args, sim_options, given: list[str], check_options: Callable[[i
     opts = ReplayOptions(sim=replace(sim_options, trace=False), roofline=args.roofline,
                          peak_perf_tflops=_positive(args.peak_perf, "--peak-perf"),
                          remote_mem_bw_gb_per_s=_positive(args.remote_mem_bw, "--remote-mem-bw"),
-                         remote_mem_latency_ns=int(latency), keep_timeline=bool(args.trace or args.breakdown))
+                         remote_mem_latency_ns=int(latency), keep_timeline=bool(args.trace or args.breakdown),
+                         shared_network=args.network == "shared")
     trace_ranks = None
     if args.trace_ranks is not None:
         from ..simulate.spellings import parse_ranks as parse_group

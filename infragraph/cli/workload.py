@@ -22,6 +22,7 @@ def register(sub) -> None:
     p.add_argument("-o", "--output", required=True, metavar="PREFIX",
                    help="write PREFIX.<rank>.et for every GPU and PREFIX.json (the communicator groups)")
     p.add_argument("--summary-only", action="store_true", help="print the counts without writing traces")
+    p.add_argument("-q", "--quiet", action="store_true", help="no summary on standard output (--json still writes it)")
     add_json_argument(p, "the summary")
     p.set_defaults(func=run)
 
@@ -44,5 +45,5 @@ def run(args) -> int:
     if not args.summary_only:
         lines.append(f"wrote {out['nodes']:,} nodes in {spec.world} traces {out['prefix']}.<rank>.et and "
                      f"{out['groups']} groups in {out['comm_group_file']}")
-    emit(args, out, "\n".join(lines))
+    emit(args, out, None if args.quiet else "\n".join(lines))
     return 0

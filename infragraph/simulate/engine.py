@@ -8,9 +8,12 @@ takes a fully qualified graph.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
 
-from ..errors import error
+from ..errors import InfraGraphError, error
+
+if TYPE_CHECKING:
+    from ..graph import FQG
 
 try:
     from .. import _simengine as _ext
@@ -85,3 +88,17 @@ def simulate_arrays() -> _SimulateArrays:
 def engine_error_type() -> type[Exception]:
     """The exception class the engine raises: args are (kind, message, src_node, dst_node)."""
     return engine().SimEngineError
+
+
+def engine_error(g: FQG, exc: Exception) -> InfraGraphError:
+    """The user's error for an engine exception (`engine_error_type()`) raised while simulating on
+    `g`: an unreachable pair is named by its nodes; any other refusal is quoted. An 'internal'
+    kind is an engine bug, not bad input, and is re-raised as RuntimeError (exit code 3)."""
+    kind, message, src, dst = (list(exc.args) + [None] * 4)[:4]
+    if kind == "unreachable":
+        return error(f"no path from '{g.node_name(src)}' to '{g.node_name(dst)}': these NPUs must "
+                     "communicate in this collective but the graph does not connect them",
+                     hint="check the edges between their hosts and the fabric (`infragraph info`)")
+    if kind == "internal":
+        raise RuntimeError(message)
+    return error(f"cannot simulate: {message}")

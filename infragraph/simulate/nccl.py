@@ -321,6 +321,10 @@ class EnginePlan:
     latency_ns: float
     bandwidth_gbps: np.ndarray  # per edge, derated to what NCCL reaches
     notes: tuple[str, ...]
+    # The share of the bytes on the wire that are payload (the protocol's: LL 0.5, LL128 0.92,
+    # Simple 1; NVLS: its efficiency), which `bandwidth_gbps` includes on top of NCCL's per-link
+    # figures (`derated_bandwidth`); the workload's shared network charges it as bytes instead.
+    payload_efficiency: float = 1.0
 
 
 def contiguous(g_sid: np.ndarray, s: Servers) -> bool:
@@ -374,12 +378,17 @@ def engine_plan(g: FQG, bandwidth_gbps: np.ndarray, npu_nodes: np.ndarray, group
     factor = PROTOCOL_EFFICIENCY[c.protocol]
     engine_collective, engine_size, chunks = collective, size_bytes, 1
     if c.algorithm == "nvls":
-        # Each GPU pushes its buffer into the NVSwitch once and reads the reduced result once
-        # (per GPU S out, S in): the link loads of a direct all-to-all of S * n / (n - 1).
+        # NCCL's one-server NVLS all-reduce (src/device/all_reduce.h, NCCL_ALGO_NVLS; buffers in
+        # src/transport/nvls.cc): the NVSwitch reads every GPU's copy of each of the n slices
+        # (multimem ld_reduce; a GPU's own slice too) and the slice's owner stores the reduced
+        # slice, which the switch writes to all n GPUs (multimem st). Per GPU and direction
+        # S + S/n cross its NVLinks: the link loads of a direct all-to-all of S (n + 1) / (n - 1).
         factor = NVLS_EFFICIENCY[s.arch]
-        engine_collective, engine_size, algos, dims = "all-to-all", size_bytes * n / (n - 1), ("direct",), (n,)
+        moved = size_bytes * (n + 1) / n
+        engine_collective, engine_size, algos, dims = "all-to-all", moved * n / (n - 1), ("direct",), (n,)
         notes.append(f"NVLS: the reduction runs in the NVSwitch; simulated as its link loads (each GPU sends and "
-                     f"receives its {size_bytes:.0f} B once) at tuning.cc's NVLS efficiency {factor}")
+                     f"receives {moved:.0f} B: its buffer for the switch's reductions, 1/{n} of it as the reduced "
+                     f"slice it stores) at tuning.cc's NVLS efficiency {factor}")
     else:
         # Ring, and tree as its link loads: a double binary tree sends and receives about 2 S/ppn
         # per GPU across servers, as the rail rings do (2 (N-1)/N S/ppn); NCCL pipelines its
@@ -403,7 +412,7 @@ def engine_plan(g: FQG, bandwidth_gbps: np.ndarray, npu_nodes: np.ndarray, group
                  + ("" if factor == 1.0 else f" and x{factor} for the protocol")
                  + "; reductions are free (NCCL's bandwidths include them)")
     return EnginePlan(c, engine_collective, engine_size, algos, dims, chunks, 1,
-                      c.latency_us * 1000.0, bw, tuple(notes))
+                      c.latency_us * 1000.0, bw, tuple(notes), factor)
 
 
 def bus_factor(collective: str, n: int) -> float:

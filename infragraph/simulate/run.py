@@ -25,7 +25,7 @@ from ..graph.failures import with_failures
 from ..graph.ranks import npu_order
 from ..units import gbps_to_gib_per_s
 from .affinity import Affinity, affinity
-from .engine import engine_error_type, simulate_arrays
+from .engine import engine_error, engine_error_type, simulate_arrays
 from .checks import injection_bound_gbps, warnings
 from .policy import TIERS, describe as describe_policy, edge_policies, parse_policy, scale_up_edges
 from .dims import SELECTORS, Dims, algorithms, resolve
@@ -62,7 +62,8 @@ class EngineSchedule(Protocol):
     name: str
     chunks_per_rank: int
     dependencies: str
-    steps: tuple
+    step_count: int
+    transfers: int
     paths: tuple  # node names of the paths transfers name (empty: none)
 
     def engine_arrays(self, collective: str | None = None) -> tuple | None: ...
@@ -407,7 +408,7 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
     try:
         raw = _result_columns(simulate_arrays()(**kwargs, progress=progress, progress_interval_s=progress_interval_s))
     except engine_error_type() as exc:
-        raise _engine_error(p.g, exc) from None
+        raise engine_error(p.g, exc) from None
     except (TypeError, OverflowError) as exc:  # a negative count or a non-number option
         raise error(f"bad simulation option: {exc}") from None
     if raw["interrupted"] and not keep_partial:
@@ -424,7 +425,7 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
     if opts.schedules:
         out["schedules"] = [None if sc is None else {
             "name": sc.name, "collective": sc.collective, "ranks": sc.ranks, "chunks_per_rank": sc.chunks_per_rank,
-            "steps": len(sc.steps), "transfers": sum(len(s) for s in sc.steps), "dependencies": sc.dependencies}
+            "steps": sc.step_count, "transfers": sc.transfers, "dependencies": sc.dependencies}
             for sc in opts.schedules]
     if opts.model.startswith("astra") and any(sc is not None and sc.paths for sc in opts.schedules):
         out["warnings"].append({"code": "paths-not-followed", "message": (
@@ -448,8 +449,8 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
         if c is not None and c.algorithm == "nvls":  # in-switch reduction: above the NVLink bandwidth by design
             out["warnings"] = [w for w in out["warnings"] if w["code"] != "over-injection"]
             out["warnings"].append({"code": "in-switch-reduction", "message": (
-                "NVLS: the NVSwitch reduces, so each GPU moves its buffer once each way and the bus bandwidth "
-                "can exceed the GPU's NVLink bandwidth")})
+                "NVLS: the NVSwitch reduces, so each GPU moves its buffer (and 1/n of it more) once each way and the "
+                "bus bandwidth can exceed the GPU's NVLink bandwidth")})
     return out
 
 
@@ -516,6 +517,7 @@ def engine_call(p: PreparedGraph, opts: SimulationOptions) -> EngineCall:
         stated = "the graph's dims annotation" if used.source == "graph" else "dims"
         raise error(f"{len(opts.algorithm)} algorithms for {len(dims)} dimensions ({'x'.join(map(str, dims))}: "
                     f"{stated}); give one, or one per dimension", "algorithm")
+    _check_schedule_fits(opts, dims, len(groups[0]))
     key = tuple(groups[0])
     if key not in p.servers:
         p.servers[key] = servers(p.g, p.npu_nodes, groups[0])
@@ -600,7 +602,7 @@ def engine_call(p: PreparedGraph, opts: SimulationOptions) -> EngineCall:
                       optimization="localBWAware", local_mem_bw_gb_per_s=None)
     planes = None
     bandwidth = kwargs["edge_bandwidth_gbps"]
-    named_paths = any(len(a[10]) for entry in kwargs["schedules"] for a in entry)
+    named_paths = any(a[10] for entry in kwargs["schedules"] for a in entry)
     if len(routes.get("edge_policy", ())) and policy["scale-up"] == "spray" and _alike(bandwidth, p.scale_up) and not named_paths:
         # Spraying over a server's NVSwitch chips and parallel NVLinks, with every lane alike, loads
         # each lane equally: the same as one link of their summed bandwidth per GPU (and far fewer
@@ -611,6 +613,30 @@ def engine_call(p: PreparedGraph, opts: SimulationOptions) -> EngineCall:
     if opts.max_events is not None:
         kwargs["max_events"] = int(opts.max_events)
     return EngineCall(_engine_columns(kwargs), opts, plan, planes, policy, used, tuple(algorithm), groups)
+
+
+def _check_schedule_fits(opts: SimulationOptions, dims: Sequence[int], group_size: int) -> None:
+    """A schedule is written for one collective over a fixed number of ranks: the group (flat) or
+    each dimension it runs in must have that many members, and the collective must be the schedule's
+    or a half it splits into. Checked here, naming the schedule, so that a mismatch is not the
+    engine's 'unsupported: ... no schedule given for this dimension' at no location."""
+    if not opts.schedules:
+        return
+    sizes = list(dims) or [group_size]
+    for d, size in enumerate(sizes):
+        entry = d if len(opts.algorithm) > 1 else 0
+        sc = opts.schedules[entry] if entry < len(opts.schedules) else None
+        if opts.algorithm[entry] != "schedule" or sc is None or size < 2:
+            continue
+        where = (f"dimension {d + 1} ({'x'.join(map(str, sizes))}) has {size}" if len(sizes) > 1
+                 else f"the group has {size}")
+        if sc.ranks != size:
+            raise error(f"the schedule '{sc.name}' implements {sc.collective} over {sc.ranks} ranks, but {where} "
+                        "members", "algorithm", hint=f"give a schedule for {size} ranks, or run it on a group of "
+                                                    f"{sc.ranks} (--group, or --dims with a dimension of {sc.ranks})")
+        if opts.collective != sc.collective and sc.engine_arrays(opts.collective) is None:
+            raise error(f"the schedule '{sc.name}' implements {sc.collective}, not {opts.collective} (nor splits "
+                        f"into it)", "algorithm", hint=f"give a schedule of {opts.collective}")
 
 
 def _schedule_arrays(p: PreparedGraph, opts: SimulationOptions, dims: Sequence[int],
@@ -631,11 +657,12 @@ def _schedule_arrays(p: PreparedGraph, opts: SimulationOptions, dims: Sequence[i
         for a in arrays:
             if a is None:
                 continue
-            if len(a[10]) and not opts.model.startswith("astra"):
-                way, routes = resolve_paths(p.g, p.npu_nodes, groups[0], a[10], a[5], a[6], a[11], sc.name)
-                a = (*a[:10], way, routes)
+            if a[10] is not None and not opts.model.startswith("astra"):
+                ends = [np.frombuffer(a[k], dtype=f"<u{a[7]}") for k in (4, 5)]  # src, dst: views, no copy
+                way, routes = resolve_paths(p.g, p.npu_nodes, groups[0], a[10], *ends, a[11], sc.name)
+                a = (*a[:10], way.astype("<u4").tobytes(), routes)
             else:
-                a = (*a[:10], [], [])
+                a = (*a[:10], b"", [])
             resolved.append(a)
         out.append(resolved)
     return out
@@ -706,17 +733,6 @@ def _collisions(p: PreparedGraph, policy: dict[str, str], link_routes: np.ndarra
     routes = np.asarray(link_routes, dtype=np.int64)[hashed]
     return {"links_used": int(np.count_nonzero(routes)), "links_with_2_or_more": int(np.count_nonzero(routes >= 2)),
             "max_per_link": int(routes.max()) if routes.size else 0}
-
-
-def _engine_error(g: FQG, exc: Exception) -> InfraGraphError:
-    kind, message, src, dst = (list(exc.args) + [None] * 4)[:4]
-    if kind == "unreachable":
-        return error(f"no path from '{g.node_name(src)}' to '{g.node_name(dst)}': these NPUs must "
-                     "communicate in this collective but the graph does not connect them",
-                     hint="check the edges between their hosts and the fabric (`infragraph info`)")
-    if kind == "internal":
-        raise RuntimeError(message)
-    return error(f"cannot simulate: {message}")
 
 
 def _result(p: PreparedGraph, opts: SimulationOptions, groups: list[list[int]], dims: Dims,
@@ -826,8 +842,11 @@ def _symmetry(s: dict[str, Any]) -> dict[str, Any]:
     members) or `full`, with the reason a full run could not be folded."""
     folded = s["simulated"] < s["members"]
     reason = None if folded else (s["reason"] if s["tried"] else "turned off with --no-symmetry")
-    return {"path": "symmetric" if folded else "full", "members_simulated": int(s["simulated"]),
-            "members": int(s["members"]), "reason": reason}
+    out = {"path": "symmetric" if folded else "full", "members_simulated": int(s["simulated"]),
+           "members": int(s["members"]), "reason": reason}
+    if folded and s.get("proof"):
+        out["proof"] = s["proof"]  # a fold over link orbits: proved from the structure or the routes
+    return out
 
 
 def _directed(g: FQG, l: int) -> tuple[int, int]:

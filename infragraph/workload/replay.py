@@ -2,10 +2,11 @@
 
 The DAG goes to the engine as flat arrays (nodes in ascending id per NPU, dependencies in CSR);
 the engine's event loop (simengine/src/workload_replay.rs) applies the rules below. Under
-`--model astra` it calls back here only for the time of a collective or a message, which the
-timer decides, each alone; under the contention-aware models (`fair`, `aware`, `astra-aware`)
-collectives and messages run on one shared network in the engine (shared.py), where whatever is
-in flight at once shares links.
+`--model astra` each collective and message is timed alone, from engine runs the timer decides
+(timing.py) and the engine caches by shape (simengine/src/workload_timing.rs): it calls back
+here once per distinct run, not per collective, and returns the report's records as columns.
+Under the contention-aware models (`fair`, `aware`, `astra-aware`) collectives and messages run
+on one shared network in the engine (shared.py), where whatever is in flight at once shares links.
 The rules for what may run when are ASTRA-sim's workload layer and hardware-resource model
 (astra-sim/workload/Workload.cc and HardwareResource.cc at 518bd51), restated:
 - A node is ready when every data and control dependency has finished. Whenever anything on an
@@ -22,9 +23,10 @@ The rules for what may run when are ASTRA-sim's workload layer and hardware-reso
   posted after the arrival (ASTRA-sim's analytical network). Messages pair by (src, dst, tag,
   size) in order.
 - A collective is issued on each member on its own, and each member starts its part at its own
-  issue. Alone (`--model astra`): once every member has issued it, the timer (timing.py,
-  `CollectiveTimer`) gets every member's issue time and answers every member's finish time; a
-  message's arrival comes from the same timer. Shared: the collective joins the network at its
+  issue. Alone (`--model astra`): once every member has issued it, every member's finish is the
+  first issue plus its offset in the run of the collective's shape (type, the group's image under
+  the fabric's symmetries, size) with every member's start offset (timing.py, `CollectiveTimer`);
+  a message arrives its shape's time (source, destination, size) after its send. Shared: the collective joins the network at its
   first issue and each member's finish releases its dependents when it happens.
 """
 
@@ -35,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import error
+from ..errors import InfraGraphError, error
 from ..uniques import dense_ids, unique_rows
 from ..simulate.run import PreparedGraph, SimulationOptions
 from .chakra import located
@@ -54,6 +56,9 @@ class ReplayOptions:
     remote_mem_bw_gb_per_s: float | None = None  # GB/s = bytes per ns; None: a memory node is an error
     remote_mem_latency_ns: int = 0
     keep_timeline: bool = False  # every node's (start, end) for the trace and the picture
+    # The contention-aware models on one shared network (shared.py); False: each collective and
+    # message timed alone, as `--model astra` is (no contention between them; `--network alone`).
+    shared_network: bool = True
 
     def __post_init__(self) -> None:
         if self.roofline and not (self.peak_perf_tflops > 0 and self.peak_perf_tflops < float("inf")):
@@ -75,7 +80,7 @@ STATE_WAITING, STATE_READY, STATE_ONGOING, STATE_DONE = range(4)
 class Replay:
     """One replay of `w` on the prepared fabric `p` (see the module docstring for the rules): the
     DAG as flat arrays, run by the engine's event loop (`workload_replay`), which asks `timer`
-    for every collective's and message's time."""
+    for the run of every distinct collective and message shape."""
 
     def __init__(self, p: PreparedGraph, w: Workload, opts: ReplayOptions) -> None:
         n_fabric = int(p.npu_nodes.size)
@@ -121,33 +126,77 @@ class Replay:
         p2p = np.flatnonzero(send | recv)
         key = np.stack([c.tag[p2p].astype(np.int64), c.src[p2p], c.dst[p2p], c.comm_size[p2p].astype(np.int64)], axis=1)
         keys, channel[p2p] = unique_rows(key)
-        self.collective_rows, self.p2p_keys = np.flatnonzero(coll), keys
+        self.collective_rows, self.p2p_keys, self.channel = np.flatnonzero(coll), keys, channel
         members = [self.w.members(int(g)) for g in self.group_ids.tolist()]
-        group_ptr = np.cumsum([0] + [len(m) for m in members])
+        self.group_sizes = np.asarray([len(m) for m in members], dtype=np.int64)
+        group_ptr = np.cumsum([0, *self.group_sizes.tolist()])
         u32 = lambda x: np.asarray(x, dtype="<u4").tobytes()
         return dict(npu_ptr=u32(c.npu_ptr), op=op.tobytes(), resource=res.tobytes(),
                     duration=np.asarray(dur, dtype="<f8").tobytes(), dep_ptr=u32(c.dep_ptr), deps=u32(c.deps),
                     channel=u32(channel), group_ptr=u32(group_ptr),
                     members=u32([r for m in members for r in m]), p2p_keys=len(keys))
 
-    def _on_collective(self, row: int, issue_ns: list[float]) -> list[float]:
-        c = self.w.cols
-        group = int(c.group[row])
-        return self.timer.collective_finish(COLLECTIVE_TYPES[int(c.comm_type[row])], self.w.members(group),
-                                            int(c.comm_size[row]), 0, issue_ns, group=group, name=c.name(row))
+    def _shapes(self) -> dict[str, bytes]:
+        """The timing cache's shapes (simengine/src/workload_timing.rs): per node, its collective's
+        (type, the group's image, size), per message key its (source, destination, size), numbered;
+        `_coll_shapes` and `_msg_shapes` hold what each number stands for."""
+        c, rows = self.w.cols, self.collective_rows
+        coll_shape = np.zeros(c.kind.size, dtype="<u4")
+        kinds, inverse = unique_rows(np.stack([c.comm_type[rows].astype(np.int64), self.channel[rows],
+                                               c.comm_size[rows].astype(np.int64)], axis=1))
+        numbers: dict[tuple, int] = {}
+        per_kind = []
+        for ctype, g, size in kinds.tolist():
+            shape = (COLLECTIVE_TYPES[ctype], self.timer.image(self.w.members(int(self.group_ids[g]))), size)
+            per_kind.append(numbers.setdefault(shape, len(numbers)))
+        coll_shape[rows] = np.asarray(per_kind, dtype=np.int64)[inverse] if rows.size else []
+        self._coll_shapes = list(numbers)
+        self._msg_shapes, msg_shape = unique_rows(self.p2p_keys[:, 1:])
+        return dict(coll_shape=coll_shape.tobytes(), msg_shape=np.asarray(msg_shape, dtype="<u4").tobytes())
 
-    def _on_send(self, row: int, t: float) -> float:
-        c = self.w.cols
-        return self.timer.message_arrival(int(c.src[row]), int(c.dst[row]), int(c.comm_size[row]), t, int(c.tag[row]))
+    def _collective_run(self, shape: int, starts: list[float]) -> tuple[list[float], float, float, list[float]]:
+        collective, members, size = self._coll_shapes[shape]
+        return self.timer.collective_run(collective, members, size, 0, starts)
+
+    def _message_run(self, shape: int) -> tuple[float, list[float]]:
+        src, dst, size = self._msg_shapes[shape].tolist()
+        return self.timer.message_run(src, dst, size)
+
+    def _check_schedules(self) -> None:
+        """`--algorithm schedule:FILE` runs every collective of the workload: each kind of collective on
+        each group must fit the schedule (its collective, its rank count). A misfit is located at the
+        first node that issues it, not the engine's unlocated 'unsupported' at its first run."""
+        from ..simulate.run import engine_call
+
+        if not self.opts.sim.schedules:
+            return
+        c, seen = self.w.cols, set()
+        for row in np.flatnonzero(c.kind == KIND_CODES["collective"]).tolist():
+            collective, group = COLLECTIVE_TYPES[int(c.comm_type[row])], int(c.group[row])
+            if (collective, group) in seen:
+                continue
+            seen.add((collective, group))
+            members = self.w.members(group)
+            try:
+                engine_call(self.p, self.timer.collective_options(collective, members, int(c.comm_size[row])))
+            except InfraGraphError as exc:
+                rank = int(np.searchsorted(c.npu_ptr, row, side="right")) - 1
+                d = exc.diagnostics[0]
+                raise located(f"{self.w.source}.{rank}.et", f"node {int(c.id[row])} '{c.name(row)}': {collective} on "
+                              f"group {group} ({len(members)} ranks) with --algorithm schedule: {d.message}",
+                              hint="the schedule runs every collective of the workload, so every group's collectives "
+                                   "must fit it") from None
 
     def run(self) -> dict[str, Any]:
         import gc
 
         from .._simengine import workload_replay
 
+        self._check_schedules()
         arrays = self._arrays()
-        shared = SharedNetwork(self.timer, self.w) if self.opts.sim.model in CONTENTION_MODELS else None
-        self.network = "alone"
+        contention = self.opts.sim.model in CONTENTION_MODELS
+        shared = SharedNetwork(self.timer, self.w) if contention and self.opts.shared_network else None
+        self.network = "alone (--network alone)" if contention and shared is None else "alone"
         if shared is not None and shared.plan(arrays, self.collective_rows, self.p2p_keys):
             raw = shared.run()
             finish, start, end, state = raw["finish"], raw["start"], raw["end"], raw["state"]
@@ -155,13 +204,15 @@ class Replay:
         else:
             if shared is not None:
                 self.network = f"alone ({shared.reason})"
-            # The callbacks add a record per collective and message (hundreds of thousands at 16,384
+            raw = workload_replay(**arrays, **self._shapes(), on_collective_run=self._collective_run,
+                                  on_message_run=self._message_run)
+            finish, start, end, state = raw["finish"], raw["start"], raw["end"], raw["state"]
+            # The records add a dict per collective and message (hundreds of thousands at 16,384
             # NPUs) and nothing cyclic: the cyclic collector would only walk them again and again.
             enabled = gc.isenabled()
             gc.disable()
             try:
-                finish, start, end, state = workload_replay(**arrays, on_collective=self._on_collective,
-                                                            on_send=self._on_send)
+                self._record(raw)
             finally:
                 if enabled:
                     gc.enable()
@@ -170,6 +221,26 @@ class Replay:
         self.state = np.frombuffer(state, dtype=np.uint8)
         self._check_all_finished()
         return self._report()
+
+    def _record(self, raw: dict[str, Any]) -> None:
+        """The engine's records (columns) into the timer's report records and tier bytes."""
+        c, timer = self.w.cols, self.timer
+        col = lambda k, dt: np.frombuffer(raw[k], dtype=dt)
+        rows = col("coll_node", "<u4").astype(np.int64)
+        names = c.names
+        bounds = c.name_ptr[rows].tolist(), c.name_ptr[rows + 1].tolist()
+        timer.record_collectives(
+            c.group[rows].tolist(), self.group_sizes[self.channel[rows]].tolist(),
+            [COLLECTIVE_TYPES[t] for t in c.comm_type[rows].tolist()], c.comm_size[rows].tolist(),
+            [names[a:b].decode("utf-8") for a, b in zip(*bounds)], col("coll_start", "<f8").tolist(),
+            col("coll_end", "<f8").tolist(), col("coll_last_issue", "<f8").tolist(), col("coll_busbw", "<f8").tolist())
+        sends = col("msg_node", "<u4").astype(np.int64)
+        timer.record_messages(c.src[sends].tolist(), c.dst[sends].tolist(), c.tag[sends].tolist(),
+                              c.comm_size[sends].tolist(), col("msg_start", "<f8").tolist(), col("msg_end", "<f8").tolist())
+        sums = raw["tier_bytes"]
+        for name, i in timer.tier_names.items():
+            if i < len(sums):
+                timer.tier_bytes[name] += sums[i]
 
     # -- compute and memory --
     def _roofline_ns(self, num_ops: int, tensor_size: int) -> int:

@@ -61,6 +61,10 @@ def format_report(r: dict[str, Any], top: int = 8) -> str:
              f"{', roofline' if r['roofline'] else ''})",
              f"step time: {_ns(r['step_time_ns'])}" + ("" if _ns(r["step_time_ns"]).endswith(" ns") else
                                                         f" ({r['step_time_ns']:,.0f} ns)")]
+    if "network" in r:
+        # Whether concurrent collectives contended: 'alone' times each by itself (optimistic where
+        # groups share links), which a reader of the step time must know.
+        lines.append(f"network: {r['network']}")
     npus = r["npus"]
     if npus:
         def avg(k: str) -> float:

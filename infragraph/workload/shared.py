@@ -10,12 +10,23 @@ receiver's, as the engine's point-to-point collective charges them). Each collec
 plans it alone (sub-group rings, endpoint delays, chunks), and every message takes the route the
 whole system's collective would (ASTRA-sim's routes under the astra models).
 
+NCCL mode (`--algorithm nccl`, the default on GPU servers) plans each collective alone on links
+derated to NCCL's per-link figures times its protocol's payload share, with no link latency, and
+adds NCCL's modelled latency of the call to every member's finish (simulate/nccl.py). On the shared
+network the links are NCCL's per-link figures at full payload (one fabric: the GPU generation is
+rank 0's, and every group must have the same), with no latency; each collective carries its
+protocol's overhead as bytes on the wire (its size / payload share: LL twice its payload) and its
+NCCL latency as a delay of each member's finish. Alone and shared then give the same time to a
+collective that shares no link. A message crosses the same links and adds its route's link
+latencies and the two endpoint delays (docs/workloads.md, "Contention between concurrent
+collectives").
+
 `--model astra` keeps timing each collective alone (timing.py), which is exact there: ASTRA-sim's
-congestion-unaware backend has no contention.
+congestion-unaware backend has no contention; so does `--network alone` (`ReplayOptions.shared_network`).
 
 Not shared (the replay then times each collective alone, and the report says why,
-`network: alone (...)`): NCCL mode, whose plan derates the link bandwidths per collective, and any
-collective whose engine inputs would change the fabric's links.
+`network: alone (...)`): a workload that mixes NCCL-mode groups with others or GPU generations, and
+any collective whose engine inputs would change the fabric's links.
 """
 
 from __future__ import annotations
@@ -24,11 +35,11 @@ from typing import Any
 
 import numpy as np
 
-from ..simulate.engine import engine_error_type, simulate_arrays
-from ..simulate.lanes import spread_bundles
+from ..simulate.engine import engine_error, engine_error_type, simulate_arrays
+from ..simulate.lanes import nvswitch_planes, spread_bundles
 from ..simulate.load import link_tiers
-from ..simulate.nccl import bus_factor
-from ..simulate.run import _engine_error, engine_call
+from ..simulate.nccl import Servers, bus_factor, derated_bandwidth
+from ..simulate.run import ENGINE_COLUMNS, EngineCall, PreparedGraph, engine_call
 from .timing import CollectiveTimer
 from .trace import COLLECTIVE_TYPES, KIND_CODES, Workload
 
@@ -52,13 +63,21 @@ class SharedNetwork:
         the rows `collectives` and whose message keys are `p2p_keys` (tag, src, dst, size): the
         whole system's run as the base (fabric, routing, common options) and one shape per distinct
         (collective, group, size). False (with `reason`) when the network cannot be shared."""
-        c, timer = self.w.cols, self.timer
-        everyone = tuple(range(timer.num_npus))
-        base = engine_call(timer.p, timer.collective_options("all-reduce", everyone, 1 << 20))
-        if base.plan is not None:
-            self.reason = "NCCL mode derates the links per collective"
+        c, timer, p = self.w.cols, self.timer, self.timer.p
+        if timer.sim.schedules:  # the network's jobs carry no schedule programs (workload_session.rs)
+            self.reason = "a custom schedule (--algorithm schedule:FILE) runs each collective alone"
             return False
-        self.base, self.planes = base.kwargs, base.planes
+        everyone = tuple(range(timer.num_npus))
+        base = engine_call(p, timer.collective_options("all-reduce", everyone, 1 << 20))
+        self.base, self.planes = dict(base.kwargs), base.planes
+        nccl = base.plan is not None
+        fabric_keys = FABRIC_KEYS
+        if nccl:
+            # NCCL mode: the links at NCCL's per-link figures with no protocol overhead and no
+            # latency; each collective brings its protocol's overhead as bytes and NCCL's latency
+            # as a delay of its finish (module doc; docs/workloads.md).
+            self.base["edge_bandwidth_gbps"] = nccl_links(p, base, p.servers[everyone])
+            fabric_keys = tuple(k for k in FABRIC_KEYS if k not in ("edge_bandwidth_gbps", "edge_latency_ns"))
         shapes: dict[tuple, int] = {}
         spec_of = np.zeros(c.kind.size, dtype="<u4")
         for row in collectives.tolist():
@@ -68,19 +87,31 @@ class SharedNetwork:
             spec_of[row] = shapes[key]
         self.shapes = []
         for (ctype, group, size) in shapes:
-            call = engine_call(timer.p, timer.collective_options(COLLECTIVE_TYPES[ctype], self.w.members(group), size))
-            if call.plan is not None or any(not _same(call.kwargs[k], base.kwargs[k]) for k in FABRIC_KEYS):
-                self.reason = f"the {COLLECTIVE_TYPES[ctype]} on group {group} changes the fabric's links (NCCL mode)"
+            members = self.w.members(group)
+            call = engine_call(p, timer.collective_options(COLLECTIVE_TYPES[ctype], members, size))
+            what = f"the {COLLECTIVE_TYPES[ctype]} on group {group}"
+            if (call.plan is not None) != nccl:
+                self.reason = f"{what} {'does not run' if nccl else 'runs'} in NCCL mode, unlike the whole system's"
+                return False
+            if nccl and p.servers[tuple(members)].arch != p.servers[everyone].arch:
+                self.reason = f"{what} spans GPUs of another generation than rank 0's (NCCL's per-link figures differ)"
+                return False
+            if any(not _same(call.kwargs[k], base.kwargs[k]) for k in fabric_keys):
+                self.reason = f"{what} changes the fabric's links"
                 return False
             k = call.kwargs  # what a job brings to the shared network (workload_python.rs, `Shape`)
-            self.shapes.append((k["collective"], float(k["size_bytes"]), list(k["algorithms"]), list(k["dims"]),
-                                int(k["chunks"]), float(k["endpoint_delay_ns"]), bool(k["local_ring"]), int(k["root"])))
+            efficiency, latency = (call.plan.payload_efficiency, call.plan.latency_ns) if nccl else (1.0, 0.0)
+            self.shapes.append((k["collective"], float(k["size_bytes"]) / efficiency, list(k["algorithms"]),
+                                list(k["dims"]), int(k["chunks"]), float(k["endpoint_delay_ns"]), bool(k["local_ring"]),
+                                int(k["root"]), float(latency)))
         astra = timer.sim.model.startswith("astra")
         self.workload = {key: arrays[key] for key in ("npu_ptr", "op", "resource", "duration", "dep_ptr", "deps",
                                                       "channel", "group_ptr", "members", "p2p_keys")}
         self.workload.update(shapes=self.shapes, spec_of=spec_of.tobytes(),
                              p2p=[(int(s), int(d), float(b)) for _, s, d, b in p2p_keys.tolist()],
-                             send_extra_ns=0.0 if astra else 2 * float(timer.sim.endpoint_delay_ns))
+                             send_extra_ns=0.0 if astra else 2 * float(timer.sim.endpoint_delay_ns),
+                             edge_latency_ns=np.nan_to_num(np.asarray(p.arrays["edge_latency_ns"], dtype=np.float64),
+                                                           nan=0.0).tolist() if nccl else [])
         return True
 
     def run(self) -> dict[str, Any]:
@@ -88,7 +119,7 @@ class SharedNetwork:
         try:
             raw = simulate_arrays()(**self.base, workload=self.workload)
         except engine_error_type() as exc:
-            raise _engine_error(self.timer.p.g, exc) from None
+            raise engine_error(self.timer.p.g, exc) from None
         self._record(raw)
         return raw
 
@@ -120,6 +151,15 @@ class SharedNetwork:
         b = np.asarray(link_bytes, dtype=np.float64)
         for t, name in enumerate(p.tiers.names):
             timer.tier_bytes[name] += float(b[per_link == t].sum())
+
+
+def nccl_links(p: PreparedGraph, call: EngineCall, s: Servers) -> bytes:
+    """Per edge of the engine's fabric (`call`'s, NVSwitch chips merged where it merges them), the
+    bandwidth NCCL credits it with on the servers `s` (`nccl.derated_bandwidth` at full payload), as
+    the engine takes it (little-endian f64 bytes: simulate.run.ENGINE_COLUMNS)."""
+    bw = derated_bandwidth(p.g, np.asarray(p.arrays["edge_bandwidth_gbps"]), p.npu_nodes, s, 1.0)
+    merged = bw if call.planes is None else nvswitch_planes(p.g, bw).bandwidth_gbps
+    return np.ascontiguousarray(merged, dtype=ENGINE_COLUMNS["edge_bandwidth_gbps"]).tobytes()
 
 
 def _same(a: Any, b: Any) -> bool:

@@ -1,18 +1,22 @@
 """How long a workload's collectives and messages take: the one place the replay asks.
 
 The replay's event loop (the engine's, simengine/src/workload_replay.rs, set up by replay.py)
-decides *when* each NPU issues a collective or a send and calls back here; this module decides
-*how long* it takes once issued, and keeps what the report needs from those
-answers (one record per collective and per message, and the bytes every link tier carried).
+decides *when* each NPU issues a collective or a send; this module decides *how long* it takes
+once issued, and keeps what the report needs from those answers (one record per collective and
+per message, and the bytes every link tier carried). Alone (`--model astra`) the engine keeps a
+cache of the runs answered here by shape (simengine/src/workload_timing.rs) and asks once per
+distinct run; it times every collective and message from that cache and returns the records as
+columns (`record_collectives`, `record_messages`).
 
-- A collective: `CollectiveTimer.collective_finish` gets every member's issue time and returns
-  every member's absolute finish time. Each member starts its part at its own issue, as ASTRA-sim
-  does (Workload::issue_comm -> Sys::generate_collective starts the member's streams at once;
-  a message that reaches a member before it issued waits in the analytical network's callback
-  tracker until the member posts the receive, CommonNetworkApi::sim_recv). The collective engine
-  (every model, algorithm and dimension option of `infragraph simulate`) runs the group alone
-  with each member's start offset from the first issue (`SimulationOptions.member_start_ns`).
-- A message: `CollectiveTimer.message_arrival` gets the send's issue time and returns its arrival.
+- A collective: `CollectiveTimer.collective_run` answers every member's finish as an offset from
+  the first issue, given every member's start offset. Each member starts its part at its own
+  issue, as ASTRA-sim does (Workload::issue_comm -> Sys::generate_collective starts the member's
+  streams at once; a message that reaches a member before it issued waits in the analytical
+  network's callback tracker until the member posts the receive, CommonNetworkApi::sim_recv). The
+  collective engine (every model, algorithm and dimension option of `infragraph simulate`) runs
+  the group alone with each member's start offset (`SimulationOptions.member_start_ns`); the
+  member's finish is its first issue plus its offset.
+- A message: `CollectiveTimer.message_run` answers its time from send to arrival.
   Under the astra models it is ASTRA-sim's send (no endpoint delay; the congestion-unaware one on
   the first dimension where the NPUs differ, `astra_send_ns`); under the other models the
   collective engine's point-to-point time on the fabric.
@@ -35,6 +39,7 @@ from collections import defaultdict
 from dataclasses import replace
 from typing import Any, Sequence
 
+from ..simulate.nccl import servers
 from ..simulate.run import PreparedGraph, SimulationOptions, simulate
 from ..units import gbps_to_gib_per_s
 
@@ -61,43 +66,65 @@ class CollectiveTimer:
         # the dimensions' bandwidths (a walk over the fabric) only where a send needs them
         self._stack_dims = stack_dims(p, num_npus) if sim.model == "astra" else None
         self._symmetric = symmetric_dims(p, stack_shape(p, num_npus))
-        self._mapped: dict[tuple, dict[str, Any]] = {}
+        self.tier_names: dict[str, int] = {}  # tier -> its index in `tier_vector`
         self._images: dict[tuple[int, ...], tuple[int, ...] | None] = {}
 
-    def collective_finish(self, collective: str, members: tuple[int, ...], size: int, root: int,
-                          issue_ns: Sequence[float], group: int = 0, name: str = "") -> list[float]:
-        """`root` is a member index (SimulationOptions.root). Every member's absolute finish time (ns),
-        in `members` order, for a collective each member issued at `issue_ns` (same order) and starts
-        at that time; records the collective (`group`, `name` label it; it starts at the first issue)."""
-        start = min(issue_ns)
-        offsets = tuple(t - start for t in issue_ns)
-        r = self._engine(collective, members, size, root, offsets if any(offsets) else ())
-        offset = {x["rank"]: x["finish_ns"] for x in r["ranks"]}
-        finish = [start + offset[m] for m in members]
-        end = start + max(offset.values())
-        self.record_collective(group, len(members), collective, size, name, start, end, max(issue_ns),
-                               r["bus_bandwidth_gb_per_s"])
-        return finish
+    def image(self, members: tuple[int, ...]) -> tuple[int, ...]:
+        """The group whose run answers for `members` (member i for member i): its canonical image
+        under the stack's symmetries, or the group itself."""
+        if members not in self._images:  # a step repeats its groups: map each once
+            self._images[members] = canonical_group(self._symmetric, members) if self._symmetric else None
+        return self._images[members] or members
 
-    def message_arrival(self, src: int, dst: int, size: int, t: float, tag: int = 0) -> float:
-        """When a `size`-byte message sent from `src` to `dst` at `t` (ns) arrives; records it."""
-        r = self._engine("point-to-point", (src, dst), size)
-        arrival = t + self._message_ns(src, dst, size, max(x["finish_ns"] for x in r["ranks"]))
-        self.record_message(src, dst, tag, size, t, arrival)
-        return arrival
+    def collective_run(self, collective: str, members: tuple[int, ...], size: int, root: int = 0,
+                       starts: Sequence[float] = ()) -> tuple[list[float], float, float, list[float]]:
+        """`root` is a member index (SimulationOptions.root). The collective on `members`, member i
+        starting `starts[i]` ns after the first issue (empty: all together): (every member's finish,
+        in `members` order, and the last finish, both in ns after the first issue; the bus bandwidth;
+        the bytes per link tier, `tier_vector`). Runs on the group's image, cached."""
+        canon = self.image(members)
+        r = self._run(collective, canon, size, root, tuple(starts))
+        offset = {x["rank"]: x["finish_ns"] for x in r["ranks"]}
+        return [offset[m] for m in canon], max(offset.values()), r["bus_bandwidth_gb_per_s"], self.tier_vector(r)
+
+    def message_run(self, src: int, dst: int, size: int) -> tuple[float, list[float]]:
+        """A `size`-byte message from `src` to `dst`: (ns from its send to its arrival, bytes per tier)."""
+        r = self._run("point-to-point", self.image((src, dst)), size)
+        return float(self._message_ns(src, dst, size, max(x["finish_ns"] for x in r["ranks"]))), self.tier_vector(r)
+
+    def tier_vector(self, r: dict[str, Any]) -> list[float]:
+        """An engine result's bytes per link tier, by the tier's index in `tier_names` (added as seen)."""
+        out = [0.0] * len(self.tier_names)
+        for tier in r["tiers"]:
+            i = self.tier_names.setdefault(tier["tier"], len(self.tier_names))
+            out.extend([0.0] * (i + 1 - len(out)))
+            out[i] = tier["bytes"]
+        return out
+
+    def record_collectives(self, group: Sequence[int], ranks: Sequence[int], collective: Sequence[str],
+                           size: Sequence[int], name: Sequence[str], start: Sequence[float], end: Sequence[float],
+                           last_issue: Sequence[float], busbw: Sequence[float]) -> None:
+        """Collectives of the report, one per index (timed alone in the engine or on the shared
+        network, shared.py)."""
+        self.collectives.extend(
+            {"group": g, "ranks": n, "collective": c, "size_bytes": b, "name": s, "start_ns": t0, "end_ns": t1,
+             "time_ns": t1 - t0, "last_issue_ns": li, "bus_bandwidth_gb_per_s": bw}
+            for g, n, c, b, s, t0, t1, li, bw in zip(group, ranks, collective, size, name, start, end, last_issue, busbw))
 
     def record_collective(self, group: int, ranks: int, collective: str, size: int, name: str, start: float,
                           end: float, last_issue: float, busbw: float) -> None:
-        """One collective of the report (timed here or on the shared network, shared.py)."""
-        self.collectives.append({
-            "group": group, "ranks": ranks, "collective": collective, "size_bytes": size,
-            "name": name, "start_ns": start, "end_ns": end, "time_ns": end - start,
-            "last_issue_ns": last_issue, "bus_bandwidth_gb_per_s": busbw})
+        """One collective of the report (`record_collectives`)."""
+        self.record_collectives([group], [ranks], [collective], [size], [name], [start], [end], [last_issue], [busbw])
+
+    def record_messages(self, src: Sequence[int], dst: Sequence[int], tag: Sequence[int], size: Sequence[int],
+                        start: Sequence[float], end: Sequence[float]) -> None:
+        """Point-to-point messages of the report, one per index."""
+        self.messages.extend({"src": a, "dst": b, "tag": t, "size_bytes": n, "start_ns": t0, "end_ns": t1}
+                             for a, b, t, n, t0, t1 in zip(src, dst, tag, size, start, end))
 
     def record_message(self, src: int, dst: int, tag: int, size: int, start: float, end: float) -> None:
-        """One point-to-point message of the report (timed here or on the shared network)."""
-        self.messages.append({"src": src, "dst": dst, "tag": tag, "size_bytes": size, "start_ns": start,
-                              "end_ns": end})
+        """One point-to-point message of the report (`record_messages`)."""
+        self.record_messages([src], [dst], [tag], [size], [start], [end])
 
     @property
     def engine_runs(self) -> int:
@@ -107,48 +134,53 @@ class CollectiveTimer:
         """Per link tier, the bytes every timed collective and message carried, and the mean load."""
         return link_load(self.p, self.tier_bytes, step_ns)
 
-    def _engine(self, collective: str, members: tuple[int, ...], size: int, root: int = 0,
-                starts: tuple[float, ...] = ()) -> dict[str, Any]:
-        """The engine's result for the group (its `ranks` as `members`, in order), each member starting
-        at its entry of `starts` (ns; empty: together), from the cache or one run on the group's
-        canonical image (member i's start goes with image member i); adds its bytes to the tiers."""
-        if members not in self._images:  # a step repeats its groups: map each once
-            self._images[members] = canonical_group(self._symmetric, members) if self._symmetric else None
-        canon = self._images[members]
-        run_members = canon or members
-        key = (collective, run_members, size, root, starts)
+    def _run(self, collective: str, members: tuple[int, ...], size: int, root: int = 0,
+             starts: tuple[float, ...] = ()) -> dict[str, Any]:
+        """The engine's result for the group `members` (in order), each member starting at its entry
+        of `starts` (ns; empty: together), from the cache or one run."""
+        key = (collective, members, size, root, starts)
         if key not in self.engine_cache:
-            sim = replace(self.collective_options(collective, run_members, size, root),
+            sim = replace(self.collective_options(collective, members, size, root),
                           member_start_ns=(starts,) if starts else ())
             self.engine_cache[key] = simulate(self.p, sim)
-        r = self.engine_cache[key]
-        for tier in r["tiers"]:
-            self.tier_bytes[tier["tier"]] += tier["bytes"]
-        if canon and canon != members:
-            if (key, members) not in self._mapped:
-                real = dict(zip(canon, members))
-                self._mapped[(key, members)] = {**r, "ranks": [{**x, "rank": real[x["rank"]]} for x in r["ranks"]]}
-            r = self._mapped[(key, members)]
-        return r
+        return self.engine_cache[key]
 
     def collective_options(self, collective: str, members: tuple[int, ...], size: int, root: int = 0) -> SimulationOptions:
         """The collective engine's options for one collective of the workload on `members` (alone,
         or as a job of the shared network, infragraph/workload/shared.py)."""
         sim = replace(self.sim, collective=collective, size_bytes=float(size), groups=(members,),
                       root=root, top_links=0, trace=False, warnings=False)
-        if len(members) < self.num_npus:
+        if len(members) < self.num_npus and not self._nccl_lays_out(collective, members):
             # ASTRA-sim's CommunicatorGroup: a group smaller than the whole system runs on one
             # logical ring over its members, with the configured algorithm when there is one
-            # dimension, else Ring.
+            # dimension, else Ring. (Not where NCCL mode lays the group out itself: GPUs in
+            # servers under our own models, as `infragraph simulate --group` runs it.)
             sim = replace(sim, dims=(len(members),),
                           algorithm=sim.algorithm if len(sim.algorithm) == 1 else ("ring",))
             if collective != "point-to-point" and sim.model in ("astra", "astra-aware"):
                 sim = replace(sim, endpoint_delay_ns=SUB_GROUP_ENDPOINT_DELAY_NS, astra_communicator_group=True)
+        if collective == "point-to-point" and sim.schedules:
+            # A send has no algorithm (docs/simulate.md); a collective's schedule is not one for it.
+            sim = replace(sim, algorithm=("default",), schedules=())
         if collective == "point-to-point" and sim.model in ("astra", "astra-aware"):
             # ASTRA-sim's native send is one message of the whole size (Workload::issue_send_comm
             # -> sim_send), never cut into preferred-dataset-splits chunks.
             sim = replace(sim, chunks=1)
         return sim
+
+    def _nccl_lays_out(self, collective: str, members: tuple[int, ...]) -> bool:
+        """Whether NCCL mode times this collective (simulate.run.engine_call decides the same way):
+        our own models, the algorithm left to the default (or auto, or nccl), no --dims, and the
+        group's GPUs in servers."""
+        sim = self.sim
+        if sim.model.startswith("astra") or sim.dims is not None or collective == "point-to-point":
+            return False
+        algorithm = (sim.algorithm,) if isinstance(sim.algorithm, str) else tuple(sim.algorithm)
+        if algorithm not in (("default",), ("auto",), ("nccl",)):
+            return False
+        if members not in self.p.servers:
+            self.p.servers[members] = servers(self.p.g, self.p.npu_nodes, list(members))
+        return self.p.servers[members] is not None
 
     def _message_ns(self, src: int, dst: int, size: int, engine_ns: float) -> float:
         """A send's time. ASTRA-sim's analytical sends (Workload -> Sys::front_end_sim_send ->

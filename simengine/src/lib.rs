@@ -28,7 +28,9 @@ pub mod plan;
 pub mod results;
 pub mod routing;
 pub mod symmetry;
+pub mod symmetry_proof;
 pub mod sys_events;
+pub mod schedule_columns;
 pub mod schedule_program;
 pub mod schedule_proof;
 pub mod synth;
@@ -37,6 +39,7 @@ pub mod synth_list;
 mod synth_python;
 pub mod workload_replay;
 pub mod workload_session;
+pub mod workload_timing;
 mod workload_python;
 pub mod topology;
 

@@ -1,7 +1,7 @@
 //! PyO3 glue of `workload_replay` (the workload replay's event loop): the DAG crosses as
-//! little-endian arrays (numpy's `tobytes()`), the timing as two Python callables, so the
-//! replay's timer (infragraph/workload/timing.py) stays the one place collective and message times
-//! are decided.
+//! little-endian arrays (numpy's `tobytes()`); alone, the engine runs behind the timing cache
+//! (workload_timing) as two Python callables, called once per distinct run, so the replay's timer
+//! (infragraph/workload/timing.py) stays the one place collective and message times are decided.
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
@@ -15,18 +15,38 @@ use crate::error::SimError;
 use crate::plan::CollectiveSpec;
 use crate::topology::Topology;
 use crate::workload_replay::{replay, replay_with, span_unions, Dag, Timing, OP_COLLECTIVE, OP_RECV, OP_SEND};
+use crate::workload_timing::{Cached, CollectiveRun, MessageRun, Runs};
 use crate::workload_session::Shared;
 
 
-struct PyTiming<'py> {
-    on_collective: Bound<'py, PyAny>,
-    on_send: Bound<'py, PyAny>,
+/// The engine runs `Cached` asks for, answered by the replay's timer (two Python callables).
+struct PyRuns<'py> {
+    on_collective_run: Bound<'py, PyAny>,
+    on_message_run: Bound<'py, PyAny>,
 }
 
-impl Timing for PyTiming<'_> {
+impl Runs for PyRuns<'_> {
+    type Error = PyErr;
+    fn collective(&mut self, shape: u32, starts: &[f64]) -> PyResult<CollectiveRun> {
+        let (finish_offset, end_offset, busbw, tier_bytes): (Vec<f64>, f64, f64, Vec<f64>) =
+            self.on_collective_run.call1((shape, starts.to_vec()))?.extract()?;
+        Ok(CollectiveRun { finish_offset, end_offset, busbw, tier_bytes })
+    }
+    fn message(&mut self, shape: u32) -> PyResult<MessageRun> {
+        let (duration, tier_bytes): (f64, Vec<f64>) = self.on_message_run.call1((shape,))?.extract()?;
+        Ok(MessageRun { duration, tier_bytes })
+    }
+}
+
+/// `Cached` with a check that every collective run answers one finish per member of the group.
+struct Checked<'a, 'py> {
+    cached: Cached<'a, PyRuns<'py>>,
+}
+
+impl Timing for Checked<'_, '_> {
     type Error = PyErr;
     fn collective(&mut self, node: u32, issue_ns: &[f64]) -> PyResult<Vec<f64>> {
-        let finish: Vec<f64> = self.on_collective.call1((node, issue_ns.to_vec()))?.extract()?;
+        let finish = self.cached.collective(node, issue_ns)?;
         if finish.len() != issue_ns.len() {
             return Err(PyValueError::new_err(format!(
                 "the collective timing answered {} finish times for {} members", finish.len(), issue_ns.len())));
@@ -34,7 +54,7 @@ impl Timing for PyTiming<'_> {
         Ok(finish)
     }
     fn message(&mut self, node: u32, t: f64) -> PyResult<f64> {
-        self.on_send.call1((node, t))?.extract()
+        self.cached.message(node, t)
     }
 }
 
@@ -80,38 +100,62 @@ fn check(d: &Dag) -> Result<(), String> {
     Ok(())
 }
 
-/// What workload_replay returns: finish per NPU, start and end per node (f64 bytes), state per node (u8).
-type ReplayColumns<'py> = (Bound<'py, PyBytes>, Bound<'py, PyBytes>, Bound<'py, PyBytes>, Bound<'py, PyBytes>);
-
-/// Replay every NPU's DAG (workload_replay::replay). Arrays: npu_ptr, dep_ptr, deps, channel,
-/// group_ptr, members u32; op, resource u8; duration f64 (ns). `on_collective(node, issue_ns)`
-/// returns the members' finish times, `on_send(node, t)` the arrival. Returns (finish per NPU,
-/// start per node, end per node: f64 bytes, NaN where it never happened; state per node: u8 bytes).
+/// Replay every NPU's DAG (workload_replay::replay), each collective and message timed alone from
+/// a cache of engine runs by shape (workload_timing::Cached). Arrays: npu_ptr, dep_ptr, deps,
+/// channel, group_ptr, members u32; op, resource u8; duration f64 (ns); coll_shape u32 per node,
+/// msg_shape u32 per point-to-point key. On a miss, `on_collective_run(shape, starts)` answers
+/// (finish offset per member position, last finish offset, bus bandwidth, bytes per tier) and
+/// `on_message_run(shape)` (duration, bytes per tier). Returns a dict of little-endian columns:
+/// finish per NPU, start / end per node (f64, NaN where it never happened), state per node (u8);
+/// the records: coll_node (u32), coll_start, coll_end, coll_last_issue, coll_busbw (f64) per
+/// collective, msg_node (u32), msg_start, msg_end (f64) per message; and tier_bytes (a list).
 #[pyfunction]
 #[pyo3(signature = (*, npu_ptr, op, resource, duration, dep_ptr, deps, channel, group_ptr, members, p2p_keys,
-                    on_collective, on_send))]
+                    coll_shape, msg_shape, on_collective_run, on_message_run))]
 #[allow(clippy::too_many_arguments)]
 fn workload_replay<'py>(py: Python<'py>, npu_ptr: &[u8], op: &[u8], resource: &[u8], duration: &[u8], dep_ptr: &[u8],
                         deps: &[u8], channel: &[u8], group_ptr: &[u8], members: &[u8], p2p_keys: usize,
-                        on_collective: Bound<'py, PyAny>, on_send: Bound<'py, PyAny>)
-                        -> PyResult<ReplayColumns<'py>> {
+                        coll_shape: &[u8], msg_shape: &[u8], on_collective_run: Bound<'py, PyAny>,
+                        on_message_run: Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
     let dag = Dag { npu_ptr: u32s(npu_ptr), op: op.to_vec(), resource: resource.to_vec(), duration: f64s(duration),
                     dep_ptr: u32s(dep_ptr), deps: u32s(deps), channel: u32s(channel), group_ptr: u32s(group_ptr),
                     members: u32s(members), p2p_keys };
     check(&dag).map_err(PyValueError::new_err)?;
-    let out = replay(&dag, &mut PyTiming { on_collective, on_send })?;
-    Ok((pybytes(py, &out.finish, f64::to_le_bytes)?, pybytes(py, &out.start, f64::to_le_bytes)?,
-        pybytes(py, &out.end, f64::to_le_bytes)?, PyBytes::new(py, &out.state)))
+    let (coll_shape, msg_shape) = (u32s(coll_shape), u32s(msg_shape));
+    if coll_shape.len() != dag.op.len() || msg_shape.len() != dag.p2p_keys {
+        return Err(PyValueError::new_err("coll_shape or msg_shape disagree with the DAG"));
+    }
+    let mut timing = Checked { cached: Cached::new(PyRuns { on_collective_run, on_message_run }, &coll_shape, &msg_shape,
+                                                   &dag.channel) };
+    let out = replay(&dag, &mut timing)?;
+    let (r, tier_bytes) = (&timing.cached.records, &timing.cached.tier_bytes);
+    let d = PyDict::new(py);
+    d.set_item("finish", pybytes(py, &out.finish, f64::to_le_bytes)?)?;
+    d.set_item("start", pybytes(py, &out.start, f64::to_le_bytes)?)?;
+    d.set_item("end", pybytes(py, &out.end, f64::to_le_bytes)?)?;
+    d.set_item("state", PyBytes::new(py, &out.state))?;
+    for (k, v) in [("coll_node", &r.coll_node), ("msg_node", &r.msg_node)] {
+        d.set_item(k, pybytes(py, v, u32::to_le_bytes)?)?;
+    }
+    for (k, v) in [("coll_start", &r.coll_start), ("coll_end", &r.coll_end), ("coll_last_issue", &r.coll_last_issue),
+                   ("coll_busbw", &r.coll_busbw), ("msg_start", &r.msg_start), ("msg_end", &r.msg_end)] {
+        d.set_item(k, pybytes(py, v, f64::to_le_bytes)?)?;
+    }
+    d.set_item("tier_bytes", tier_bytes.clone())?;
+    Ok(d)
 }
 
 /// A collective's plan as the workload's shared network gets it: (collective, size in bytes,
-/// algorithms, logical dimensions, chunks, endpoint delay ns, ASTRA-sim communicator group, root).
-pub type Shape = (String, f64, Vec<String>, Vec<usize>, usize, f64, bool, usize);
+/// algorithms, logical dimensions, chunks, endpoint delay ns, ASTRA-sim communicator group, root,
+/// ns added to each member's finish).
+pub type Shape = (String, f64, Vec<String>, Vec<usize>, usize, f64, bool, usize, f64);
 
 /// The workload replay on one shared network (workload_session), called by `simulate` with its
 /// fabric, common options (`base`) and network configuration. `w` holds the DAG arrays of
 /// `workload_replay` plus `shapes` (see `Shape`), `spec_of` (u32 per node: its collective's
-/// shape), `p2p` (per message key: source rank, destination rank, bytes) and `send_extra_ns`.
+/// shape), `p2p` (per message key: source rank, destination rank, bytes), `send_extra_ns` and
+/// `edge_latency_ns` (per edge; empty, or the latencies messages add on a latency-free network:
+/// `Shared`).
 /// Returns finish / start / end / state as `workload_replay` does, and per collective as it ran
 /// (`collectives`: member nodes, issue and finish times) and the links' loads.
 pub fn replay_shared<'py>(py: Python<'py>, topo: &Topology, npu_nodes: &[u32], base: &CollectiveSpec, cfg: &SimConfig,
@@ -129,13 +173,17 @@ pub fn replay_shared<'py>(py: Python<'py>, topo: &Topology, npu_nodes: &[u32], b
     let spec_of = u32s(&bytes("spec_of")?);
     let p2p: Vec<(u32, u32, f64)> = get("p2p")?.extract()?;
     let send_extra_ns: f64 = get("send_extra_ns")?.extract()?;
+    let edge_latency_ns: Vec<f64> = get("edge_latency_ns")?.extract()?;
     let n = npu_nodes.len() as u32;
     if spec_of.len() != dag.op.len() || p2p.len() != dag.p2p_keys || p2p.iter().any(|&(a, b, _)| a >= n || b >= n || a == b)
+        || !(edge_latency_ns.is_empty() || 2 * edge_latency_ns.len() == topo.num_links())
+        || edge_latency_ns.iter().chain(shapes.iter().map(|s| &s.8)).any(|x| !(x.is_finite() && *x >= 0.0))
         || dag.op.iter().zip(&spec_of).any(|(&o, &s)| o == OP_COLLECTIVE && s as usize >= shapes.len())
     {
         return Err(PyValueError::new_err("workload: spec_of, p2p or shapes disagree with the DAG"));
     }
-    let specs = shapes.iter().map(|(coll, size, algos, dims, chunks, delay, local_ring, root)| -> Result<CollectiveSpec, SimError> {
+    let finish_extra_ns: Vec<f64> = shapes.iter().map(|s| s.8).collect();
+    let specs = shapes.iter().map(|(coll, size, algos, dims, chunks, delay, local_ring, root, _)| -> Result<CollectiveSpec, SimError> {
         Ok(CollectiveSpec { op: Op::parse(coll)?, size_bytes: *size, groups: vec![], dims: dims.clone(),
             algorithms: algos.iter().map(|a| Algo::parse(a)).collect::<Result<Vec<_>, _>>()?, programs: vec![],
             chunk_programs: vec![], chunk_order: None, root: *root, chunks: *chunks, endpoint_delay_ns: *delay,
@@ -143,7 +191,8 @@ pub fn replay_shared<'py>(py: Python<'py>, topo: &Topology, npu_nodes: &[u32], b
     }).collect::<Result<Vec<_>, _>>().map_err(crate::python::engine_error)?;
     let run = || -> Result<_, SimError> {
         let session = Session::new(topo, npu_nodes, base, cfg)?;
-        let mut shared = Shared::new(session, &spec_of, &specs, &dag.channel, &p2p, send_extra_ns);
+        let mut shared = Shared::new(session, &spec_of, &specs, &finish_extra_ns, &dag.channel, &p2p, send_extra_ns,
+                                     &edge_latency_ns);
         let out = replay_with(&dag, &mut shared)?;
         Ok((out, shared))
     };

@@ -2,7 +2,9 @@
 //! the replay's events and the network's share one event queue, a collective joins the network
 //! as a job when its first member issues it and each member starts its part at its own issue, a
 //! send is one message on the network, and whatever is in flight at once shares links. Used for
-//! the contention-aware models (`fair`, `aware`, `astra-aware`); `--model astra` keeps timing
+//! the contention-aware models (`fair`, `aware`, `astra-aware`), NCCL mode included (each job's
+//! NCCL latency delays its members' finishes; messages add their route's latencies on a
+//! latency-free network: infragraph/workload/shared.py); `--model astra` keeps timing
 //! each collective alone (`workload_replay::Alone`), which is exact for a network without
 //! contention (docs/workloads.md, "Contention between concurrent collectives").
 use std::collections::HashMap;
@@ -31,6 +33,15 @@ pub struct Shared<'s, 't> {
     p2p: &'s [(u32, u32, f64)],
     /// Added to every message's network time (the models' per-message overhead beyond the links).
     send_extra_ns: f64,
+    /// Per spec: added to each member's finish (NCCL mode: NCCL's modelled latency of the call,
+    /// charged once as when the collective is timed alone; 0 otherwise).
+    finish_extra_ns: &'s [f64],
+    /// NCCL mode: per edge, the latency (ns) a message pays on top of the network's time, summed
+    /// over its route (the session's links then have none: NCCL's collectives count their latency
+    /// in `finish_extra_ns`); empty otherwise. `message_extra_ns`: per p2p key, that sum (the
+    /// longest of its ways where the routing sprays).
+    edge_latency_ns: &'s [f64],
+    message_extra_ns: Vec<f64>,
     /// The job of each collective instance still being joined, by its first issuing node.
     joining: HashMap<u32, u32>,
     pub ran: Vec<Ran>,
@@ -41,9 +52,11 @@ const FINISH: u8 = 1;
 const ARRIVE: u8 = 2;
 
 impl<'s, 't> Shared<'s, 't> {
-    pub fn new(session: Session<'t>, spec_of: &'s [u32], specs: &'s [CollectiveSpec], channel: &'s [u32],
-               p2p: &'s [(u32, u32, f64)], send_extra_ns: f64) -> Self {
-        Shared { session, spec_of, specs, channel, p2p, send_extra_ns, joining: HashMap::new(), ran: Vec::new() }
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(session: Session<'t>, spec_of: &'s [u32], specs: &'s [CollectiveSpec], finish_extra_ns: &'s [f64],
+               channel: &'s [u32], p2p: &'s [(u32, u32, f64)], send_extra_ns: f64, edge_latency_ns: &'s [f64]) -> Self {
+        Shared { session, spec_of, specs, channel, p2p, send_extra_ns, finish_extra_ns, edge_latency_ns,
+                 message_extra_ns: vec![0.0; p2p.len()], joining: HashMap::new(), ran: Vec::new() }
     }
 }
 
@@ -61,18 +74,25 @@ impl Driver for Shared<'_, '_> {
 
     fn next(&mut self) -> SimResult<Option<(f64, Event)>> {
         loop {
-            let Some((t, due)) = self.session.next()? else { return Ok(None) };
+            let Some((t, due)) = self.session.next_due()? else { return Ok(None) };
             return Ok(Some(match due {
                 Due::External { kind: ISSUE_READY, node } => (t, Event::IssueReady(node)),
                 Due::External { kind: FINISH, node } => (t, Event::Finish(node)),
                 Due::External { node, .. } => (t, Event::Arrive(node)),
                 Due::Member { job, member } => {
                     let ran = &mut self.ran[job as usize];
-                    ran.finish_ns[member as usize] = t;
-                    (t, Event::Finish(ran.nodes[member as usize]))
+                    let node = ran.nodes[member as usize];
+                    let extra = self.finish_extra_ns[self.spec_of[node as usize] as usize];
+                    ran.finish_ns[member as usize] = t + extra;
+                    if extra > 0.0 {
+                        self.session.at(t + extra, FINISH, node);
+                        continue;
+                    }
+                    (t, Event::Finish(node))
                 }
-                Due::Message { key } if self.send_extra_ns > 0.0 => {
-                    self.session.at(t + self.send_extra_ns, ARRIVE, key);
+                Due::Message { key } if self.send_extra_ns + self.message_extra_ns[self.channel[key as usize] as usize] > 0.0 => {
+                    let extra = self.send_extra_ns + self.message_extra_ns[self.channel[key as usize] as usize];
+                    self.session.at(t + extra, ARRIVE, key);
                     continue;
                 }
                 Due::Message { key } => (t, Event::Arrive(key)),
@@ -81,7 +101,11 @@ impl Driver for Shared<'_, '_> {
     }
 
     fn send(&mut self, node: u32, t: f64) -> SimResult<()> {
-        let (src, dst, bytes) = self.p2p[self.channel[node as usize] as usize];
+        let key = self.channel[node as usize] as usize;
+        let (src, dst, bytes) = self.p2p[key];
+        if !self.edge_latency_ns.is_empty() {
+            self.message_extra_ns[key] = self.session.route_latency_ns(src, dst, self.edge_latency_ns)?;
+        }
         self.session.send(t, src, dst, bytes, node)
     }
 
@@ -135,7 +159,7 @@ mod tests {
     }
 
     fn drain(s: &mut Session) -> Vec<(f64, Due)> {
-        std::iter::from_fn(|| s.next().unwrap()).collect()
+        std::iter::from_fn(|| s.next_due().unwrap()).collect()
     }
 
     /// Aware (FIFO store-and-forward links): two 1,000-byte messages into NPU 2 at 0 reach the

@@ -230,3 +230,40 @@ def test_ranks_waiting_for_each_other_are_a_located_stall(tmp_path, capsys, case
     assert re.search(r"wl\.0\.et: error: rank 0 never finishes: " + node + " was issued but never completes "
                      r"\(2 of 2 nodes left\): the ranks wait for each other", out), out
     assert "skipped" not in out and "Traceback" not in out
+
+
+SCHEDULE = "schedule:examples/schedules/ring8_allreduce.msccl.xml"  # all-reduce over 8 ranks
+
+
+@pytest.mark.parametrize("model", ["astra", "fair"])
+@pytest.mark.parametrize("case", ["small-group", "other-collective"])
+def test_a_schedule_that_does_not_fit_a_collective_is_located_at_its_node(tmp_path, capsys, model, case):
+    """Was '<input>: error: cannot simulate: unsupported: ...' from the engine, with a hint about
+    multi-dimensional all-reduces (the known leftover: workload + schedule rank mismatch)."""
+    if case == "small-group":
+        nodes = [[comp(1, 1), coll(2, "all-reduce", 64, group=1 + r // 2, deps=(1,))] for r in range(8)]
+        prefix, cg = write_set(tmp_path, nodes, {g + 1: [2 * g, 2 * g + 1] for g in range(4)})
+        message = ("wl.0.et: error: node 2 'all-reduce2': all-reduce on group 1 (2 ranks) with --algorithm schedule: "
+                   "the schedule 'ring_allreduce_8' implements all-reduce over 8 ranks, but the group has 2 members")
+    else:
+        prefix, cg = write_set(tmp_path, [[coll(1, "all-gather", 64)]] * 8)
+        message = ("wl.0.et: error: node 1 'all-gather1': all-gather on group 0 (8 ranks) with --algorithm schedule: "
+                   "the schedule 'ring_allreduce_8' implements all-reduce, not all-gather")
+    code, out = cli(capsys, "simulate", RING, "--workload", prefix, *(["--comm-group", cg] if cg else []),
+                    "--algorithm", SCHEDULE, "--model", model)
+    assert code == 1 and out.startswith(f"{tmp_path}/{message}"), out
+    assert "<input>" not in out and "Traceback" not in out
+
+
+@pytest.mark.parametrize("model", ["astra", "fair", "aware"])
+def test_a_schedule_replays_a_workload_with_sends_under_every_model(tmp_path, capsys, model):
+    """The schedule was applied to the sends too ('this phase runs point-to-point over 2 members'), and
+    the shared network (fair, aware) ran its jobs without it ('no schedule given for this dimension')."""
+    nodes = [[coll(1, "all-reduce", 1 << 16)] + ([send(2, 0, 1, 64, deps=(1,))] if r == 0 else
+                                                 [recv(2, 0, 1, 64, deps=(1,))] if r == 1 else []) for r in range(8)]
+    prefix, _ = write_set(tmp_path, nodes)
+    code, out = cli(capsys, "simulate", RING, "--workload", prefix, "--algorithm", SCHEDULE, "--model", model)
+    assert code == 0, out
+    assert "collectives: 1; point-to-point messages: 1" in out
+    if model != "astra":
+        assert "network: alone (a custom schedule" in out

@@ -41,3 +41,14 @@ def test_translate_quiet_prints_no_notes(capsys, tmp_path):
     assert main(argv + ["-o", str(tmp_path / "b"), "-q"]) == 0
     assert capsys.readouterr().err == ""
     assert "APPROXIMATION" in (tmp_path / "b" / "README.md").read_text()
+
+
+def test_workload_quiet_writes_the_traces_and_prints_nothing(capsys, tmp_path):
+    """README: -q silences success messages; `infragraph workload -q` was a usage error (exit 2)."""
+    spec = tmp_path / "s.yaml"
+    spec.write_text("layers: 1\nhidden: 64\nheads: 4\nseq: 32\nvocab: 128\nglobal_batch: 2\ntp: 2\n")
+    assert main(["workload", str(spec), "-o", str(tmp_path / "w" / "step"), "-q"]) == 0
+    assert capsys.readouterr() == ("", "")
+    assert (tmp_path / "w" / "step.1.et").is_file() and (tmp_path / "w" / "step.json").is_file()
+    assert main(["workload", str(spec), "-o", str(tmp_path / "x"), "--summary-only", "-q", "--json", "-"]) == 0
+    assert '"params"' in capsys.readouterr().out

@@ -132,3 +132,14 @@ def test_the_superpod_example_is_what_its_readme_says(tmp_path, capsys):
     assert "3.3862e+18" in text and "6,687.2 ms" in text, text
     code, text = cli(capsys, "info", "examples/workloads/superpod_1k.igl")
     assert code == 0 and "xpu                     1,024" in text, text
+
+
+def test_network_alone_times_each_collective_alone_and_a_bad_value_names_the_option(tmp_path, capsys):
+    et = str(shared_file(MICRO) / "all_reduce")
+    for network, said in (("shared", "shared"), ("alone", "alone (--network alone)")):
+        code, text = cli(capsys, "simulate", "examples/ring8.igl", "--workload", et, "--model", "fair", "--network",
+                         network, "--json", tmp_path / f"{network}.json")
+        assert code == 0, text
+        assert json.loads((tmp_path / f"{network}.json").read_text())["network"] == said
+    code, text = cli(capsys, "simulate", "examples/ring8.igl", "--workload", et, "--network", "sideways")
+    assert code == 2 and "argument --network" in text and "invalid choice: 'sideways'" in text, text

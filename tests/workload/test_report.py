@@ -72,6 +72,14 @@ def test_text_summary_names_the_step_and_the_parts():
     assert "step time: 30 ns\n" in text and "exposed communication 15 ns" in text and "busbw 3.20 GB/s" in text
 
 
+def test_text_summary_says_whether_collectives_shared_the_network():
+    """docs/workloads.md: the report says `shared` or `alone (why)`; `--network alone` times each
+    collective alone (optimistic where groups share links), which the text must not hide."""
+    r = _report()
+    r["network"] = "alone (--network alone)"
+    assert "\nnetwork: alone (--network alone)\n" in format_report(r)
+
+
 def test_picture_is_a_png(tmp_path):
     out = tmp_path / "b.png"
     breakdown_picture(_report(), str(out))

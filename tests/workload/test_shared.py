@@ -104,16 +104,86 @@ def test_astra_keeps_timing_each_collective_alone(ring5, tmp_path):
     assert finish(together)[0] == finish(alone)[0]
 
 
-def test_nccl_mode_times_each_collective_alone_and_says_so(tmp_path):
-    """GPU servers: `fair`'s default algorithm is NCCL's, whose plan derates the links per
-    collective, so no shared network; the report names the reason and the step still replays."""
+# NCCL mode (the default algorithm on GPU servers) on the shared network. The fabric: 12 one-GPU
+# hosts (PCIe inside, one 400 Gb/s NIC each) on 4 leaves of 3, each leaf with ONE 400 Gb/s uplink to
+# the spine (radix 4, down:up 3:1). Groups {0, 3} and {1, 4}: GPUs 0, 1 on leaf 0, GPUs 3, 4 on leaf 1.
+# A 16 MiB all-gather on two GPUs in two servers: NCCL picks ring/Simple (payload efficiency 1),
+# flat, 1 chunk; each GPU sends its 16 MiB shard to the other. Alone, the slowest link on the way is
+# the host cable at NCCL's credit, 48 of its 50 GB/s (search.cc's per-channel speeds; the spine
+# uplink is not a server cable and keeps 50 GB/s), so it takes S / 48 B/ns + NCCL's latency L.
+# Together (fair): both groups' flows cross the one uplink each way, 25 B/ns each from start to
+# end: S / 25 + L, i.e. S / 25 - S / 48 longer. Aware (FIFO store-and-forward links): the uplink
+# serializes one 16 MiB message at a time at 50 B/ns, so one group finishes as alone and the other
+# S / 50 later.
+NS = 1 << 24
+
+
+@pytest.fixture(scope="module")
+def clos12():
+    return prepare(blueprints.graph("std.fabrics.clos", radix=4, tiers=2, oversubscription="[3]"))
+
+
+def run_nccl(p, tmp_path, model, per_rank, shared=True):
+    prefix, cg = write_set(tmp_path, per_rank + [IDLE] * (12 - len(per_rank)), {1: [0, 3], 2: [1, 4]})
+    return replay(p, read_et_set(prefix, 12, cg), ReplayOptions(sim=SimulationOptions(model=model),
+                                                                shared_network=shared))
+
+
+def test_nccl_alone_is_the_host_cable_at_nccls_credit_plus_nccls_latency(clos12, tmp_path):
+    a = [coll(1, "all-gather", NS, group=1)]
+    r = run_nccl(clos12, tmp_path, "fair", [a, IDLE, IDLE, a])
+    assert r["network"] == "shared"
+    one = simulate(clos12, SimulationOptions(model="fair", collective="all-gather", size_bytes=NS, groups=((0, 3),),
+                                             top_links=0))
+    assert (one["nccl"]["algorithm"], one["nccl"]["protocol"]) == ("ring", "Simple")
+    assert finish(r)[0] == finish(r)[3] == one["collective_time_ns"] == pytest.approx(NS / 48 + one["nccl"]["latency_ns"])
+
+
+@pytest.mark.parametrize("model", ["fair", "aware"])
+def test_nccl_two_groups_on_one_uplink_take_longer_than_alone_by_a_derivable_amount(clos12, tmp_path, model):
+    a, b = [coll(1, "all-gather", NS, group=1)], [coll(1, "all-gather", NS, group=2)]
+    alone = run_nccl(clos12, tmp_path, model, [a, b, IDLE, a, b], shared=False)
+    together = run_nccl(clos12, tmp_path, model, [a, b, IDLE, a, b])
+    assert (alone["network"], together["network"]) == ("alone (--network alone)", "shared")
+    t = finish(alone)[0]
+    assert finish(alone)[:5] == [t, t, 1000, t, t]
+    if model == "fair":
+        assert finish(together)[:5] == [pytest.approx(t + NS / 25 - NS / 48, abs=1e-6)] * 2 + [1000] + \
+            [pytest.approx(t + NS / 25 - NS / 48, abs=1e-6)] * 2
+    else:
+        assert sorted(c["end_ns"] for c in together["collectives"]) == [t, pytest.approx(t + NS / 50, abs=1e-6)]
+
+
+@pytest.mark.parametrize("model", ["fair", "aware"])
+def test_nccl_collectives_that_never_overlap_take_their_alone_times(clos12, tmp_path, model):
+    """Group 2's all-gather waits 10 ms of compute, long after group 1's has finished: the shared
+    network gives every NPU the alone replay's finish (exactly under fair; aware accumulates the
+    same sums in another order, absolute times instead of offsets from the first issue)."""
+    a, late = [coll(1, "all-gather", NS, group=1)], [comp(1, 10_000), coll(2, "all-gather", NS, group=2, deps=[1])]
+    alone = run_nccl(clos12, tmp_path, model, [a, late, IDLE, a, late], shared=False)
+    shared = run_nccl(clos12, tmp_path, model, [a, late, IDLE, a, late])
+    assert shared["network"] == "shared"
+    assert finish(alone)[1] > 10_000_000 + finish(alone)[0] - 1
+    if model == "fair":
+        assert finish(shared) == finish(alone)
+    else:
+        assert finish(shared) == [pytest.approx(x, rel=1e-15) for x in finish(alone)]
+
+
+def test_nccl_protocol_overhead_is_bytes_on_the_wire(tmp_path):
+    """A small all-reduce NCCL runs with LL (half of every 8-byte line is flags): alone the links
+    are derated to half; on the shared network the collective puts twice its bytes on full-credit
+    links instead. Same time, twice the tier bytes (the wire's, flags included)."""
     p = prepare(blueprints.graph("std.fabrics.clos", radix=4, tiers=2, nics_per_host=2, rail_optimized=True))
     n = int(p.npu_nodes.size)
-    r = run(p, tmp_path, "fair", [[coll(1, "all-reduce", S)]] * n)
-    assert r["network"] == "alone (NCCL mode derates the links per collective)"
-    alone = simulate(p, SimulationOptions(model="fair", collective="all-reduce", size_bytes=S, chunks=1,
-                                          endpoint_delay_ns=10, local_mem_bw_gb_per_s=None, top_links=0))
-    assert r["step_time_ns"] == alone["collective_time_ns"] > 0
+    one = simulate(p, SimulationOptions(model="fair", collective="all-reduce", size_bytes=S, top_links=0))
+    assert one["nccl"]["protocol"] == "LL"
+    prefix, cg = write_set(tmp_path, [[coll(1, "all-reduce", S)]] * n)
+    w = read_et_set(prefix, n, cg)
+    shared = replay(p, w, ReplayOptions(sim=SimulationOptions(model="fair")))
+    alone = replay(p, w, ReplayOptions(sim=SimulationOptions(model="fair"), shared_network=False))
+    assert shared["step_time_ns"] == alone["step_time_ns"] == one["collective_time_ns"]
+    assert [t["bytes"] for t in shared["tiers"]] == [2 * t["bytes"] for t in alone["tiers"]]
 
 
 # ASTRA-sim's congestion-aware binary (518bd51, 1-D topologies only) on the 1,024-NPU GPT-3-like step of

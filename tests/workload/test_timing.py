@@ -58,12 +58,12 @@ def test_a_group_timed_through_its_image_gets_its_own_answer(model):
     exact._symmetric = None
     answers = []
     for timer in (folded, exact):
-        answers.append([timer.collective_finish(kind, g, 1 << 20, 0, [100.0 * i for i in range(len(g))])
+        answers.append([timer.collective_run(kind, g, 1 << 20, 0, [100.0 * i for i in range(len(g))])
                         for g in tp + dp for kind in ("all-reduce", "all-gather")]
-                       + [timer.message_arrival(s, d, 65536, 5.0) for s, d in pairs])
+                       + [timer.message_run(s, d, 65536) for s, d in pairs])
     assert answers[0] == answers[1]
-    assert folded.collectives == exact.collectives and folded.messages == exact.messages
-    assert dict(folded.tier_bytes) == dict(exact.tier_bytes)
+    assert folded.tier_names == exact.tier_names
+    assert folded.image((9, 1)) == (0, 8) and exact.image((9, 1)) == (9, 1)
     assert folded.engine_runs < exact.engine_runs
 
 
@@ -85,16 +85,12 @@ def engine(p, model, starts=()):
 def test_finishes_are_the_engines_with_each_member_offset_from_the_first_issue(ring4, model):
     timer = CollectiveTimer(ring4, 4, replace(STAGGER_SIM, model=model))
     members = (0, 1, 2, 3)
-    together = timer.collective_finish("all-gather", members, 65536, 0, [7000.0] * 4)
-    assert together == [7000.0 + t for t in engine(ring4, model)]
-    issue = [7000.0, 9500.0, 7000.0, 30000.0]
-    staggered = timer.collective_finish("all-gather", members, 65536, 0, issue)
-    assert staggered == [7000.0 + t for t in engine(ring4, model, (0.0, 2500.0, 0.0, 23000.0))]
-    assert staggered != [30000.0 + t for t in engine(ring4, model)]  # not "start when the last issues"
-    assert all(f > i for f, i in zip(staggered, issue))
-    first, second = timer.collectives
-    assert (second["start_ns"], second["last_issue_ns"], second["end_ns"]) == (7000.0, 30000.0, max(staggered))
-    assert first["start_ns"] == first["last_issue_ns"] == 7000.0
-    # the same offsets again come from the cache; shifted issue times are the same offsets
-    again = timer.collective_finish("all-gather", members, 65536, 0, [t + 1000.0 for t in issue])
-    assert again == [f + 1000.0 for f in staggered] and timer.engine_runs == 2
+    together, end, _, _ = timer.collective_run("all-gather", members, 65536)
+    assert together == engine(ring4, model) and end == max(together)
+    starts = [0.0, 2500.0, 0.0, 23000.0]
+    staggered, end, _, _ = timer.collective_run("all-gather", members, 65536, 0, starts)
+    assert staggered == engine(ring4, model, tuple(starts)) and end == max(staggered)
+    assert staggered != [23000.0 + t for t in engine(ring4, model)]  # not "start when the last issues"
+    assert all(f > s for f, s in zip(staggered, starts))
+    # the same offsets again come from the cache
+    assert timer.collective_run("all-gather", members, 65536, 0, starts)[0] == staggered and timer.engine_runs == 2
