@@ -817,8 +817,11 @@ def _symmetry(s: dict[str, Any]) -> dict[str, Any]:
     members) or `full`, with the reason a full run could not be folded."""
     folded = s["simulated"] < s["members"]
     reason = None if folded else (s["reason"] if s["tried"] else "turned off with --no-symmetry")
-    return {"path": "symmetric" if folded else "full", "members_simulated": int(s["simulated"]),
-            "members": int(s["members"]), "reason": reason}
+    out = {"path": "symmetric" if folded else "full", "members_simulated": int(s["simulated"]),
+           "members": int(s["members"]), "reason": reason}
+    if folded and s.get("proof"):
+        out["proof"] = s["proof"]  # a fold over link orbits: proved from the structure or the routes
+    return out
 
 
 def _directed(g: FQG, l: int) -> tuple[int, int]:
