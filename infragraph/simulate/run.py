@@ -427,8 +427,8 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
         if c is not None and c.algorithm == "nvls":  # in-switch reduction: above the NVLink bandwidth by design
             out["warnings"] = [w for w in out["warnings"] if w["code"] != "over-injection"]
             out["warnings"].append({"code": "in-switch-reduction", "message": (
-                "NVLS: the NVSwitch reduces, so each GPU moves its buffer once each way and the bus bandwidth "
-                "can exceed the GPU's NVLink bandwidth")})
+                "NVLS: the NVSwitch reduces, so each GPU moves its buffer (and 1/n of it more) once each way and the "
+                "bus bandwidth can exceed the GPU's NVLink bandwidth")})
     return out
 
 
@@ -817,8 +817,11 @@ def _symmetry(s: dict[str, Any]) -> dict[str, Any]:
     members) or `full`, with the reason a full run could not be folded."""
     folded = s["simulated"] < s["members"]
     reason = None if folded else (s["reason"] if s["tried"] else "turned off with --no-symmetry")
-    return {"path": "symmetric" if folded else "full", "members_simulated": int(s["simulated"]),
-            "members": int(s["members"]), "reason": reason}
+    out = {"path": "symmetric" if folded else "full", "members_simulated": int(s["simulated"]),
+           "members": int(s["members"]), "reason": reason}
+    if folded and s.get("proof"):
+        out["proof"] = s["proof"]  # a fold over link orbits: proved from the structure or the routes
+    return out
 
 
 def _directed(g: FQG, l: int) -> tuple[int, int]:

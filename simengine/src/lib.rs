@@ -28,6 +28,7 @@ pub mod plan;
 pub mod results;
 pub mod routing;
 pub mod symmetry;
+pub mod symmetry_proof;
 pub mod sys_events;
 pub mod schedule_columns;
 pub mod schedule_program;

@@ -410,6 +410,7 @@ fn simulate<'py>(
     sym.set_item("simulated", out.symmetry.simulated)?;
     sym.set_item("members", out.symmetry.members)?;
     sym.set_item("reason", out.symmetry.reason.as_deref())?;
+    sym.set_item("proof", out.symmetry.proof.as_deref())?;
     d.set_item("symmetry", sym)?;
     if trace {
         let flows: Vec<(u32, u32, u32, u32, f64, f64, f64)> = out
