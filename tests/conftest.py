@@ -3,11 +3,10 @@
 - Hypothesis: every property test runs the same examples on every run. CI runs the whole suite
   once on a loaded 2-core machine, and one red run loses the round, so a property test must not
   draw new random examples each run (a failure nobody can reproduce) nor fail on time:
-  `derandomize` fixes the examples (derived from the test), `database=None` keeps nothing between
-  runs (and writes no `.hypothesis/` into the working directory), `deadline=None` and the
-  `too_slow` health check off stop wall time under load from failing a test. A test's own
-  `@settings(...)` inherits these and overrides only what it names. To look for new examples
-  locally, run with `HYPOTHESIS_PROFILE=explore`.
+  `derandomize` fixes the examples (derived from the test), `database=None` replays no failing
+  example saved by an earlier run, `deadline=None` and the `too_slow` health check off stop wall
+  time under load from failing a test. A test's own `@settings(...)` inherits these and overrides
+  only what it names. To look for new examples locally, run with `HYPOTHESIS_PROFILE=explore`.
 - The working directory is the repository: tests name `examples/ring8.igl` and the like relative
   to it, and the CLI resolves them from there (pytest run from another folder failed them).
 - The compile cache is a fresh folder of this run's, not the user's `~/.cache/infragraph`, which
