@@ -209,6 +209,28 @@ mod tests {
         assert_eq!(drain(&mut s), vec![(2200.0, Due::Message { key: 7 }), (3200.0, Due::Message { key: 8 })]);
     }
 
+    /// A finished collective's states are dropped (fair): 1,000 all-gathers on {0, 2} one after
+    /// the other (2 member-phase states each) leave a bounded number held, and each takes the
+    /// time of the first (1,200 ns: 100 + 1,000 + 100 on the two links).
+    #[test]
+    fn finished_collectives_are_dropped() {
+        let (topo, npus, spec) = (star(), [0u32, 1, 2], spec());
+        let cfg = SimConfig { model: Model::Fair, ..SimConfig::default() };
+        let mut s = Session::new(&topo, &npus, &spec, &cfg).unwrap();
+        let mut t = 0.0;
+        for k in 0..1000u32 {
+            let job = s.add_job(&spec, &[0, 2]).unwrap();
+            s.start_member(job, 0, t);
+            s.start_member(job, 1, t);
+            let mut due = drain(&mut s);
+            due.sort_by_key(|d| match d.1 { Due::Member { member, .. } => member, _ => u32::MAX });
+            assert_eq!(due, vec![(t + 1200.0, Due::Member { job: k, member: 0 }), (t + 1200.0, Due::Member { job: k, member: 1 })]);
+            t += 1200.0;
+        }
+        let (states, queues) = s.held();
+        assert!(states <= 2 * 64 + 2 && queues <= 2 * 64 + 2, "{states} states, {queues} queues held of 2,000");
+    }
+
     /// Fair: an all-gather on {0, 2} alone, then with a message 1 -> 2 of the same size sent when it
     /// starts: the two flows share link switch->2 at half its bandwidth each, so member 2 gets its
     /// shard 1,000 ns later (member 0 receives over its own link: unchanged). The caller's events
