@@ -4,6 +4,7 @@
     python benchmarks/workload.py --fair-16k       # one step of a 16,384-GPU GPT-3-like job, --model fair
     python benchmarks/workload.py --nccl-1k        # the 1,024-GPU step in NCCL mode: shared network vs alone
     python benchmarks/workload.py --old /tmp/old   # start-up floor and b=1 step: an older checkout vs now
+    ASTRA_UNAWARE=... python benchmarks/workload.py --scale 1,64 --with-old /tmp/old --runs 5  # all three
 
 Case `gpt3-1k`: a GPT-3-like step on 1,024 NPUs (TP 8, PP 8, DP 16; 16 layers of GPT-3's width,
 hidden 12,288, 96 heads, sequence 2,048; 8 micro-batches of `b` sequences per pipeline, 1F1B,
@@ -110,7 +111,28 @@ def timed(cmd: list[str], cwd: str, limit_s: float) -> tuple[float, str]:
     return time.perf_counter() - t0, out.stdout
 
 
-def gpt3_1k(scale: int, binary: str | None, limit_s: float) -> dict:
+def with_old(old: str, folder: Path, replay: list[str], runs: int, limit_s: float) -> dict:
+    """The same replay by the old tree and by the installed toolchain, `runs` times each, alternating
+    fresh processes (`python -m infragraph.cli` for both, after one uncounted round that fills each
+    one's compile cache): every run's CPU and wall seconds, and whether the old tree's JSON output is
+    byte-identical to ours."""
+    out: dict = {f"{k}_{m}": [] for k in ("old", "new") for m in ("cpu_s", "wall_s")}
+    for i in range(runs + 1):
+        for k, env in (("old", dict(os.environ, PYTHONPATH=old)), ("new", None)):
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            t0 = time.perf_counter()
+            subprocess.run([sys.executable, "-m", "infragraph.cli", "simulate", *replay, "--json", f"{k}.json"],
+                           cwd=folder, env=env, check=True, capture_output=True, timeout=limit_s)
+            wall = time.perf_counter() - t0
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            if i:
+                out[f"{k}_cpu_s"].append(round(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime, 2))
+                out[f"{k}_wall_s"].append(round(wall, 2))
+    out["old_json_identical"] = (folder / "old.json").read_bytes() == (folder / "new.json").read_bytes()
+    return out
+
+
+def gpt3_1k(scale: int, binary: str | None, limit_s: float, old: str | None = None, runs: int = 1) -> dict:
     with tempfile.TemporaryDirectory(prefix="wlbench-") as tmp:
         folder = Path(tmp)
         (folder / "spec.yaml").write_text(spec(16, 8, 16, scale, 8), encoding="utf-8")
@@ -120,13 +142,15 @@ def gpt3_1k(scale: int, binary: str | None, limit_s: float) -> dict:
         write_s = time.perf_counter() - t0
         nodes = sum(1 for _ in folder.glob("et/step.*.et"))
         cached = cache_state(128)
-        ours_s, out = timed(["infragraph", "simulate", *fabric_args(128), "--workload", "et/step",
-                             "--comm-group", "et/step.json", "--model", "astra", "--chunks", "4",
-                             "--algorithm", "ring", "--scheduling", "lifo", "--json", "ours.json", "-q"], tmp, limit_s)
+        replay = [*fabric_args(128), "--workload", "et/step", "--comm-group", "et/step.json", "--model", "astra",
+                  "--chunks", "4", "--algorithm", "ring", "--scheduling", "lifo", "-q"]
+        ours_s, out = timed(["infragraph", "simulate", *replay, "--json", "ours.json"], tmp, limit_s)
         ours = json.loads((folder / "ours.json").read_text()) if ours_s < float("inf") else None
         row = {"case": f"gpt3-1k b={scale}", "ranks": nodes, "write_s": round(write_s, 2), "ours_s": round(ours_s, 2),
                "ours_cpu_s": CPU_S.get("infragraph"), "compile_cache": cached, "ours_step_ns": ours and ours["step_time_ns"],
                "load_average": os.getloadavg()[0]}
+        if old:
+            row.update(with_old(old, folder, replay, runs, limit_s))
         if binary:
             cfg = write_inputs(folder, 128)
             ref_s, out = timed([binary, "--workload-configuration=et/step", "--comm-group-configuration=et/step.json",
@@ -257,9 +281,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=float, default=1800.0, help="seconds before a run is cut off")
     ap.add_argument("--old", metavar="TREE", help="instead: the start-up floor and the b=1 step, this checkout "
                                                   "(engine built in place) vs the installed toolchain")
-    ap.add_argument("--runs", type=int, default=5, help="--old: alternating runs of each (best kept)")
+    ap.add_argument("--runs", type=int, default=5, help="--old, --with-old: alternating runs of each")
+    ap.add_argument("--with-old", metavar="TREE", help="--scale: also replay each case with this checkout (engine "
+                                                       "built in place) and the installed toolchain, --runs times "
+                                                       "each, alternating, beside the binary")
     args = ap.parse_args(argv)
     compile_bytecode()
+    if args.with_old:
+        import compileall
+
+        compileall.compile_dir(str(Path(args.with_old) / "infragraph"), quiet=1)
     if args.old:
         for row in old_vs_new(args.old, args.runs, args.limit):
             print(json.dumps(row), flush=True)
@@ -273,7 +304,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     binary = os.environ.get("ASTRA_UNAWARE")
     for b in (int(x) for x in args.scale.split(",")):
-        print(json.dumps(gpt3_1k(b, binary, args.limit)), flush=True)
+        print(json.dumps(gpt3_1k(b, binary, args.limit, args.with_old, args.runs)), flush=True)
     return 0
 
 

@@ -96,10 +96,14 @@ def run_import(args) -> int:
 
 
 def run_export(args) -> int:
+    import sys
+
     from .common import option_error
+    from ..collectives.export_paths import dropped_paths
     from ..output import check_output, open_output
 
     schedule = _load(args.file)
+    dropped = dropped_paths(schedule, args.to)
     if args.to == "msccl":
         from ..collectives.msccl import from_schedule, write_msccl
 
@@ -110,6 +114,8 @@ def run_export(args) -> int:
         blocks = max(len(g.tbs) for g in program.gpus)
         print(f"wrote {args.output}: MSCCL program '{program.name}' ({program.coll}, {program.proto}), "
               f"{program.ngpus} GPUs, up to {blocks} thread blocks per GPU")
+        if dropped:
+            print(f"warning: {args.output}: {dropped}", file=sys.stderr)
         return 0
     from ..collectives.chakra_et import write_ets
     from ..units import UnitError, parse_size_bytes
@@ -126,4 +132,6 @@ def run_export(args) -> int:
     paths = write_ets(schedule, args.output, size, _mem_bw(args.local_mem_bw))
     print(f"wrote {len(paths)} ETs {args.output}.<rank>.et; in ASTRA-sim's system JSON: "
           f"\"{schedule.collective}-implementation-custom\": [\"{args.output}\"]")
+    if dropped:
+        print(f"warning: {args.output}.<rank>.et: {dropped}", file=sys.stderr)
     return 0

@@ -265,14 +265,16 @@ def _algorithms(text: str) -> tuple[tuple[str, ...], tuple]:
 
 
 def _schedule(path: str):
-    """A schedule file given with --algorithm schedule:FILE (our JSON, MSCCL XML or an MSCCL++
-    plan, by content), read and proven; errors located at the file, or at --algorithm."""
+    """A schedule file given with --algorithm schedule:FILE (our JSON or binary file, MSCCL XML or
+    an MSCCL++ plan, by content), read and proven; errors located at the file, or at --algorithm.
+    Ours are read as columns (formats.load_any): the engine runs them without a Python object per
+    transfer."""
     from ..collectives.formats import load_any
     from ..collectives.schedule import ScheduleError, validate
 
     if not path:
         raise option_error("--algorithm", "'schedule:' names no file; give --algorithm schedule:FILE")
-    schedule = load_any(path)
+    schedule = load_any(path, columns=True)
     try:
         validate(schedule)
     except ScheduleError as exc:

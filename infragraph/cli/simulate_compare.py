@@ -66,7 +66,7 @@ def run_compare(args, sizes: list[int], opts_of, spec) -> int:
                     s = (synthesize_best(p.g, args.collective, size, links=links) if chunks is None else
                          synthesize(p.g, args.collective, chunks, size, links=links))
                     # Both dependency modes; the faster is the one a user would keep (synthesize --dependencies auto).
-                    tried = [simulate_schedule(p, s.schedule(mode), size, replace(base, collective=args.collective),
+                    tried = [simulate_schedule(p, replace(s.cols, dependencies=mode), size, replace(base, collective=args.collective),
                                                check=mode == "rank-steps") for mode in ("rank-steps", "chunks")]
                     r = min(tried, key=lambda x: x["collective_time_ns"])
                     r["synthesis"] = {"predicted_time_ns": s.time_ns, "chunks_per_rank": s.chunks_per_rank,

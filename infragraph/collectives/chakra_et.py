@@ -33,7 +33,7 @@ from collections import defaultdict
 
 from ..errors import error
 from ..output import check_output, write_bytes
-from .schedule import Schedule
+from .schedule import Schedule, Transfer
 
 
 def chunk_bytes(schedule: Schedule, size_bytes: float) -> int:
@@ -43,15 +43,34 @@ def chunk_bytes(schedule: Schedule, size_bytes: float) -> int:
     return int(size_bytes // parts)
 
 
-def rank_nodes(schedule: Schedule, rank: int, chunk: int, local_mem_bw_gb_per_s: float | None) -> list:
-    """The Chakra nodes of one rank (see the module docstring)."""
+RankSteps = list[tuple[int, list[Transfer]]]
+
+
+def steps_of_ranks(schedule: Schedule) -> list[RankSteps]:
+    """Per rank, the steps it sends or receives in, each with its transfers of that step, in
+    schedule order: one pass over the schedule, so that writing every rank's ET costs the
+    transfers, not ranks x transfers (a 1,024-rank ring all-reduce: 4 million, not 2 billion)."""
+    mine: list[RankSteps] = [[] for _ in range(schedule.ranks)]
+    for s, step in enumerate(schedule.steps):
+        touched: dict[int, list[Transfer]] = defaultdict(list)
+        for t in step:
+            touched[t.src].append(t)
+            touched[t.dst].append(t)
+        for r, transfers in touched.items():
+            mine[r].append((s, transfers))
+    return mine
+
+
+def rank_nodes(schedule: Schedule, rank: int, steps: RankSteps, chunk: int, local_mem_bw_gb_per_s: float | None) -> list:
+    """The Chakra nodes of one rank (see the module docstring); `steps`: its steps_of_ranks entry
+    (a step it takes no part in adds no node)."""
     if schedule.dependencies == "chunks":
-        return _chunk_nodes(schedule, rank, chunk, local_mem_bw_gb_per_s)
+        return _chunk_nodes(schedule, rank, steps, chunk, local_mem_bw_gb_per_s)
     from ..workload.chakra import make_node
 
     nodes = []
     frontier: list[int] = []
-    for s, step in enumerate(schedule.steps):
+    for s, step in steps:
         out: dict[int, int] = defaultdict(int)
         into: dict[int, list[int]] = defaultdict(lambda: [0, 0])  # src -> [chunks, reduce chunks]
         for t in step:
@@ -88,7 +107,7 @@ def _receive(nodes: list, name: str, deps: tuple[int, ...], src: int, tag: int, 
     return len(nodes) - 1
 
 
-def _chunk_nodes(schedule: Schedule, rank: int, chunk: int, local_mem_bw_gb_per_s: float | None) -> list:
+def _chunk_nodes(schedule: Schedule, rank: int, steps: RankSteps, chunk: int, local_mem_bw_gb_per_s: float | None) -> list:
     """`"dependencies": "chunks"`: one send or receive per transfer (tag = step x chunks + chunk), a
     send waiting only for the rank's receipts of its chunk in the latest earlier step with any (the
     engine's per-chunk step waits for all of them)."""
@@ -97,7 +116,7 @@ def _chunk_nodes(schedule: Schedule, rank: int, chunk: int, local_mem_bw_gb_per_
     nodes: list = []
     last: dict[int, tuple[int, ...]] = {}  # chunk -> the nodes its receipts of its latest step with any end with
     total = schedule.chunks
-    for s, step in enumerate(schedule.steps):
+    for s, step in steps:
         arrived: dict[int, list[int]] = defaultdict(list)
         for t in step:
             deps = last.get(t.chunk, ())
@@ -112,6 +131,46 @@ def _chunk_nodes(schedule: Schedule, rank: int, chunk: int, local_mem_bw_gb_per_
     return nodes
 
 
+def largest_messages(schedule: Schedule) -> tuple[int, int]:
+    """The most chunks one message of the ETs carries, and the most of them one receipt reduces:
+    per (step, sender, receiver) under rank-steps, one chunk under per-chunk dependencies."""
+    if schedule.dependencies == "chunks":
+        return 1, int(any(t.op == "reduce" for step in schedule.steps for t in step))
+    carried, reduced = 0, 0
+    for step in schedule.steps:
+        pairs: dict[tuple[int, int], list[int]] = defaultdict(lambda: [0, 0])
+        for t in step:
+            pair = pairs[t.src, t.dst]
+            pair[0] += 1
+            pair[1] += t.op == "reduce"
+        for n, r in pairs.values():
+            carried, reduced = max(carried, n), max(reduced, r)
+    return carried, reduced
+
+
+def _check_fits(schedule: Schedule, size_bytes: float, chunk: int, local_mem_bw_gb_per_s: float | None) -> None:
+    """Every number the ETs will hold fits its uint64 field: a message's comm_size (--size), and a
+    reduction's duration_micros, which ASTRA-sim turns into ns (x 1,000, --local-mem-bw). Checked
+    before any file is written; the error names the option, what it gives and what fits."""
+    from .._simengine import custom_reduction_micros
+    from ..workload.chakra import MAX_U64
+
+    carried, reduced = largest_messages(schedule)
+    if carried * chunk > MAX_U64:
+        most = MAX_U64 // carried * (size_bytes / chunk)
+        raise error(f"--size {size_bytes:g} B makes messages of up to {carried:,} chunks x {chunk:,} B = "
+                    f"{carried * chunk:,} B; an ET's comm_size holds at most {MAX_U64:,} B (uint64): expected "
+                    f"--size at most {most:g} B", "--size")
+    if reduced and local_mem_bw_gb_per_s is not None:
+        us = custom_reduction_micros(float(reduced * chunk), float(local_mem_bw_gb_per_s))
+        if us > MAX_U64 // 1000:
+            least = 3.0 * reduced * chunk / (MAX_U64 // 1000 * 1000)
+            raise error(f"--local-mem-bw {local_mem_bw_gb_per_s:g} GB/s makes the reduction of {reduced * chunk:,} B "
+                        f"take {3.0 * reduced * chunk / local_mem_bw_gb_per_s:g} ns; ASTRA-sim counts an ET's "
+                        f"duration_micros in uint64 ns (at most {MAX_U64 // 1000:,} us): expected --local-mem-bw at "
+                        f"least {least:g} GB/s", "--local-mem-bw")
+
+
 def write_ets(schedule: Schedule, prefix: str, size_bytes: float, local_mem_bw_gb_per_s: float | None = 1600.0) -> list[str]:
     """Write PREFIX.<rank>.et for every rank; returns the paths. The schedule should be validated."""
     from ..workload.chakra import et_bytes
@@ -122,10 +181,11 @@ def write_ets(schedule: Schedule, prefix: str, size_bytes: float, local_mem_bw_g
     if chunk < 1:
         raise error(f"--size {size_bytes:g} B leaves chunks of 0 B for {schedule.ranks} ranks x "
                     f"{schedule.chunks_per_rank} chunks; give a larger size", "--size")
+    _check_fits(schedule, size_bytes, chunk, local_mem_bw_gb_per_s)
     check_output(f"{prefix}.0.et", option="-o")  # the folder exists and takes files: "mkdir -p" hint
     paths = []
-    for r in range(schedule.ranks):
+    for r, steps in enumerate(steps_of_ranks(schedule)):
         path = f"{prefix}.{r}.et"
-        write_bytes(path, et_bytes(rank_nodes(schedule, r, chunk, local_mem_bw_gb_per_s)), option="-o")
+        write_bytes(path, et_bytes(rank_nodes(schedule, r, steps, chunk, local_mem_bw_gb_per_s)), option="-o")
         paths.append(path)
     return paths

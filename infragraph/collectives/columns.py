@@ -4,8 +4,9 @@ Why columns: a schedule is a list of (step, src, dst, chunk, op) transfers, and 
 16,384-NPU all-reduce has 536,805,376 of them. As Python objects (schedule.Transfer) that is about
 100 B each; as columns it is 7 B each (src, dst, chunk as 16-bit values when ranks and chunks fit,
 op as one byte) plus one offset per step. The synthesizer (synthesize.py), the binary schedule
-file (schedule_file.py) and the validator use this form; schedule.Schedule (tuples of transfers)
-stays the form of the JSON interchange format and of the importers and exporters.
+file (schedule_file.py), the validator and the engine (`engine_arrays`: the columns cross as
+little-endian bytes, simengine/src/schedule_columns.rs) use this form; schedule.Schedule (tuples
+of transfers) stays the form of the importers and exporters.
 
 The proof runs in the engine (simengine/src/schedule_proof.rs): per (rank, chunk) the exact
 count of contributions held and a random fingerprint of which ranks they came from, so that it
@@ -78,6 +79,11 @@ class ScheduleColumns:
     def transfers(self) -> int:
         return int(self.reduce.size)
 
+    @property
+    def step_count(self) -> int:
+        """The steps (what simulate's EngineSchedule reads; `steps` is the same number)."""
+        return self.steps
+
     def step_of(self) -> np.ndarray:
         """The step of every transfer (int64; 8 B per transfer: for moderate schedules)."""
         return np.repeat(np.arange(self.steps, dtype=np.int64), np.diff(self.step_ptr.astype(np.int64)))
@@ -96,6 +102,49 @@ class ScheduleColumns:
                            reduce=_le_bytes(self.reduce, "u1"), seed=secrets.randbits(64))
         except ValueError as exc:
             raise ScheduleError(str(exc)) from None
+
+
+    def half(self, collective: str) -> "ScheduleColumns | None":
+        """The reduce-scatter or all-gather half of an all-reduce made of reduce steps then copy
+        steps, when that half implements its collective on its own (proven); else None. Why: a
+        multi-dimensional all-reduce under localBWAware runs reduce-scatter and all-gather phases
+        on all but its last dimension."""
+        if self.collective != "all-reduce" or collective not in ("reduce-scatter", "all-gather"):
+            return None
+        ptr = self.step_ptr.astype(np.int64)
+        copied = np.concatenate([[0], np.cumsum(~self.reduce, dtype=np.int64)])
+        copies = copied[ptr[1:]] - copied[ptr[:-1]]  # copy transfers per step
+        with_copy = np.flatnonzero(copies)
+        split = int(with_copy[0]) if with_copy.size else self.steps
+        if copies[split:].sum() != ptr[-1] - ptr[split]:  # a reduce after the first copy step
+            return None
+        lo, hi = (0, split) if collective == "reduce-scatter" else (split, self.steps)
+        rows = slice(int(ptr[lo]), int(ptr[hi]))
+        part = ScheduleColumns(collective, self.ranks, self.chunks_per_rank, (self.step_ptr[lo:hi + 1] - self.step_ptr[lo]),
+                               self.src[rows], self.dst[rows], self.chunk[rows], self.reduce[rows],
+                               dependencies=self.dependencies, path=None if self.path is None else self.path[rows],
+                               paths=self.paths)
+        try:
+            part.prove()
+        except ScheduleError:
+            return None
+        return part
+
+    def engine_arrays(self, collective: str | None = None) -> tuple | None:
+        """The schedule as the engine takes it (simengine/src/python.rs, ScheduleArrays): (collective,
+        ranks, chunks per rank, the step offsets, src, dst and chunk columns and their width in
+        bytes, the reduce column, whether dependencies are per chunk, the path column (int32, -1:
+        routed; None: no transfer names one) and the paths' node names, which simulate resolves on
+        the graph); for another `collective`, its half (see `half`) or None. The columns go as
+        little-endian bytes, those of a .igsched file without a copy: no Python object per transfer."""
+        if collective not in (None, self.collective):
+            part = self.half(collective)
+            return None if part is None else part.engine_arrays()
+        width = index_width(self.ranks, self.chunks)
+        return (self.collective, self.ranks, self.chunks_per_rank, _le_bytes(self.step_ptr, "<u8"),
+                *(_le_bytes(a, f"<u{width}") for a in (self.src, self.dst, self.chunk)), width,
+                _le_bytes(self.reduce, "u1"), self.dependencies == "chunks",
+                None if self.path is None else np.asarray(self.path, dtype=np.int32), self.paths)
 
 
 def read_paths(raw: object, where: str) -> tuple[tuple[str, ...], ...]:
@@ -131,6 +180,9 @@ def _le_bytes(a: np.ndarray, dtype: str):
         raise ScheduleError(f"a column holds {int(a.max())} (or {int(a.min())}), outside the {bits}-bit values its "
                             "ranks and chunks allow")
     base = a.base
-    if a.dtype == np.dtype(dtype) and isinstance(base, bytes) and len(base) == a.nbytes and a.flags.c_contiguous:
+    while isinstance(base, np.ndarray):  # a view of a view (the op column read as bool)
+        base = base.base
+    same = a.dtype == np.dtype(dtype) or (a.dtype == bool and np.dtype(dtype) == np.uint8)
+    if same and isinstance(base, bytes) and len(base) == a.nbytes and a.flags.c_contiguous:
         return base
     return np.ascontiguousarray(a, dtype=dtype).tobytes()

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 from ..errors import Diagnostic, InfraGraphError, Location
-from .schedule import Schedule, ScheduleColumns, ScheduleError, read_schedule, schedule_from_columns
+from .schedule import Schedule, ScheduleColumns, ScheduleError, read_schedule, read_schedule_columns, schedule_from_columns
 from .schedule_file import MAGIC, is_schedule_file, read_schedule_file
 
 FORMATS = ("schedule", "schedule-file", "msccl", "mscclpp")
@@ -33,8 +33,8 @@ def _is_mscclpp(doc: object) -> bool:
 
 def load_any(path: str, columns: bool = False) -> Schedule | ScheduleColumns:
     """The schedule in `path` (our JSON or binary file, MSCCL XML or an MSCCL++ plan), not yet
-    validated; a binary file's as columns when `columns` (no per-transfer objects), else every
-    format's as a Schedule. Errors are InfraGraphErrors located at the file (file:line for XML and
+    validated; our JSON's and binary file's as columns when `columns` (no per-transfer objects
+    kept: what the engine runs), else every format's as a Schedule. Errors are InfraGraphErrors located at the file (file:line for XML and
     JSON syntax, the document path for content). JSON is parsed once."""
     try:
         with open(path, "rb") as fh:
@@ -68,6 +68,6 @@ def load_any(path: str, columns: bool = False) -> Schedule | ScheduleColumns:
 
         return read_mscclpp_doc(doc, path)
     try:
-        return read_schedule(doc, path)
+        return read_schedule_columns(doc, path) if columns else read_schedule(doc, path)
     except ScheduleError as exc:
         raise InfraGraphError(Diagnostic(str(exc).removeprefix(f"{path}: "), Location(path))) from None

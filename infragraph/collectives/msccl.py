@@ -518,6 +518,33 @@ class _Op:
     hasdep: bool = False
 
 
+def check_fits_executor(schedule: Schedule) -> None:
+    """Refuse, before building anything, a schedule NCCL's MSCCL executor cannot run as the export
+    writes it: a rank's sends to one peer go in one thread block, as its receives from one peer, so
+    the busiest rank pair needs that many steps (at most MAX_STEPS) and a rank one thread block per
+    peer and direction (at most MAX_THREAD_BLOCKS). Counted in one pass over the transfers; a
+    1,024-rank ring needs 2,046 steps to its neighbour. Errors name `--to msccl`, what the schedule
+    needs and what fits."""
+    at = Location("--to msccl")
+    pairs: dict[tuple[int, int], int] = defaultdict(int)
+    for step in schedule.steps:
+        for t in step:
+            pairs[t.src, t.dst] += 1
+    (a, b), most = max(pairs.items(), key=lambda kv: kv[1], default=((0, 0), 0))
+    if most > MAX_STEPS:
+        raise _fail(at, f"rank {a} sends {most:,} chunks to rank {b}, each a step of its thread block to rank {b}; "
+                        f"NCCL's MSCCL executor takes at most {MAX_STEPS} steps per thread block "
+                        "(msccl.h MSCCL_MAX_NUM_STEPS)")
+    blocks = [0] * schedule.ranks  # per rank: its send peers plus its receive peers
+    for a, b in pairs:
+        blocks[a] += 1
+        blocks[b] += 1
+    r = max(range(len(blocks)), key=blocks.__getitem__, default=0)
+    if blocks and blocks[r] > MAX_THREAD_BLOCKS:
+        raise _fail(at, f"rank {r} sends to or receives from peers in {blocks[r]:,} (peer, direction) pairs, each a "
+                        f"thread block; NCCL's MSCCL executor takes at most {MAX_THREAD_BLOCKS} per GPU")
+
+
 def from_schedule(schedule: Schedule, name: str | None = None, proto: str = "Simple") -> Program:
     """The schedule as an MSCCL program NCCL's MSCCL executor accepts (see the module docstring):
     in place, chunk c in slot c of the collective's buffer, one thread block per send peer and one
@@ -526,6 +553,7 @@ def from_schedule(schedule: Schedule, name: str | None = None, proto: str = "Sim
     loop is fine) is refused, naming the limit."""
     if proto not in PROTOCOLS:
         raise _fail(Location("--proto"), f"protocol '{proto}': expected one of {', '.join(PROTOCOLS)}")
+    check_fits_executor(schedule)
     n, k = schedule.ranks, schedule.chunks_per_rank
     coll, buf = _EXPORT[schedule.collective]
     # Per rank: thread blocks keyed by ("send", peer) / ("recv", peer), each a list of ops.

@@ -25,10 +25,10 @@ from typing import Any
 from ..errors import error
 from ..graph import FQG
 from ..simulate.run import PreparedGraph, SimulationOptions, prepare, simulate
-from .schedule import Schedule, ScheduleError, validate
+from .schedule import Schedule, ScheduleColumns, ScheduleError, validate
 
 
-def schedule_options(schedule: Schedule, options: SimulationOptions = SimulationOptions(),
+def schedule_options(schedule: Schedule | ScheduleColumns, options: SimulationOptions = SimulationOptions(),
                      check: bool = True) -> SimulationOptions:
     """`options` set to run `schedule` alone over the whole group (flat), after proving it
     (`check=False`: the caller has proven it already)."""
@@ -44,7 +44,7 @@ def schedule_options(schedule: Schedule, options: SimulationOptions = Simulation
     return replace(options, collective=schedule.collective, algorithm=("schedule",), schedules=(schedule,))
 
 
-def simulate_schedule(graph: FQG | PreparedGraph, schedule: Schedule, size_bytes: float,
+def simulate_schedule(graph: FQG | PreparedGraph, schedule: Schedule | ScheduleColumns, size_bytes: float,
                       options: SimulationOptions = SimulationOptions(), check: bool = True) -> dict[str, Any]:
     """Validate `schedule`, run it on `graph` with `options` (model, chunks, delays, ...; its
     collective and algorithm are the schedule's) for a per-NPU buffer of `size_bytes` (all-gather:

@@ -30,7 +30,7 @@ import numpy as np
 from .columns import COLLECTIVES, ScheduleColumns, ScheduleError, index_dtype, read_paths
 
 __all__ = ["COLLECTIVES", "OPS", "Schedule", "ScheduleColumns", "ScheduleError", "Transfer", "read_schedule",
-           "schedule_doc", "schedule_from_columns", "validate", "validate_exact", "load_schedule"]
+           "read_schedule_columns", "schedule_doc", "schedule_from_columns", "validate", "validate_exact", "load_schedule"]
 
 OPS = ("copy", "reduce")
 
@@ -65,25 +65,13 @@ class Schedule:
     def chunks(self) -> int:
         return self.ranks * self.chunks_per_rank
 
-    def half(self, collective: str) -> "Schedule | None":
-        """The reduce-scatter or all-gather half of an all-reduce made of reduce steps then copy
-        steps, when that half implements its collective on its own (validated); else None. Why:
-        a multi-dimensional all-reduce under localBWAware runs reduce-scatter and all-gather
-        phases on all but its last dimension."""
-        if self.collective != "all-reduce" or collective not in ("reduce-scatter", "all-gather"):
-            return None
-        kinds = [{t.op for t in step} for step in self.steps]
-        split = next((i for i, k in enumerate(kinds) if "copy" in k), len(kinds))
-        if any(k - {"reduce"} for k in kinds[:split]) or any(k - {"copy"} for k in kinds[split:]):
-            return None
-        steps = self.steps[:split] if collective == "reduce-scatter" else self.steps[split:]
-        part = Schedule(collective, self.ranks, self.chunks_per_rank, steps, dependencies=self.dependencies,
-                        paths=self.paths)
-        try:
-            validate(part)
-        except ScheduleError:
-            return None
-        return part
+    @property
+    def step_count(self) -> int:
+        return len(self.steps)
+
+    @property
+    def transfers(self) -> int:
+        return sum(len(s) for s in self.steps)
 
     def columns(self) -> ScheduleColumns:
         """The schedule as typed columns (columns.py), for the proof and the binary file."""
@@ -98,30 +86,8 @@ class Schedule:
                                self.description, self.dependencies, path=path, paths=self.paths)
 
     def engine_arrays(self, collective: str | None = None) -> tuple | None:
-        """The schedule as the engine takes it (simengine/src/schedule_program.rs): (collective,
-        ranks, chunks per rank, steps, per transfer its step, src, dst, chunk and whether it reduces,
-        whether dependencies are per chunk, per transfer its path (-1: none; empty: no transfer
-        names one) and the paths' node names, which simulate resolves on the graph);
-        for another `collective`, its half (see `half`) or None."""
-        if collective not in (None, self.collective):
-            part = self.half(collective)
-            return None if part is None else part.engine_arrays()
-        step: list[int] = []
-        src: list[int] = []
-        dst: list[int] = []
-        chunk: list[int] = []
-        reduce: list[bool] = []
-        path: list[int] = []
-        for s, transfers in enumerate(self.steps):
-            step.extend([s] * len(transfers))
-            src.extend(t.src for t in transfers)
-            dst.extend(t.dst for t in transfers)
-            chunk.extend(t.chunk for t in transfers)
-            reduce.extend(t.op == "reduce" for t in transfers)
-            if self.paths:
-                path.extend(t.path for t in transfers)
-        return (self.collective, self.ranks, self.chunks_per_rank, len(self.steps), step, src, dst, chunk, reduce,
-                self.dependencies == "chunks", path, self.paths)
+        """What the engine takes: the columns' (ScheduleColumns.engine_arrays)."""
+        return self.columns().engine_arrays(collective)
 
 
 def _int(value: object, where: str, low: int, high: int | None) -> int:
@@ -149,6 +115,12 @@ def read_schedule(doc: object, source: str = "<schedule>") -> Schedule:
     """Check a decoded JSON document and build a Schedule; errors name the document path.
     It accepts what schemas/collective-schedule.schema.json accepts, and also checks what a
     schema cannot (ranks and chunks in range, src != dst)."""
+    return schedule_from_columns(read_schedule_columns(doc, source))
+
+
+def read_schedule_columns(doc: object, source: str = "<schedule>") -> ScheduleColumns:
+    """read_schedule's checks, the schedule as columns: no Python object per transfer outlives the
+    call (what the engine runs, `--algorithm schedule:FILE`; the decoded document is the caller's)."""
     if not isinstance(doc, dict):
         raise ScheduleError(f"{source}: expected an object, found {type(doc).__name__}")
     _known_keys(doc, KEYS, source)
@@ -168,31 +140,65 @@ def read_schedule(doc: object, source: str = "<schedule>") -> Schedule:
     raw_steps = doc.get("steps")
     if not isinstance(raw_steps, list):
         raise ScheduleError(f"{source}: /steps: expected a list of steps, found {raw_steps!r}")
-    steps = []
-    chunks = ranks * per
-    for s, raw in enumerate(raw_steps):
-        if not isinstance(raw, list):
-            raise ScheduleError(f"{source}: /steps/{s}: expected a list of transfers")
-        transfers = []
-        for t, item in enumerate(raw):
-            # Fast path for a well-formed transfer (a 1,024-rank all-reduce has two million);
-            # anything else goes through _transfer, which locates the error.
-            if type(item) is dict and item.keys() <= _TRANSFER_KEY_SET:
-                src, dst, chunk, op = item.get("src"), item.get("dst"), item.get("chunk"), item.get("op", "copy")
-                path = item.get("path", -1)
-                if (type(src) is int and type(dst) is int and type(chunk) is int and 0 <= src < ranks
-                        and 0 <= dst < ranks and src != dst and 0 <= chunk < chunks and op in OPS
-                        and type(path) is int and -1 <= path < len(paths) and (path >= 0 or "path" not in item)):
-                    transfers.append(Transfer(src, dst, chunk, op, path))
-                    continue
-            transfers.append(_transfer(item, f"{source}: /steps/{s}/{t}", ranks, chunks, len(paths)))
-        steps.append(tuple(transfers))
+    cols = _well_formed_columns(raw_steps, ranks, ranks * per, len(paths))
+    if cols is None:  # something is wrong: find and locate the first bad entry, in document order
+        cols = _checked_columns(raw_steps, source, ranks, ranks * per, len(paths))
     dependencies = doc.get("dependencies", "rank-steps")
     if dependencies not in DEPENDENCIES:
         raise ScheduleError(f"{source}: /dependencies: expected rank-steps or chunks, found {dependencies!r}")
-    return Schedule(collective, ranks, per, tuple(steps), text["name"], text["description"], dependencies, paths)
+    ptr, src, dst, chunk, reduce, path = cols
+    width = index_dtype(ranks, ranks * per)
+    return ScheduleColumns(collective, ranks, per, ptr, src.astype(width), dst.astype(width), chunk.astype(width),
+                           reduce, text["name"], text["description"], dependencies,
+                           path=path.astype(np.int32) if paths else None, paths=paths)
 
 
+Columns = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+def _well_formed_columns(raw_steps: list, ranks: int, chunks: int, paths: int) -> Columns | None:
+    """The columns of a well-formed `steps` list, every value checked a column at a time (a
+    1,024-rank all-reduce has two million transfers); None when anything is not well formed."""
+    if set(map(type, raw_steps)) - {list}:
+        return None
+    flat = list(itertools.chain.from_iterable(raw_steps))
+    if set(map(type, flat)) - {dict} or set(itertools.chain.from_iterable(flat)) - _TRANSFER_KEY_SET:
+        return None
+    ints = []
+    for key, high in (("src", ranks), ("dst", ranks), ("chunk", chunks)):
+        values = [t.get(key) for t in flat]
+        if set(map(type, values)) - {int} or (values and (min(values) < 0 or max(values) >= high)):
+            return None  # also a missing key (None), a bool or a value out of range
+        ints.append(np.array(values, dtype=np.int64))
+    src, dst, chunk = ints
+    ops = [t.get("op", "copy") for t in flat]
+    if set(map(type, ops)) - {str} or set(ops) - set(OPS) or np.any(src == dst):
+        return None
+    marks = [t.get("path") for t in flat]
+    kinds = set(map(type, marks))
+    if kinds - {int, type(None)} or (int in kinds and not paths):
+        return None
+    path = np.array([-1 if k is None else k for k in marks], dtype=np.int64)
+    # a path given is 0 .. paths - 1 (an explicit -1 counts as a -1 beyond the transfers without one)
+    if np.any((path < -1) | (path >= paths)) or int(np.count_nonzero(path == -1)) != marks.count(None):
+        return None
+    ptr = np.zeros(len(raw_steps) + 1, dtype=np.uint64)
+    np.cumsum(list(map(len, raw_steps)), out=ptr[1:])
+    return ptr, src, dst, chunk, np.fromiter(map("reduce".__eq__, ops), dtype=bool, count=len(ops)), path
+
+
+def _checked_columns(raw_steps: list, source: str, ranks: int, chunks: int, paths: int) -> Columns:
+    """The columns of `steps`, each transfer checked on its own (_transfer): the first bad entry
+    raises a ScheduleError at its document path (/steps/S/T/key)."""
+    flat = []
+    ptr = [0]
+    for s, raw in enumerate(raw_steps):
+        if not isinstance(raw, list):
+            raise ScheduleError(f"{source}: /steps/{s}: expected a list of transfers")
+        flat.extend(_transfer(item, f"{source}: /steps/{s}/{t}", ranks, chunks, paths) for t, item in enumerate(raw))
+        ptr.append(len(flat))
+    src, dst, chunk, path = (np.array([t[i] for t in flat], dtype=np.int64) for i in (0, 1, 2, 4))
+    return (np.array(ptr, dtype=np.uint64), src, dst, chunk, np.array([t.op == "reduce" for t in flat], dtype=bool), path)
 
 
 def _transfer(item: object, where: str, ranks: int, chunks: int, paths: int = 0) -> Transfer:

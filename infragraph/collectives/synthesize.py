@@ -319,7 +319,7 @@ def engine_time(g: FQG, synthesis: Synthesis, model: str = "fair", dependencies:
         opts = replace(opts, local_mem_bw_gb_per_s=None, endpoint_delay_ns=0.0)
     best: dict | None = None
     for mode in modes:
-        r = simulate_schedule(p, synthesis.schedule(mode), synthesis.size_bytes, opts, check=False)
+        r = simulate_schedule(p, replace(synthesis.cols, dependencies=mode), synthesis.size_bytes, opts, check=False)
         t = float(r["collective_time_ns"])
         if best is None or t < best["time_ns"]:
             best = {"model": model, "dependencies": mode, "time_ns": t, "endpoint_delay_ns": opts.endpoint_delay_ns,

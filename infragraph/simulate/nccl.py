@@ -377,12 +377,17 @@ def engine_plan(g: FQG, bandwidth_gbps: np.ndarray, npu_nodes: np.ndarray, group
     factor = PROTOCOL_EFFICIENCY[c.protocol]
     engine_collective, engine_size, chunks = collective, size_bytes, 1
     if c.algorithm == "nvls":
-        # Each GPU pushes its buffer into the NVSwitch once and reads the reduced result once
-        # (per GPU S out, S in): the link loads of a direct all-to-all of S * n / (n - 1).
+        # NCCL's one-server NVLS all-reduce (src/device/all_reduce.h, NCCL_ALGO_NVLS; buffers in
+        # src/transport/nvls.cc): the NVSwitch reads every GPU's copy of each of the n slices
+        # (multimem ld_reduce; a GPU's own slice too) and the slice's owner stores the reduced
+        # slice, which the switch writes to all n GPUs (multimem st). Per GPU and direction
+        # S + S/n cross its NVLinks: the link loads of a direct all-to-all of S (n + 1) / (n - 1).
         factor = NVLS_EFFICIENCY[s.arch]
-        engine_collective, engine_size, algos, dims = "all-to-all", size_bytes * n / (n - 1), ("direct",), (n,)
+        moved = size_bytes * (n + 1) / n
+        engine_collective, engine_size, algos, dims = "all-to-all", moved * n / (n - 1), ("direct",), (n,)
         notes.append(f"NVLS: the reduction runs in the NVSwitch; simulated as its link loads (each GPU sends and "
-                     f"receives its {size_bytes:.0f} B once) at tuning.cc's NVLS efficiency {factor}")
+                     f"receives {moved:.0f} B: its buffer for the switch's reductions, 1/{n} of it as the reduced "
+                     f"slice it stores) at tuning.cc's NVLS efficiency {factor}")
     else:
         # Ring, and tree as its link loads: a double binary tree sends and receives about 2 S/ppn
         # per GPU across servers, as the rail rings do (2 (N-1)/N S/ppn); NCCL pipelines its

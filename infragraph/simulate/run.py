@@ -62,7 +62,8 @@ class EngineSchedule(Protocol):
     name: str
     chunks_per_rank: int
     dependencies: str
-    steps: tuple
+    step_count: int
+    transfers: int
     paths: tuple  # node names of the paths transfers name (empty: none)
 
     def engine_arrays(self, collective: str | None = None) -> tuple | None: ...
@@ -402,7 +403,7 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
     if opts.schedules:
         out["schedules"] = [None if sc is None else {
             "name": sc.name, "collective": sc.collective, "ranks": sc.ranks, "chunks_per_rank": sc.chunks_per_rank,
-            "steps": len(sc.steps), "transfers": sum(len(s) for s in sc.steps), "dependencies": sc.dependencies}
+            "steps": sc.step_count, "transfers": sc.transfers, "dependencies": sc.dependencies}
             for sc in opts.schedules]
     if opts.model.startswith("astra") and any(sc is not None and sc.paths for sc in opts.schedules):
         out["warnings"].append({"code": "paths-not-followed", "message": (
@@ -426,8 +427,8 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
         if c is not None and c.algorithm == "nvls":  # in-switch reduction: above the NVLink bandwidth by design
             out["warnings"] = [w for w in out["warnings"] if w["code"] != "over-injection"]
             out["warnings"].append({"code": "in-switch-reduction", "message": (
-                "NVLS: the NVSwitch reduces, so each GPU moves its buffer once each way and the bus bandwidth "
-                "can exceed the GPU's NVLink bandwidth")})
+                "NVLS: the NVSwitch reduces, so each GPU moves its buffer (and 1/n of it more) once each way and the "
+                "bus bandwidth can exceed the GPU's NVLink bandwidth")})
     return out
 
 
@@ -579,7 +580,7 @@ def engine_call(p: PreparedGraph, opts: SimulationOptions) -> EngineCall:
                       optimization="localBWAware", local_mem_bw_gb_per_s=None)
     planes = None
     bandwidth = kwargs["edge_bandwidth_gbps"]
-    named_paths = any(len(a[10]) for entry in kwargs["schedules"] for a in entry)
+    named_paths = any(a[10] for entry in kwargs["schedules"] for a in entry)
     if routes.get("edge_policy") and policy["scale-up"] == "spray" and _alike(bandwidth, p.scale_up) and not named_paths:
         # Spraying over a server's NVSwitch chips and parallel NVLinks, with every lane alike, loads
         # each lane equally: the same as one link of their summed bandwidth per GPU (and far fewer
@@ -635,11 +636,12 @@ def _schedule_arrays(p: PreparedGraph, opts: SimulationOptions, dims: Sequence[i
         for a in arrays:
             if a is None:
                 continue
-            if len(a[10]) and not opts.model.startswith("astra"):
-                way, routes = resolve_paths(p.g, p.npu_nodes, groups[0], a[10], a[5], a[6], a[11], sc.name)
-                a = (*a[:10], way, routes)
+            if a[10] is not None and not opts.model.startswith("astra"):
+                ends = [np.frombuffer(a[k], dtype=f"<u{a[7]}") for k in (4, 5)]  # src, dst: views, no copy
+                way, routes = resolve_paths(p.g, p.npu_nodes, groups[0], a[10], *ends, a[11], sc.name)
+                a = (*a[:10], way.astype("<u4").tobytes(), routes)
             else:
-                a = (*a[:10], [], [])
+                a = (*a[:10], b"", [])
             resolved.append(a)
         out.append(resolved)
     return out
@@ -815,8 +817,11 @@ def _symmetry(s: dict[str, Any]) -> dict[str, Any]:
     members) or `full`, with the reason a full run could not be folded."""
     folded = s["simulated"] < s["members"]
     reason = None if folded else (s["reason"] if s["tried"] else "turned off with --no-symmetry")
-    return {"path": "symmetric" if folded else "full", "members_simulated": int(s["simulated"]),
-            "members": int(s["members"]), "reason": reason}
+    out = {"path": "symmetric" if folded else "full", "members_simulated": int(s["simulated"]),
+           "members": int(s["members"]), "reason": reason}
+    if folded and s.get("proof"):
+        out["proof"] = s["proof"]  # a fold over link orbits: proved from the structure or the routes
+    return out
 
 
 def _directed(g: FQG, l: int) -> tuple[int, int]:

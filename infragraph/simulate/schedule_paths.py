@@ -23,8 +23,8 @@ from ..graph import FQG
 NO_WAY = 0xFFFF_FFFF  # the engine's "routed by the engine" (schedule_program::NO_WAY)
 
 
-def resolve_paths(g: FQG, npu_nodes: np.ndarray, members: Sequence[int], path: Sequence[int], src: Sequence[int],
-                  dst: Sequence[int], names: Sequence[Sequence[str]], schedule: str) -> tuple[list[int], list[tuple]]:
+def resolve_paths(g: FQG, npu_nodes: np.ndarray, members: Sequence[int], path: np.ndarray, src: np.ndarray,
+                  dst: np.ndarray, names: Sequence[Sequence[str]], schedule: str) -> tuple[np.ndarray, list[tuple]]:
     """Per transfer its way (an index into the returned routes, NO_WAY for path -1) and the routes:
     (sender position, receiver position, directed links in order), one per distinct (path, sender,
     receiver). `members`: the group's NPU ranks in position order. Errors name the schedule and the
@@ -50,7 +50,7 @@ def resolve_paths(g: FQG, npu_nodes: np.ndarray, members: Sequence[int], path: S
     used = np.flatnonzero(path_a >= 0)
     way = np.full(path_a.size, NO_WAY, dtype=np.int64)
     if used.size == 0:
-        return way.tolist(), []
+        return way, []
     key = (path_a[used] * n + np.asarray(src, dtype=np.int64)[used]) * n + np.asarray(dst, dtype=np.int64)[used]
     uniq, inverse = np.unique(key, return_inverse=True)
     way[used] = inverse
@@ -71,7 +71,7 @@ def resolve_paths(g: FQG, npu_nodes: np.ndarray, members: Sequence[int], path: S
             raise error(f"{where}: /paths/{k}: {what} from '{g.node_name(nodes[h])}' to '{g.node_name(nodes[h + 1])}' "
                         f"on the way from rank {a} to rank {b} (failed links are gone)")
         routes.append((a, b, link_id[lo].tolist()))
-    return way.tolist(), routes
+    return way, routes
 
 
 def _directed_links(g: FQG) -> tuple[np.ndarray, np.ndarray]:

@@ -24,6 +24,7 @@ use crate::plan::{plan, CollectiveSpec, JobPlan, Scheduling};
 use crate::results::{FlowRecord, SimOutput};
 use crate::routing::{DorSpec, Metric, Policy, Router};
 use crate::symmetry::{self, Fold, Report, SymmetryRefused};
+use crate::symmetry_proof;
 use crate::topology::Topology;
 
 #[derive(Debug, Clone)]
@@ -310,7 +311,7 @@ pub fn simulate_watched(
         // A representative's named paths are its own pair's: the copies' differ.
         let members = sim.jobs[0].plan.ranks.len();
         let why = "the schedule names paths (each a pair's own nodes)".to_string();
-        sim.symmetry_report = Report { tried: true, simulated: members, members, reason: Some(why) };
+        sim.symmetry_report = Report { tried: true, simulated: members, members, reason: Some(why), proof: None };
     }
     sim.explicit_routes()?;
     if sim.net.collapse {
@@ -677,15 +678,36 @@ impl<'t> Sim<'t> {
         let members = job.plan.ranks.len();
         if self.jobs.iter().any(|j| j.start_ns.iter().any(|&t| t != 0.0)) {
             let why = "members start at different times".to_string();
-            self.symmetry_report = Report { tried: true, simulated: members, members, reason: Some(why) };
+            self.symmetry_report = Report { tried: true, simulated: members, members, reason: Some(why), proof: None };
             return Ok(());
         }
         let found =
             symmetry::find(&job.plan, self.jobs.len(), self.spec.scheduling, &job.member_nodes, &mut self.router, self.topo, self.cfg);
-        self.symmetry_report = Report { tried: true, simulated: members, members, reason: None };
+        self.symmetry_report = Report { tried: true, simulated: members, members, reason: None, proof: None };
         let found = match found {
             Err(SymmetryRefused::Why(why)) if symmetry::orbit_fold_applies(&job.plan) => {
-                // Halving-doubling across the outermost dimension: try the orbits of its XORs.
+                // Halving-doubling across the outermost dimension: try the orbits of its XORs,
+                // proved from the fabric's structure, else from every member's routes.
+                self.router = new_router(self.topo, self.npu_nodes, self.cfg)?;
+                let job = &self.jobs[0];
+                let proved = symmetry_proof::prove(
+                    &job.plan,
+                    self.jobs.len(),
+                    self.spec.scheduling,
+                    &job.member_nodes,
+                    self.npu_nodes,
+                    &mut self.router,
+                    self.topo,
+                    self.cfg,
+                );
+                let structure_why = match proved {
+                    Ok(fold) => {
+                        self.symmetry_report.proof = Some("structure".into());
+                        return self.take_fold(fold);
+                    }
+                    Err(SymmetryRefused::Error(e)) => return Err(e),
+                    Err(SymmetryRefused::Why(w)) => w,
+                };
                 self.router = new_router(self.topo, self.npu_nodes, self.cfg)?;
                 let job = &self.jobs[0];
                 let orbits = symmetry::find_orbits(
@@ -697,6 +719,9 @@ impl<'t> Sim<'t> {
                     self.topo,
                     self.cfg,
                 );
+                if orbits.is_ok() {
+                    self.symmetry_report.proof = Some(format!("routes (the structure did not prove it: {structure_why})"));
+                }
                 match orbits {
                     Err(SymmetryRefused::Why(orbit_why)) => Err(SymmetryRefused::Why(format!("{why}; {orbit_why}"))),
                     other => other,
@@ -705,15 +730,7 @@ impl<'t> Sim<'t> {
             other => other,
         };
         match found {
-            Ok(fold) => {
-                self.symmetry_report.simulated = fold.period;
-                self.steps_total = self.steps_total * fold.period as u64 / members as u64;
-                self.jobs[0].fold = fold.period;
-                if !fold.link_rep.is_empty() {
-                    self.net.set_link_reps(fold.link_rep.clone());
-                }
-                self.symmetry = Some(fold);
-            }
+            Ok(fold) => return self.take_fold(fold),
             Err(SymmetryRefused::Why(why)) => {
                 self.symmetry_report.reason = Some(why);
                 // The check made routes in its own order; the full run makes them in its own
@@ -722,6 +739,19 @@ impl<'t> Sim<'t> {
             }
             Err(SymmetryRefused::Error(e)) => return Err(e),
         }
+        Ok(())
+    }
+
+    /// Runs folded: members `0..fold.period` stand for all.
+    fn take_fold(&mut self, fold: Fold) -> SimResult<()> {
+        let members = self.jobs[0].plan.ranks.len();
+        self.symmetry_report.simulated = fold.period;
+        self.steps_total = self.steps_total * fold.period as u64 / members as u64;
+        self.jobs[0].fold = fold.period;
+        if !fold.link_rep.is_empty() {
+            self.net.set_link_reps(fold.link_rep.clone());
+        }
+        self.symmetry = Some(fold);
         Ok(())
     }
 
@@ -1486,19 +1516,41 @@ impl<'t> Sim<'t> {
         }
         match &self.symmetry {
             Some(fold) if !fold.link_rep.is_empty() => {
-                // Every member's routes carry what its representative's corresponding routes did.
                 let rep_bytes = self.net.route_bytes();
-                let mut route_bytes = vec![0.0; self.router.num_routes() as usize];
-                for m in 0..fold.sets.len() / fold.per_member {
-                    let r = m % fold.period;
-                    for k in 0..fold.per_member {
-                        let (sm, sr) = (fold.sets[m * fold.per_member + k], fold.sets[r * fold.per_member + k]);
-                        for (&(rm, _), &(rr, _)) in self.router.parts(sm).iter().zip(self.router.parts(sr)) {
-                            route_bytes[rm as usize] = rep_bytes.get(rr as usize).copied().unwrap_or(0.0);
+                let by_class = fold.classes.as_ref().and_then(|c| symmetry_proof::link_loads(fold, c, rep_bytes, self.topo, &self.router));
+                if let Some(loads) = by_class {
+                    (out.link_bytes, out.link_busy_ns, out.link_routes) = loads;
+                } else {
+                    // Every member's routes carry what its representative's corresponding routes
+                    // did, summed in the order of the routes of every member (a structurally
+                    // proved fold routes them now: its sums are not exact in fixed point).
+                    let mut every = None;
+                    if fold.classes.is_some() {
+                        let job = &self.jobs[0];
+                        let mut router = new_router(self.topo, self.npu_nodes, self.cfg)?;
+                        let conns = match symmetry::route_members(&job.plan, &job.member_nodes, &mut router, job.plan.ranks.len()) {
+                            Ok(c) => c,
+                            Err(SymmetryRefused::Error(e)) => return Err(e),
+                            Err(SymmetryRefused::Why(why)) => return Err(SimError::Unsupported(why)),
+                        };
+                        every = Some((conns.concat(), router));
+                    }
+                    let (sets, router) = match &every {
+                        Some((sets, router)) => (sets, router),
+                        None => (&fold.sets, &self.router),
+                    };
+                    let mut route_bytes = vec![0.0; router.num_routes() as usize];
+                    for m in 0..sets.len() / fold.per_member {
+                        let r = m % fold.period;
+                        for k in 0..fold.per_member {
+                            let (sm, sr) = (sets[m * fold.per_member + k], fold.sets[r * fold.per_member + k]);
+                            for (&(rm, _), &(rr, _)) in router.parts(sm).iter().zip(self.router.parts(sr)) {
+                                route_bytes[rm as usize] = rep_bytes.get(rr as usize).copied().unwrap_or(0.0);
+                            }
                         }
                     }
+                    (out.link_bytes, out.link_busy_ns, out.link_routes) = link_loads(&route_bytes, self.topo, router);
                 }
-                (out.link_bytes, out.link_busy_ns, out.link_routes) = link_loads(&route_bytes, self.topo, &self.router);
             }
             _ => {
                 (out.link_bytes, out.link_busy_ns, out.link_routes) = link_loads(self.net.route_bytes(), self.topo, &self.router);

@@ -5,6 +5,7 @@
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
+use pyo3::pybacked::PyBackedBytes;
 use pyo3::types::PyDict;
 
 use crate::algorithms::{Algo, Op};
@@ -17,19 +18,34 @@ use crate::pair_gate::PairOrder;
 use crate::plan::{CollectiveSpec, Optimization, Scheduling};
 use crate::results::bandwidths;
 use crate::routing::{Metric, Policy};
+use crate::schedule_columns::TransferColumns;
 use crate::schedule_program::{Program, NO_WAY};
 use crate::topology::Topology;
 use std::sync::Arc;
 
-/// A schedule as the Python side passes it: (collective, ranks, chunks per rank, steps, per
-/// transfer its step, source rank, destination rank, chunk and whether it reduces, and whether
-/// its dependencies are per chunk: then each chunk's transfers run as their own process group, so
-/// a transfer waits only for the sender's earlier receipts of its chunk), per transfer the path it
-/// names (an index into the last entry, `u32::MAX`: routed by the engine; empty: none names one),
-/// and the paths: (sender position, receiver position, directed links from the one's NPU to the
-/// other's, in order).
-type ScheduleArrays =
-    (String, usize, usize, usize, Vec<u32>, Vec<u32>, Vec<u32>, Vec<u32>, Vec<bool>, bool, Vec<u32>, Vec<(u32, u32, Vec<u32>)>);
+/// A schedule as the Python side passes it: (collective, ranks, chunks per rank, then its transfer
+/// columns as little-endian bytes (`schedule_columns`): step offsets (u64, steps + 1), source
+/// rank, destination rank and chunk (each of the next entry's width, 2 or 4 B), whether each
+/// reduces (1 B), then whether its dependencies are per chunk: then each chunk's transfers run as
+/// their own process group, so a transfer waits only for the sender's earlier receipts of its
+/// chunk), per transfer the path it names (u32: an index into the last entry, `u32::MAX`: routed
+/// by the engine; empty: none names one), and the paths: (sender position, receiver position,
+/// directed links from the one's NPU to the other's, in order). Bytes, not lists: no Python
+/// object per transfer, and a `.igsched` file's buffers are read in place.
+type ScheduleArrays = (
+    String,
+    usize,
+    usize,
+    PyBackedBytes,
+    PyBackedBytes,
+    PyBackedBytes,
+    PyBackedBytes,
+    usize,
+    PyBackedBytes,
+    bool,
+    PyBackedBytes,
+    Vec<(u32, u32, Vec<u32>)>,
+);
 
 /// A schedule's per-transfer paths as indices into the run's routes (`routes` grows by the
 /// schedule's `paths`), each checked: in range, and joining the transfer's sender and receiver.
@@ -246,8 +262,10 @@ fn simulate<'py>(
         let flat = algorithms.len() == 1 && groups.len() == 1 && dims.iter().filter(|&&d| d > 1).count() <= 1;
         for entry in &schedules {
             let mut list = Vec::new();
-            for (collective, n, per, steps, step, src, dst, chunk, reduce, by_chunk, way, paths) in entry {
+            for (collective, n, per, step_ptr, src, dst, chunk, width, reduce, by_chunk, way, paths) in entry {
                 let op = Op::parse(collective)?;
+                let cols = TransferColumns::decode(step_ptr, src, dst, chunk, *width, reduce, way)?;
+                let TransferColumns { steps, step, src, dst, chunk, reduce, way } = &cols;
                 let way = global_ways(way, paths, src, dst, &mut routes)?;
                 if !way.is_empty() && !flat {
                     return Err(SimError::InvalidInput(
@@ -392,6 +410,7 @@ fn simulate<'py>(
     sym.set_item("simulated", out.symmetry.simulated)?;
     sym.set_item("members", out.symmetry.members)?;
     sym.set_item("reason", out.symmetry.reason.as_deref())?;
+    sym.set_item("proof", out.symmetry.proof.as_deref())?;
     d.set_item("symmetry", sym)?;
     if trace {
         let flows: Vec<(u32, u32, u32, u32, f64, f64, f64)> = out

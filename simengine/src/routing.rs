@@ -39,6 +39,30 @@ pub enum Policy {
     DModK,
 }
 
+/// A pick among several equally short ways, recorded while routing when asked
+/// (`record_picks`): walking back from `dest` (the end of a route's segment), at `node` the
+/// candidates `cand` (links into `node`, after the preferred ones are kept), the way taken, and
+/// the divisor of `dest`'s d-mod-k index at this pick (the product of the way counts of the
+/// d-mod-k picks before it on the segment). `symmetry_proof` reads them.
+#[derive(Debug, Clone)]
+pub struct Pick {
+    pub dest: u32,
+    pub node: u32,
+    pub cand: Vec<u32>,
+    pub chosen: u32,
+    pub divisor: u64,
+    pub policy: Policy,
+}
+
+/// The d-mod-k way among `cand` for a destination whose index, divided so far, is `digits`:
+/// way `digits mod n` in the order of the nodes the ways come from (parallel links: by link id),
+/// so the k-th way is the k-th switch above, whatever order the links were made in.
+pub fn dmodk_way(topo: &Topology, cand: &[u32], digits: u64) -> u32 {
+    let mut ways = cand.to_vec();
+    ways.sort_unstable_by_key(|&l| (topo.link_from[l as usize], l));
+    ways[(digits % ways.len() as u64) as usize]
+}
+
 /// Ways a sprayed connection may take before routing it is refused (each is a flow of its own).
 pub const MAX_SPRAY_PATHS: usize = 1024;
 
@@ -129,6 +153,10 @@ pub struct Router<'t> {
     /// two peers every step, and this spares the hash lookup on every message.
     recent: Vec<[(u32, u32); 2]>,
     trees_built: usize,
+    /// Multi-way picks made since `record_picks` (None: not recording); `unrecorded` is set when
+    /// a connection was enumerated way by way (sprayed), whose picks are not recorded.
+    picks: Option<Vec<Pick>>,
+    unrecorded: bool,
 }
 
 /// Nodes a bounded search from the source may discover before it gives up and falls back to a
@@ -195,6 +223,8 @@ impl<'t> Router<'t> {
             local_searches: vec![0; topo.num_nodes],
             recent: vec![[(u32::MAX, 0); 2]; topo.num_nodes],
             trees_built: 0,
+            picks: None,
+            unrecorded: false,
         })
     }
 
@@ -297,6 +327,26 @@ impl<'t> Router<'t> {
     pub fn expect_sources(&mut self, sources: &[u32]) {
         self.upcoming.clear();
         self.upcoming.extend_from_slice(sources);
+    }
+
+    /// Starts recording every pick among several ways made by routes computed from now on (a
+    /// cached route is not recomputed, so its picks are recorded once, when first routed).
+    pub fn record_picks(&mut self) {
+        self.picks = Some(Vec::new());
+        self.unrecorded = false;
+    }
+
+    /// The picks recorded since `record_picks`, and whether some connection was sprayed (its
+    /// picks are not among them); stops recording.
+    pub fn take_picks(&mut self) -> (Vec<Pick>, bool) {
+        (self.picks.take().unwrap_or_default(), self.unrecorded)
+    }
+
+    fn record(&mut self, dest: u32, node: u32, cand: &[u32], chosen: u32, divisor: u64) {
+        if let Some(p) = self.picks.as_mut() {
+            let policy = self.policy[cand[0] as usize];
+            p.push(Pick { dest, node, cand: cand.to_vec(), chosen, divisor, policy });
+        }
     }
 
     pub fn links(&self, route: u32) -> &[u32] {
@@ -539,6 +589,9 @@ impl<'t> Router<'t> {
             }
             if !direct.is_empty() {
                 let pick = self.pick(&direct, flow_hash, a, &mut self.destination_index(b));
+                if direct.len() > 1 {
+                    self.record(b, b, &direct, pick, 1);
+                }
                 self.arena.push(pick);
                 return Ok(());
             }
@@ -606,6 +659,7 @@ impl<'t> Router<'t> {
         let mut v = b;
         let mut cand = Vec::new();
         let mut digits = self.destination_index(b);
+        let mut divisor = 1u64; // what `digits` has been divided by (d-mod-k picks so far)
         while v != a {
             cand.clear();
             let dv = dist(v);
@@ -626,6 +680,12 @@ impl<'t> Router<'t> {
                 return Ok(());
             }
             let l = self.pick(&cand, flow_hash, v, &mut digits);
+            if cand.len() > 1 {
+                self.record(b, v, &cand, l, divisor);
+                if self.policy[cand[0] as usize] == Policy::DModK {
+                    divisor = divisor.saturating_mul(cand.len() as u64);
+                }
+            }
             self.arena.push(l);
             v = topo.link_from[l as usize];
         }
@@ -687,7 +747,7 @@ impl<'t> Router<'t> {
     }
 
     /// The index d-mod-k routes towards `dst` by (see `with_terminals`).
-    fn destination_index(&self, dst: u32) -> u64 {
+    pub fn destination_index(&self, dst: u32) -> u64 {
         self.terminal.get(&dst).copied().unwrap_or(dst as u64)
     }
 
@@ -698,13 +758,8 @@ impl<'t> Router<'t> {
             return cand[0];
         }
         if self.policy[cand[0] as usize] == Policy::DModK {
-            // In the order of the nodes the ways come from (parallel links: by link id), so
-            // the k-th way is the k-th switch above, whatever order the links were made in.
-            let mut ways = cand.to_vec();
-            ways.sort_unstable_by_key(|&l| (self.topo.link_from[l as usize], l));
-            let n = ways.len() as u64;
-            let way = ways[(*digits % n) as usize];
-            *digits /= n;
+            let way = dmodk_way(self.topo, cand, *digits);
+            *digits /= cand.len() as u64;
             return way;
         }
         if !self.ecmp {
@@ -724,6 +779,7 @@ impl<'t> Router<'t> {
     /// from `b`, a node's ways in split its share equally where their links spray (the fastest
     /// only, as in `walk_back`), and one is picked where they do not.
     fn all_shortest(&mut self, a: u32, b: u32, fs: u32, fd: u32) -> SimResult<Vec<(Vec<u32>, f64)>> {
+        self.unrecorded |= self.picks.is_some();
         let flow_hash = mix(((fs as u64) << 32) | fd as u64);
         if self.metric == Metric::Hops {
             if let Some(mut hubs) = self.hubs.take() {

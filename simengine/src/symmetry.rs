@@ -29,6 +29,9 @@ pub struct Fold {
     pub per_member: usize,
     pub sets: Vec<u32>,
     pub link_rep: Vec<u32>,
+    /// Proved from the structure (`symmetry_proof`): `sets` holds the representatives' connections
+    /// only, and these classes give every link's load (see `symmetry_proof::link_loads`).
+    pub classes: Option<crate::symmetry_proof::Classes>,
 }
 
 /// Why `find` did not fold: the reason to report, or a routing error to return as is.
@@ -51,6 +54,9 @@ pub struct Report {
     pub simulated: usize,
     pub members: usize,
     pub reason: Option<String>,
+    /// How a fold over link orbits was proved: "structure" (`symmetry_proof`), or "routes"
+    /// (`find_orbits`) with the reason the structure did not prove it.
+    pub proof: Option<String>,
 }
 
 fn gcd(a: usize, b: usize) -> usize {
@@ -190,7 +196,7 @@ pub fn find(
     let alike = |a: usize, b: usize| same_connections(&sets[a * per_member..(a + 1) * per_member], &sets[b * per_member..(b + 1) * per_member], router, topo);
     for period in (step..members).step_by(step).filter(|p| members % p == 0) {
         if (0..members - period).all(|m| alike(m, m + period)) {
-            return Ok(Fold { period, per_member, sets, link_rep: Vec::new() });
+            return Ok(Fold { period, per_member, sets, link_rep: Vec::new(), classes: None });
         }
     }
     Err("no shift of the members maps every connection onto one with the same links".to_string().into())
@@ -287,6 +293,32 @@ pub fn find_orbits(
     topo: &Topology,
     cfg: &SimConfig,
 ) -> Result<Fold, SymmetryRefused> {
+    orbit_premises(plan, groups, scheduling, cfg)?;
+    let outer = plan.dims.len() - 1;
+    let n = plan.dims[outer];
+    let members = plan.ranks.len();
+    let inner = members / n;
+    // Every connection of every member, step by step, routed in the full run's priming order.
+    let mut sets: Vec<u32> = Vec::new();
+    let mut per_member = None;
+    let conns = route_members(plan, member_nodes, router, members)?;
+    for (m, c) in conns.iter().enumerate() {
+        if *per_member.get_or_insert(c.len()) != c.len() {
+            return Err(format!("member {m} has {} connections, member 0 {}", c.len(), conns[0].len()).into());
+        }
+        sets.extend_from_slice(c);
+    }
+    drop(conns);
+    let per_member = per_member.unwrap_or(0);
+    check_parts(&sets, router, topo, cfg)?;
+    find_orbits_of(plan, n, inner, per_member, sets, router, topo)
+}
+
+/// What a fold over the servers' XORs needs before any route: a configuration the fold keeps
+/// exact, halving-doubling on the outermost dimension over a power-of-two number of servers,
+/// phases that never change the outer coordinate otherwise, and halving-doubling steps that
+/// follow the XORs (`find_orbits`).
+pub fn orbit_premises(plan: &JobPlan, groups: usize, scheduling: Scheduling, cfg: &SimConfig) -> Result<(), SymmetryRefused> {
     use crate::algorithms::Op;
     if let Some(why) = unsupported_config(groups, scheduling, cfg) {
         return Err(why.into());
@@ -320,8 +352,6 @@ pub fn find_orbits(
             return Err(format!("{} on dimension {} of a halving-doubling fold", ph.algo.algo.name(), ph.dim).into());
         }
     }
-    let members = plan.ranks.len();
-    let inner = members / n;
     // Halving-doubling's steps at position c and c ^ t must be the same with partners XOR t.
     let mut a = Vec::new();
     let mut b = Vec::new();
@@ -346,15 +376,18 @@ pub fn find_orbits(
             }
         }
     }
-    // Every connection of every member, step by step, routed in the full run's priming order.
-    let mut sets: Vec<u32> = Vec::new();
-    let mut per_member = None;
+    Ok(())
+}
+
+/// The route sets of members `0..count`, every connection of every step, routed in the full
+/// run's priming order (phase, member, lane, step, send): per member, in that order.
+pub fn route_members(plan: &JobPlan, member_nodes: &[u32], router: &mut Router, count: usize) -> Result<Vec<Vec<u32>>, SymmetryRefused> {
     let mut sends = Vec::new();
-    let mut conns: Vec<Vec<u32>> = vec![Vec::new(); members];
+    let mut conns: Vec<Vec<u32>> = vec![Vec::new(); count];
     for (p, phase) in plan.phases.iter().enumerate() {
-        for member in 0..members {
+        for member in 0..count {
             if member % 256 == 0 {
-                router.expect_sources(&member_nodes[member..(member + 256).min(members)]);
+                router.expect_sources(&member_nodes[member..(member + 256).min(count)]);
             }
             let pos = plan.position(0, p, member);
             for lane in 0..phase.algo.lanes() {
@@ -372,15 +405,13 @@ pub fn find_orbits(
         }
     }
     router.expect_sources(&[]);
-    for (m, c) in conns.iter().enumerate() {
-        if *per_member.get_or_insert(c.len()) != c.len() {
-            return Err(format!("member {m} has {} connections, member 0 {}", c.len(), conns[0].len()).into());
-        }
-        sets.extend_from_slice(c);
-    }
-    drop(conns);
-    let per_member = per_member.unwrap_or(0);
-    for &set in &sets {
+    Ok(conns)
+}
+
+/// Connections a fold over link orbits can take: one part each under the aware model, and only
+/// over links of stated bandwidth (messages cannot tie).
+pub fn check_parts(sets: &[u32], router: &Router, topo: &Topology, cfg: &SimConfig) -> Result<(), SymmetryRefused> {
+    for &set in sets {
         if cfg.model == Model::Aware && router.parts(set).len() > 1 {
             return Err("aware model: the parts of a sprayed message queue at their shared links in message-slot order".to_string().into());
         }
@@ -392,6 +423,21 @@ pub fn find_orbits(
             }
         }
     }
+    Ok(())
+}
+
+/// The rest of `find_orbits`: every member's connections (`sets`, `per_member` per member)
+/// mapped generator by generator, joined into orbits.
+fn find_orbits_of(
+    plan: &JobPlan,
+    n: usize,
+    inner: usize,
+    per_member: usize,
+    sets: Vec<u32>,
+    router: &Router,
+    topo: &Topology,
+) -> Result<Fold, SymmetryRefused> {
+    let members = plan.ranks.len();
     // Connections repeat (a ring's steps, halving-doubling's two halves to one partner): compare
     // the first of each repeat only, once every member repeats where member 0 does.
     let first: Vec<usize> = (0..per_member).map(|k| (0..=k).find(|&j| sets[j] == sets[k]).expect("k itself")).collect();
@@ -481,7 +527,7 @@ pub fn find_orbits(
         }
         link_rep[l] = r;
     }
-    Ok(Fold { period: inner, per_member, sets, link_rep })
+    Ok(Fold { period: inner, per_member, sets, link_rep, classes: None })
 }
 
 /// Disjoint sets of links (path halving, union by index): the orbits of `find_orbits`.

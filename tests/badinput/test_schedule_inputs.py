@@ -125,3 +125,54 @@ def test_a_schedule_for_another_rank_count_is_located_at_algorithm(capsys, argv,
     algorithm = [] if "--algorithm" in argv else ["--algorithm", "schedule:examples/schedules/ring8_allreduce.msccl.xml"]
     code, out = cli(capsys, "simulate", "examples/ring8.igl", *algorithm, *argv)
     assert code == 1 and out.startswith(f"--algorithm: error: {message}"), out
+
+
+def _ring(tmp_path: Path, collective: str, n: int) -> Path:
+    import json
+
+    from infragraph.collectives.ring import ring_schedule
+
+    path = tmp_path / f"ring{n}.json"
+    path.write_text(json.dumps(ring_schedule(collective, n)))
+    return path
+
+
+@pytest.mark.parametrize("extra, option, message", [
+    (["--size", "1e30B"], "--size", "--size 1e+30 B makes messages of up to 1 chunks x 250,000,000,000,000,004,971,156,"
+                                    "209,664 B = 250,000,000,000,000,004,971,156,209,664 B; an ET's comm_size holds at "
+                                    "most 18,446,744,073,709,551,615 B (uint64): expected --size at most 7.3787e+19 B"),
+    (["--size", "1MiB", "--local-mem-bw", "1e-30"], "--local-mem-bw",
+     "--local-mem-bw 1e-30 GB/s makes the reduction of 262,144 B take 7.86432e+35 ns; ASTRA-sim counts an ET's "
+     "duration_micros in uint64 ns (at most 18,446,744,073,709,551 us): expected --local-mem-bw at least "
+     "4.26326e-14 GB/s"),
+])
+def test_chakra_export_refuses_numbers_its_uint64_fields_cannot_hold(tmp_path, capsys, extra, option, message):
+    """--size 1e25B was an internal error (protobuf: 'Value out of range'); --local-mem-bw 1e-30
+    wrote a reduction of 2^64 - 1 us (the engine's conversion saturates): a wrong ET, silently."""
+    code, out = cli(capsys, "schedule", "export", _ring(tmp_path, "all-reduce", 4), "--to", "chakra",
+                    "-o", tmp_path / "r", *extra)
+    assert code == 1, out
+    assert out.startswith(f"{option}: error: {message}"), out
+    assert not list(tmp_path.glob("r.*.et")) and "Traceback" not in out
+
+
+@pytest.mark.parametrize("collective, n, message", [
+    ("all-gather", 300, "rank 0 sends 299 chunks to rank 1, each a step of its thread block to rank 1; NCCL's MSCCL "
+                        "executor takes at most 256 steps per thread block (msccl.h MSCCL_MAX_NUM_STEPS)"),
+    ("all-pairs", 110, "rank 0 sends to or receives from peers in 218 (peer, direction) pairs, each a thread block; "
+                       "NCCL's MSCCL executor takes at most 216 per GPU"),
+])
+def test_msccl_export_of_too_many_ranks_is_refused_up_front_naming_to(tmp_path, capsys, collective, n, message):
+    """Checked before the program is built (a 1,024-rank ring built two million ops, then refused)."""
+    import json
+
+    if collective == "all-pairs":  # every rank sends its chunk straight to every other: one step
+        path = tmp_path / "pairs.json"
+        path.write_text(json.dumps({"collective": "all-gather", "ranks": n, "chunks_per_rank": 1, "steps": [
+            [{"src": a, "dst": b, "chunk": a} for a in range(n) for b in range(n) if a != b]]}))
+    else:
+        path = _ring(tmp_path, collective, n)
+    code, out = cli(capsys, "schedule", "export", path, "--to", "msccl", "-o", tmp_path / "p.xml")
+    assert code == 1, out
+    assert out.startswith(f"--to msccl: error: {message}"), out
+    assert not (tmp_path / "p.xml").exists()

@@ -99,7 +99,8 @@ def test_exported_ring_schedules_import_to_the_same_schedule(collective):
 
 
 def test_export_refuses_more_steps_than_the_executor_takes():
-    with pytest.raises(InfraGraphError, match=r"has 258 steps; NCCL's MSCCL executor takes at most 256"):
+    with pytest.raises(InfraGraphError, match=r"rank 0 sends 258 chunks to rank 1, each a step of its thread block to "
+                                              r"rank 1; NCCL's MSCCL executor takes at most 256 steps"):
         from_schedule(read_schedule(ring_schedule("all-reduce", 130)))
 
 

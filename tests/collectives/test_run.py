@@ -75,6 +75,56 @@ def test_schedule_per_dimension(optimization):
     assert ring == one == both > 0
 
 
+def same_run(r: dict) -> dict:
+    """A result without what depends on the machine (wall time)."""
+    return {k: v for k, v in r.items() if k not in ("wall_time_s", "events_per_second")}
+
+
+def as_columns(doc: dict, tmp_path) -> list:
+    """The schedule of `doc` as the engine may get it: Transfer objects, columns read from the JSON
+    document, and columns read from a .igsched file."""
+    from infragraph.collectives.schedule import read_schedule_columns
+    from infragraph.collectives.schedule_file import read_schedule_file, write_schedule_file
+
+    path = str(tmp_path / "s.igsched")
+    write_schedule_file(path, read_schedule_columns(doc))
+    return [read_schedule(doc), read_schedule_columns(doc), read_schedule_file(path)]
+
+
+@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize("dependencies", ["rank-steps", "chunks"])
+def test_columns_run_exactly_as_transfers(fabrics, tmp_path, model, dependencies):
+    """The engine takes a schedule's columns (from JSON or a .igsched file, no object per
+    transfer) and gives the result it gives for the Transfer objects, to the bit."""
+    doc = {**ring_schedule("all-reduce", 8), "dependencies": dependencies}
+    runs = [same_run(simulate_schedule(fabrics["switch"], s, 1 << 20, Opts(model=model, chunks=2)))
+            for s in as_columns(doc, tmp_path)]
+    assert runs[0]["collective_time_ns"] > 0 and runs[0]["schedules"][0]["transfers"] == 8 * 14
+    assert runs[1] == runs[0] and runs[2] == runs[0]
+
+
+def test_columns_run_per_dimension_as_transfers(tmp_path):
+    """Per dimension under localBWAware the engine also runs the columns' reduce-scatter and
+    all-gather halves (ScheduleColumns.half): the same result as from Transfer objects."""
+    p = prepare(simgraphs.torus((4, 4)))
+    base = dict(dims=(4, 4), model="fair", chunks=2, size_bytes=1 << 20, optimization="localBWAware")
+    runs = [same_run(simulate(p, Opts(algorithm=("schedule", "schedule"), schedules=(s, s), **base)))
+            for s in as_columns(ring_schedule("all-reduce", 4), tmp_path)]
+    assert runs[1] == runs[0] and runs[2] == runs[0]
+    cols = as_columns(ring_schedule("all-reduce", 4), tmp_path)[1]
+    rs, ag = cols.half("reduce-scatter"), cols.half("all-gather")
+    assert (rs.steps, ag.steps, rs.reduce.all(), ag.reduce.any()) == (3, 3, True, False)
+    assert cols.half("all-reduce") is None
+
+
+def test_a_half_that_mixes_ops_is_none(tmp_path):
+    """An all-reduce whose copy steps are followed by a reduce has no all-gather half to run."""
+    doc = ring_schedule("all-reduce", 4)
+    doc["steps"].append([{**doc["steps"][0][0], "op": "reduce"}])
+    cols = as_columns(doc, tmp_path)[1]
+    assert cols.half("all-gather") is None and cols.half("reduce-scatter") is None
+
+
 def test_slower_schedule_takes_longer(fabrics):
     """A schedule that sends the ring's chunks two hops at a time (via the next-but-one rank) is
     not the ring: on the ring fabric it is slower, so the engine does read the transfers."""

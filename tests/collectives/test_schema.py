@@ -66,11 +66,19 @@ BAD_BOTH = [  # (case, change, the reader's located path)
     ("unknown key", _set(["deps"], []), "unknown key 'deps'"),
     ("name a number", _set(["name"], 3), "/name"),
     ("bad dependencies", _set(["dependencies"], "none"), "/dependencies"),
+    # what the column-at-a-time check of well-formed steps (schedule._well_formed_columns) must not let by
+    ("src a bool", _set(["steps", 2, 1, "src"], True), "/steps/2/1/src"),
+    ("chunk a float", _set(["steps", 1, 0, "chunk"], 1.5), "/steps/1/0/chunk"),
+    ("op a list", _set(["steps", 1, 2, "op"], ["copy"]), "/steps/1/2/op"),
+    ("path -1 given", lambda d: (d.update(paths=[[]]), d["steps"][3][1].update(path=-1)), "/steps/3/1/path"),
 ]
 BAD_READER_ONLY = [
     ("dst beyond ranks", _set(["steps", 0, 0, "dst"], 4), "/steps/0/0/dst"),
     ("src equals dst", _set(["steps", 0, 0, "dst"], 0), "/steps/0/0: src and dst"),
     ("chunk beyond the chunks", _set(["steps", 0, 0, "chunk"], 4), "/steps/0/0/chunk"),
+    ("src beyond 64 bits", _set(["steps", 4, 3, "src"], 1 << 70), "/steps/4/3/src"),
+    ("path beyond the paths", lambda d: (d.update(paths=[[]]), d["steps"][0][0].update(path=1)), "/steps/0/0/path"),
+    ("path without paths", lambda d: d["steps"][5][2].update(path=0), "/steps/5/2/path: the schedule lists no paths"),
 ]
 
 

@@ -100,7 +100,7 @@ def test_imported_msccl_programs_name_no_paths_and_time_as_before():
     s = to_schedule(read_msccl(mp.ring_allreduce(8), "ring.xml"))
     assert s.paths == () and all(t.path == -1 for step in s.steps for t in step)
     arrays = s.engine_arrays()
-    assert arrays[10] == [] and arrays[11] == ()
+    assert arrays[10] is None and arrays[11] == ()
     assert "paths" not in schedule_doc(s)
 
 
@@ -172,3 +172,22 @@ def test_cli_refuses_a_path_through_a_missing_node_with_exit_code_1(tmp_path, ca
     (tmp_path / "bad.json").write_text(json.dumps(doc))
     assert main(["simulate", fabric, "--collective", "all-gather", "--algorithm", f"schedule:{tmp_path / 'bad.json'}"]) == 1
     assert "schedule 'bad': /paths/0/0: no node named 'sw.9.asic.0'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("dependencies", ["rank-steps", "chunks"])
+def test_named_paths_run_from_columns_as_from_transfers(two_ways, tmp_path, dependencies):
+    """The path column of a schedule read as columns (JSON, .igsched) takes the engine the ways the
+    Transfer objects name: the same result to the bit."""
+    from infragraph.collectives.schedule import read_schedule_columns
+    from infragraph.collectives.schedule_file import read_schedule_file, write_schedule_file
+
+    doc = schedule_doc(_gather(TWO_STEPS, dependencies=dependencies))
+    write_schedule_file(str(tmp_path / "s.igsched"), read_schedule_columns(doc))
+    opts = Opts(model="fair", endpoint_delay_ns=0.0, local_mem_bw_gb_per_s=None, routing_policy="ecmp")
+    runs = [simulate_schedule(two_ways, s, SHARD, opts) for s in
+            (read_schedule(doc), read_schedule_columns(doc), read_schedule_file(str(tmp_path / "s.igsched")))]
+    for r in runs:
+        del r["wall_time_s"], r["events_per_second"]
+    assert runs[1] == runs[0] and runs[2] == runs[0]
+    steps_in_series = 2 if dependencies == "rank-steps" else 1  # chunk 1 waits for step 0 only under rank-steps
+    assert runs[0]["collective_time_ns"] == pytest.approx(steps_in_series * (CHUNK_NS + LATENCY_NS), rel=1e-12)

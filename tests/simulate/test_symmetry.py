@@ -159,7 +159,8 @@ def test_d_mod_k_folds_the_hierarchical_all_reduce_onto_one_server(seed):
                              size_bytes=rng.choice([1 << 20, 3 << 20]), chunks=rng.randint(1, 2),
                              routing_policy="scale-out=d-mod-k", top_links=None)
     folded, full = _both(p, opts)
-    assert folded["symmetry"] == {"path": "symmetric", "members_simulated": 8, "members": 8 * servers, "reason": None}
+    assert folded["symmetry"] == {"path": "symmetric", "members_simulated": 8, "members": 8 * servers, "reason": None,
+                                  "proof": "structure"}
     assert folded["events"] * 4 < full["events"]
 
 
@@ -187,3 +188,67 @@ def test_cli_folds_the_hierarchical_all_reduce_with_d_mod_k(capsys):
     assert main(args) == 0
     out = capsys.readouterr().out
     assert "symmetric: 8 of 128 members simulated" in out and "d-mod-k" in out
+
+
+# Server shapes for the structural proof: (GPUs, NICs, PCIe switches, scale-up switches).
+_SHAPES = [(8, 2, 2, 1), (4, 1, 1, 1), (4, 4, 2, 0), (8, 4, 4, 1)]
+
+
+def _random_dmodk_fabric(rng: random.Random):
+    """A random full Clos of identical servers (radix 4 or 8, 2 or 3 tiers, 1 to 4 NICs per server),
+    its server size and server count."""
+    gpus, nics, pcie, up = rng.choice(_SHAPES)
+    radix, tiers = rng.choice([(8, 2), (4, 3), (4, 2)] if nics <= 2 else [(8, 2), (8, 3)])
+    server = f"hosts.host(cpus=1, gpus={gpus}, nics={nics}, pcie_switches={pcie}, scaleup_switches={up})"
+    g = blueprints.graph("std.fabrics.clos", radix=radix, tiers=tiers, nics_per_host=nics, host_device=server)
+    return g, gpus
+
+
+def _dmodk_case(rng: random.Random, gpus: int, servers: int) -> SimulationOptions:
+    inside = rng.choice(["ring", "ring-bidirectional", "direct", "halving-doubling"])
+    return SimulationOptions(collective=rng.choice(["all-reduce", "reduce-scatter", "all-gather"]),
+                             algorithm=(inside, "halving-doubling"), dims=(gpus, servers),
+                             model=rng.choice(["aware", "unaware"]), size_bytes=rng.choice([1 << 20, 3 << 20, 1000]),
+                             chunks=rng.randint(1, 2), routing_policy="scale-out=d-mod-k", top_links=None)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_structure_proves_the_d_mod_k_fold_on_random_clos(seed):
+    """On random symmetric Clos fabrics (server shapes, radix, tiers, NICs) with d-mod-k routing, the
+    fold over the servers' XORs is proved from the structure alone (symmetry_proof: server 0's routes,
+    per-generator automorphisms, d-mod-k picks along a Gray code) and every field of the result equals
+    the full run's."""
+    rng = random.Random(2300 + seed)
+    g, gpus = _random_dmodk_fabric(rng)
+    p = prepare(g)
+    servers = p.npu_nodes.size // gpus
+    if servers & (servers - 1):
+        pytest.skip(f"{servers} servers: not a power of two")  # never for the shapes above
+    folded, full = _both(p, _dmodk_case(rng, gpus, servers))
+    assert folded["symmetry"]["path"] == "symmetric", folded["symmetry"]
+    assert folded["symmetry"]["proof"] == "structure", folded["symmetry"]
+    assert folded["events"] < full["events"]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_subtly_degraded_link_refuses_the_structural_proof_and_the_answer_stays_exact(seed):
+    """One port of one switch 1 ps slower (or at 99.9 % of its bandwidth): no automorphism maps the
+    fabric onto itself, so the structure proves nothing. The engine falls back to the route check
+    (which folds where no route crosses the port, and refuses otherwise) or to the full run, and the
+    answer is the full run's either way."""
+    rng = random.Random(2400 + seed)
+    g, gpus = _random_dmodk_fabric(rng)
+    switches = sorted({name.rsplit(".port.", 1)[0] for name in g.node_names if ".port." in name
+                       and name.split(".", 1)[0] in ("leaf", "spine", "agg", "core")})
+    target = f"{rng.choice(switches)}.port.{rng.randrange(4)}"
+    change = dict(extra_latency_ns=0.001) if seed % 2 else dict(bandwidth_factor=0.999)
+    broken, _ = with_failures(g, FailureSpec(degrade=(Degrade(target=target, **change),)))
+    p = prepare(broken)
+    servers = p.npu_nodes.size // gpus
+    folded, _ = _both(p, _dmodk_case(rng, gpus, servers))
+    s = folded["symmetry"]
+    assert s.get("proof") != "structure", (target, s)
+    if s["path"] == "symmetric":
+        assert s["proof"].startswith("routes (the structure did not prove it: "), s
+    else:
+        assert "a member's partners are not one rank shift; " in s["reason"], s

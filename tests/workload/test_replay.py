@@ -265,3 +265,30 @@ def test_a_two_dimensional_all_reduce_gathers_the_other_way_round(tmp_path):
     prefix, cg = write_set(tmp_path, per_rank)
     r = replay(p, read_et_set(prefix, 8, cg), ReplayOptions(sim=sim))
     assert [n["finish_ns"] for n in r["npus"]] == [6775, 6606, 6437, 6606] + [5775] * 4
+
+
+
+def test_groups_timed_through_their_images_give_the_report_of_runs_on_every_group(tmp_path):
+    """Under --model astra the engine times every collective from a cache of runs by shape (the
+    group's image under the stack's symmetries, per member position, with every member's start
+    offset) and every message by its (source, destination, size): the whole report, records and
+    tier bytes included, is the one of a timer that runs every group itself. Groups {7, 1, 5} and
+    {6, 0, 4} vary in the server dimension of SW(2)_SW(4) only (same image) and issue staggered."""
+    from infragraph.workload.replay import Replay
+
+    def member(group, us):
+        return [comp(1, us), coll(2, "all-gather", 65536, group=group, deps=(1,))]
+
+    per_rank = [member(2, 1), member(1, 1), [send(1, 2, 3, 4096)], [recv(1, 2, 3, 4096)], member(2, 2),
+                member(1, 2), member(2, 3), member(1, 3)]
+    prefix, cg = write_set(tmp_path, per_rank, {1: [7, 1, 5], 2: [6, 0, 4]})
+    w = read_et_set(prefix, 8, cg)
+    p = prepare(blueprints.graph("std.fabrics.stack", shape="SW(2)_SW(4)", bandwidth="[900 GiB/s, 50 GiB/s]",
+                                 latency="[100 ns, 1000 ns]"))
+    folded, exact = Replay(p, w, ReplayOptions(sim=SIM)), Replay(p, w, ReplayOptions(sim=SIM))
+    exact.timer._symmetric = None
+    a, b = folded.run(), exact.run()
+    assert (a.pop("engine_runs"), b.pop("engine_runs")) == (2, 3)
+    assert a == b
+    assert [(c["group"], c["start_ns"], c["last_issue_ns"]) for c in a["collectives"]] == [(1, 1000, 3000), (2, 1000, 3000)]
+    assert a["npus"][7]["finish_ns"] != a["npus"][1]["finish_ns"] and len(a["messages"]) == 1
