@@ -21,7 +21,6 @@ import argparse
 import hashlib
 import json
 import os
-import resource
 import subprocess
 import sys
 import tempfile
@@ -40,22 +39,22 @@ def ring_columns(collective: str, n: int):
 
     kinds = ([True] if collective in ("reduce-scatter", "all-reduce") else []) + \
             ([False] if collective in ("all-gather", "all-reduce") else [])
-    r = np.arange(n, dtype=np.int64)
-    src, dst, chunk, reduce = [], [], [], []
-    for red in kinds:
-        s = np.arange(n - 1, dtype=np.int64)[:, None]
-        src.append(np.broadcast_to(r, (n - 1, n)).ravel())
-        dst.append(np.broadcast_to((r + 1) % n, (n - 1, n)).ravel())
-        chunk.append(((r[None, :] - s - (1 if red else 0)) % n).ravel())
-        reduce.append(np.full((n - 1) * n, red))
-    steps = len(kinds) * (n - 1)
     width = index_dtype(n, n)
-    return ScheduleColumns(collective, n, 1, np.arange(steps + 1, dtype=np.uint64) * n,
-                           *(np.concatenate(c).astype(width) for c in (src, dst, chunk)), np.concatenate(reduce))
+    r = np.arange(n, dtype=np.int32)
+    s = np.arange(n - 1, dtype=np.int32)[:, None]
+    src = np.tile(r.astype(width), len(kinds) * (n - 1))
+    dst = np.tile(((r + 1) % n).astype(width), len(kinds) * (n - 1))
+    chunk = np.concatenate([((r[None, :] - s - (1 if red else 0)) % n).astype(width).ravel() for red in kinds])
+    reduce = np.repeat(np.array(kinds), (n - 1) * n)
+    steps = len(kinds) * (n - 1)
+    return ScheduleColumns(collective, n, 1, np.arange(steps + 1, dtype=np.uint64) * n, src, dst, chunk, reduce)
 
 
 def _peak_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    """This process's peak RSS (VmHWM: getrusage's ru_maxrss would carry the parent's peak over
+    fork and exec) in MB (2^20 B)."""
+    with open("/proc/self/status") as fh:
+        return next(int(line.split()[1]) for line in fh if line.startswith("VmHWM:")) / 1024
 
 
 def child(path: str, ranks: int, model: str) -> None:
@@ -133,7 +132,7 @@ def columns_only(ranks: int) -> None:
         arrays = schedule.engine_arrays()
         t2 = time.process_time()
         print(f"{ranks} ranks all-gather, {transfers:,} transfers ({os.path.getsize(path) / 1e9:.2f} GB): read + prove "
-              f"{t1 - t0:.2f} s, engine columns {t2 - t1:.3f} s ({sum(len(a) for a in arrays[3:7]) / transfers:.1f} B "
+              f"{t1 - t0:.2f} s, engine columns {t2 - t1:.3f} s ({sum(len(arrays[k]) for k in (3, 4, 5, 6, 8)) / transfers:.1f} B "
               f"per transfer, shared with the file's buffers: {arrays[4] is schedule.src.base}); "
               f"peak RSS {base:.0f} MB before, {_peak_mb():.0f} MB after")
 

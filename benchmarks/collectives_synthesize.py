@@ -9,7 +9,8 @@ Run: python benchmarks/collectives_synthesize.py quality [K [P]] # the table: bo
 Cli: `infragraph synthesize` of an N-NPU all-reduce (1 chunk per rank, --model none) writing the
 binary schedule file and (up to 8 million transfers) JSON, then `infragraph schedule validate` of
 each file, every command a process of its own: wall and CPU seconds (user + system) and peak RSS
-from os.wait4. `--old DIR`: the same JSON commands run from another checkout (DIR, its engine
+from os.wait4, and the 1-minute load average when it ends (the machine is shared: wall time is
+waiting when the load exceeds the 2 cores). `--old DIR`: the same JSON commands run from another checkout (DIR, its engine
 built in place) beside them.
 
 Quality: a 1 GiB all-reduce per NPU on 3-D Ring-FC-Switch stacks of 16-128 NPUs and 2-D/3-D tori
@@ -147,7 +148,7 @@ def command(label: str, argv: list[str], pythonpath: str | None = None) -> None:
     wall = time.perf_counter() - w0
     last = out.strip().splitlines()[-1] if out.strip() else ""
     print(f"| {label} | {wall:.1f} | {use.ru_utime + use.ru_stime:.1f} | {use.ru_maxrss / 1e6:.2f} | "
-          f"{'ok' if status == 0 else 'exit ' + str(status >> 8)}: {last[:110]} |", flush=True)
+          f"{os.getloadavg()[0]:.1f} | {'ok' if status == 0 else 'exit ' + str(status >> 8)}: {last[:110]} |", flush=True)
 
 
 def cli(n: int, kind: str = "torus", old: str | None = None) -> None:
@@ -162,8 +163,8 @@ def cli(n: int, kind: str = "torus", old: str | None = None) -> None:
     base = ["synthesize", *source, "--collective", "all-reduce", "--chunks", "1", "--model", "none"]
     print(f"{n:,} NPUs, {' '.join(source)}: all-reduce, {transfers(n, 'all-reduce', 1):,} transfers; load average "
           f"{os.getloadavg()[0]:.1f}\n")
-    print("| command | wall s | CPU s | peak RSS GB | result |")
-    print("|---|---:|---:|---:|---|")
+    print("| command | wall s | CPU s | peak RSS GB | load average at the end | result |")
+    print("|---|---:|---:|---:|---:|---|")
     with tempfile.TemporaryDirectory(dir=os.environ.get("BENCH_TMP")) as tmp:
         files = [os.path.join(tmp, "s.igsched")]
         if transfers(n, "all-reduce", 1) <= 8_000_000:

@@ -393,9 +393,7 @@ fn node<'a>(s: &Schema, b: &'a [u8], deps: &mut Vec<u64>, scratch: &mut DepScrat
             r.comm_size = int_attr(&attrs, COMM_SIZE, 0, 1, max_u64)? as u64;
             r.tag = int_attr(&attrs, COMM_TAG, 0, 0, u32::MAX as i128)? as u32;
             if kind == COLLECTIVE {
-                if attrs[COMM_TYPE].is_none() {
-                    return None;
-                }
+                attrs[COMM_TYPE].as_ref()?;
                 let t = int_attr(&attrs, COMM_TYPE, 0, 0, 1 << 31)? as u32;
                 if !COLLECTIVE_TYPES.contains(&t) {
                     return None;
@@ -403,7 +401,7 @@ fn node<'a>(s: &Schema, b: &'a [u8], deps: &mut Vec<u64>, scratch: &mut DepScrat
                 r.comm_type = t;
                 r.group = match attrs[PG_NAME] {
                     None | Some(None) => 0,
-                    Some(Some(Value::Str(x))) if x.is_empty() => 0,
+                    Some(Some(Value::Str(""))) => 0,
                     Some(Some(Value::Str(x))) if x.len() <= 18 && x.bytes().all(|c| c.is_ascii_digit()) => x.parse().ok()?,
                     _ => return None,
                 };

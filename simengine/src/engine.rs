@@ -461,7 +461,7 @@ impl<'t> Session<'t> {
     }
 
     /// Schedules the caller's event (`kind`, `node`) at `t` (not before the current instant):
-    /// `next` hands it back in time order with everything else, same-instant events in the order
+    /// `next_due` hands it back in time order with everything else, same-instant events in the order
     /// they were scheduled.
     pub fn at(&mut self, t: f64, kind: u8, node: u32) {
         self.sim.q.push(t, Ev::External { kind, node });
@@ -469,7 +469,7 @@ impl<'t> Session<'t> {
 
     /// Runs the network until something is due for the caller and returns it with its time;
     /// None when nothing is left to run.
-    pub fn next(&mut self) -> SimResult<Option<(f64, Due)>> {
+    pub fn next_due(&mut self) -> SimResult<Option<(f64, Due)>> {
         loop {
             if let Some(d) = self.ready.pop_front() {
                 return Ok(Some(d));

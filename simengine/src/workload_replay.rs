@@ -18,6 +18,7 @@
 //!   at once (as an event at the posting time) when it is posted after the arrival; messages pair
 //!   by (tag, src, dst, size) in order (`p2p` keys, numbered by the caller);
 //! - events at the same time run in the order they were scheduled.
+//!
 //! Times are f64 ns, as the caller's timing answers them.
 use std::cmp::Ordering;
 use std::collections::{BTreeSet, BinaryHeap, HashMap};
@@ -100,8 +101,11 @@ pub trait Driver {
     /// A member issued a collective on `group` (NPU ranks, in group order): `joined` holds every
     /// member that issued this instance so far, this one last, as (node, position in `group`, issue
     /// time). Every member's finish must come back as `Event::Finish(node)`.
-    fn join(&mut self, group: &[u32], joined: &[(u32, usize, f64)]) -> Result<(), Self::Error>;
+    fn join(&mut self, group: &[u32], joined: &[Joiner]) -> Result<(), Self::Error>;
 }
+
+/// A member that issued a collective: (node, position in the group, issue time in ns).
+pub type Joiner = (u32, usize, f64);
 
 /// Each collective and message timed alone by `timing` once issued (exact for a network without
 /// contention): a collective when its last member issues, from every member's issue time.
@@ -193,7 +197,7 @@ struct Loop<'a, D: Driver> {
     out: Outcome,
     // collectives: (group, k-th issue on it) -> joiners (node, position, issue time); per (group, rank) issue counts
     issued_on: HashMap<(u32, u32), u32>,
-    joined: HashMap<(u32, u32), Vec<(u32, usize, f64)>>,
+    joined: HashMap<(u32, u32), Vec<Joiner>>,
     position: Vec<Option<HashMap<u32, u32>>>,
     // point-to-point
     sent: Vec<u32>,
