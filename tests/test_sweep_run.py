@@ -19,6 +19,7 @@ import pytest
 
 from infragraph.cli import main
 from infragraph.sweep import sweep
+from tests.helpers import NO_FIXED_PORT
 
 ROOT = Path(__file__).resolve().parent.parent
 # Columns that say where and how fast a point ran, not what it computed.
@@ -154,7 +155,7 @@ def test_a_worker_killed_mid_sweep_loses_no_finished_point_local(tmp_path):
 def dask_cluster():
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
-                                  silence_logs=50) as cluster:
+                                  scheduler_kwargs=NO_FIXED_PORT, silence_logs=50) as cluster:
         yield cluster
 
 
