@@ -627,8 +627,11 @@ impl<'t> Sim<'t> {
         let found = match found {
             Err(SymmetryRefused::Why(why)) if symmetry::orbit_fold_applies(&job.plan) => {
                 // Halving-doubling across the outermost dimension: try the orbits of its XORs,
-                // proved from the fabric's structure, else from every member's routes.
-                self.router = new_router(self.topo, self.npu_nodes, self.cfg)?;
+                // proved from the fabric's structure, else from every member's routes (each
+                // from a router that made no route yet).
+                if self.router.num_routes() > 0 {
+                    self.router = new_router(self.topo, self.npu_nodes, self.cfg)?;
+                }
                 let job = &self.jobs[0];
                 let proved = symmetry_proof::prove(
                     &job.plan,
