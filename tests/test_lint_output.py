@@ -118,11 +118,13 @@ def test_help_links_point_at_the_repository_docs_never_a_local_file(report, monk
     ("https://gitlab.com/acme/infragraph.git", "https://gitlab.com/acme/infragraph/blob/HEAD/docs/lint.md"),
     ("/srv/git/infragraph", None),
 ])
-def test_repository_docs_from_the_origin_remote(monkeypatch, remote, want):
+def test_repository_docs_from_the_origin_remote(monkeypatch, tmp_path, remote, want):
     import subprocess
 
     from infragraph.lint import docs
 
+    (tmp_path / ".git").mkdir()  # a checkout, whether or not this copy of the tests is one (an export is not)
+    monkeypatch.setattr(docs, "DOCS", tmp_path / "docs")
     monkeypatch.setattr(subprocess, "run", lambda *a, **k: subprocess.CompletedProcess(a, 0, stdout=remote + "\n"))
     docs.repository_docs.cache_clear()
     try:

@@ -448,7 +448,7 @@ impl<'t> Session<'t> {
     }
 
     /// Schedules the caller's event (`kind`, `node`) at `t` (not before the current instant):
-    /// `next` hands it back in time order with everything else, same-instant events in the order
+    /// `next_due` hands it back in time order with everything else, same-instant events in the order
     /// they were scheduled.
     pub fn at(&mut self, t: f64, kind: u8, node: u32) {
         self.sim.q.push(t, Ev::External { kind, node });
@@ -456,7 +456,7 @@ impl<'t> Session<'t> {
 
     /// Runs the network until something is due for the caller and returns it with its time;
     /// None when nothing is left to run.
-    pub fn next(&mut self) -> SimResult<Option<(f64, Due)>> {
+    pub fn next_due(&mut self) -> SimResult<Option<(f64, Due)>> {
         loop {
             if let Some(d) = self.ready.pop_front() {
                 return Ok(Some(d));
@@ -627,8 +627,11 @@ impl<'t> Sim<'t> {
         let found = match found {
             Err(SymmetryRefused::Why(why)) if symmetry::orbit_fold_applies(&job.plan) => {
                 // Halving-doubling across the outermost dimension: try the orbits of its XORs,
-                // proved from the fabric's structure, else from every member's routes.
-                self.router = new_router(self.topo, self.npu_nodes, self.cfg)?;
+                // proved from the fabric's structure, else from every member's routes (each
+                // from a router that made no route yet).
+                if self.router.num_routes() > 0 {
+                    self.router = new_router(self.topo, self.npu_nodes, self.cfg)?;
+                }
                 let job = &self.jobs[0];
                 let proved = symmetry_proof::prove(
                     &job.plan,

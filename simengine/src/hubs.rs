@@ -353,10 +353,14 @@ fn hubs_reached(topo: &Topology, v: u32, hub_index: &[u32], seen: &mut [u16], bu
     fits.then_some(found)
 }
 
+/// A graph in CSR form: per node, the start of its list in the second vector, whose entries are
+/// (neighbour, hops).
+type Csr = (Vec<u32>, Vec<(u32, u16)>);
+
 /// The hub graph of the module note as CSR (per hub index, its neighbours with the hops), the
 /// bridges of each hub found by `hubs_reached` in parallel; None when a search exceeds
 /// `BRIDGE_BUDGET`.
-fn hub_graph(topo: &Topology, hubs: &[u32], hub_index: &[u32]) -> Option<(Vec<u32>, Vec<(u32, u16)>)> {
+fn hub_graph(topo: &Topology, hubs: &[u32], hub_index: &[u32]) -> Option<Csr> {
     let lists: Vec<Option<Vec<(u32, u16)>>> = hubs
         .par_iter()
         .map_init(

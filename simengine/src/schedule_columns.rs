@@ -44,7 +44,7 @@ impl TransferColumns {
         if width != 2 && width != 4 {
             return bad(format!("values of {width} B; expected 2 or 4"));
         }
-        if step_ptr.len() % 8 != 0 || step_ptr.is_empty() {
+        if !step_ptr.len().is_multiple_of(8) || step_ptr.is_empty() {
             return bad(format!("step offsets of {} B; expected steps + 1 values of 8 B", step_ptr.len()));
         }
         let ptr: Vec<u64> = step_ptr.chunks_exact(8).map(|x| u64::from_le_bytes(x.try_into().unwrap())).collect();
@@ -64,7 +64,7 @@ impl TransferColumns {
         let steps = ptr.len() - 1;
         let mut step = Vec::with_capacity(count);
         for (s, w) in ptr.windows(2).enumerate() {
-            step.extend(std::iter::repeat(s as u32).take((w[1] - w[0]) as usize));
+            step.extend(std::iter::repeat_n(s as u32, (w[1] - w[0]) as usize));
         }
         Ok(TransferColumns {
             steps,

@@ -194,7 +194,7 @@ pub fn find(
     }
     let step = block(plan);
     let alike = |a: usize, b: usize| same_connections(&sets[a * per_member..(a + 1) * per_member], &sets[b * per_member..(b + 1) * per_member], router, topo);
-    for period in (step..members).step_by(step).filter(|p| members % p == 0) {
+    for period in (step..members).step_by(step).filter(|p| members.is_multiple_of(*p)) {
         if (0..members - period).all(|m| alike(m, m + period)) {
             return Ok(Fold { period, per_member, sets, link_rep: Vec::new(), classes: None });
         }

@@ -18,6 +18,7 @@
 //!   at once (as an event at the posting time) when it is posted after the arrival; messages pair
 //!   by (tag, src, dst, size) in order (`p2p` keys, numbered by the caller);
 //! - events at the same time run in the order they were scheduled.
+//!
 //! Times are f64 ns, as the caller's timing answers them.
 use std::cmp::Ordering;
 use std::collections::{BTreeSet, BinaryHeap, HashMap};
@@ -100,8 +101,11 @@ pub trait Driver {
     /// A member issued a collective on `group` (NPU ranks, in group order): `joined` holds every
     /// member that issued this instance so far, this one last, as (node, position in `group`, issue
     /// time). Every member's finish must come back as `Event::Finish(node)`.
-    fn join(&mut self, group: &[u32], joined: &[(u32, usize, f64)]) -> Result<(), Self::Error>;
+    fn join(&mut self, group: &[u32], joined: &[Joiner]) -> Result<(), Self::Error>;
 }
+
+/// A member that issued a collective: (node, position in the group, issue time in ns).
+pub type Joiner = (u32, usize, f64);
 
 /// Each collective and message timed alone by `timing` once issued (exact for a network without
 /// contention): a collective when its last member issues, from every member's issue time.
@@ -193,7 +197,7 @@ struct Loop<'a, D: Driver> {
     out: Outcome,
     // collectives: (group, k-th issue on it) -> joiners (node, position, issue time); per (group, rank) issue counts
     issued_on: HashMap<(u32, u32), u32>,
-    joined: HashMap<(u32, u32), Vec<(u32, usize, f64)>>,
+    joined: HashMap<(u32, u32), Vec<Joiner>>,
     position: Vec<Option<HashMap<u32, u32>>>,
     // point-to-point
     sent: Vec<u32>,
@@ -411,10 +415,10 @@ pub fn replay_with<D: Driver>(dag: &Dag, driver: &mut D) -> Result<Outcome, D::E
 /// and of classes 0, 1 or 2; empty and never-run spans (NaN) count nothing; class 3 is ignored.
 /// Overlaps follow: compute and communication overlap by len0 + len1 - len3.
 pub fn span_unions(npu_ptr: &[u32], class: &[u8], start: &[f64], end: &[f64]) -> Vec<[f64; 5]> {
-    fn union(mut v: Vec<(f64, f64)>) -> f64 {
-        v.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
+    /// The union's length of `spans`, sorted by (start, end): touching or overlapping spans merge.
+    fn union(spans: impl Iterator<Item = (f64, f64)>) -> f64 {
         let (mut total, mut cur): (f64, Option<(f64, f64)>) = (0.0, None);
-        for (a, b) in v {
+        for (a, b) in spans {
             match cur {
                 Some((s, e)) if a <= e => cur = Some((s, e.max(b))),
                 _ => {
@@ -430,12 +434,16 @@ pub fn span_unions(npu_ptr: &[u32], class: &[u8], start: &[f64], end: &[f64]) ->
         }
         total
     }
+    let mut spans: Vec<(f64, f64, u8)> = Vec::new();
     (0..npu_ptr.len() - 1)
         .map(|r| {
-            let rows = npu_ptr[r] as usize..npu_ptr[r + 1] as usize;
-            let of = |keep: &dyn Fn(u8) -> bool| -> f64 {
-                union(rows.clone().filter(|&i| keep(class[i]) && end[i] > start[i]).map(|i| (start[i], end[i])).collect())
-            };
+            // the NPU's spans sorted once; each union filters them in that order
+            spans.clear();
+            spans.extend((npu_ptr[r] as usize..npu_ptr[r + 1] as usize)
+                .filter(|&i| class[i] <= 2 && end[i] > start[i])
+                .map(|i| (start[i], end[i], class[i])));
+            spans.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
+            let of = |keep: &dyn Fn(u8) -> bool| union(spans.iter().filter(|x| keep(x.2)).map(|x| (x.0, x.1)));
             [of(&|c| c == 0), of(&|c| c == 1), of(&|c| c == 2), of(&|c| c <= 1), of(&|c| c <= 2)]
         })
         .collect()

@@ -74,7 +74,7 @@ impl Driver for Shared<'_, '_> {
 
     fn next(&mut self) -> SimResult<Option<(f64, Event)>> {
         loop {
-            let Some((t, due)) = self.session.next()? else { return Ok(None) };
+            let Some((t, due)) = self.session.next_due()? else { return Ok(None) };
             return Ok(Some(match due {
                 Due::External { kind: ISSUE_READY, node } => (t, Event::IssueReady(node)),
                 Due::External { kind: FINISH, node } => (t, Event::Finish(node)),
@@ -159,7 +159,7 @@ mod tests {
     }
 
     fn drain(s: &mut Session) -> Vec<(f64, Due)> {
-        std::iter::from_fn(|| s.next().unwrap()).collect()
+        std::iter::from_fn(|| s.next_due().unwrap()).collect()
     }
 
     /// Aware (FIFO store-and-forward links): two 1,000-byte messages into NPU 2 at 0 reach the

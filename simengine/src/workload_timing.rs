@@ -10,6 +10,7 @@
 //!   image shares it (member `p` of a group is member `p` of its image);
 //! - a message's shape (per point-to-point key): (source, destination, size); its answer is a
 //!   duration, the same whenever the message is sent.
+//!
 //! Every use of an answer, cached or not, adds the run's bytes per link tier, in the loop's order
 //! (the order the caller's own sums took, so the sums are the same to the bit).
 use std::collections::HashMap;
