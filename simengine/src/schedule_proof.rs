@@ -213,7 +213,7 @@ fn prove_chunks(s: &Columns, w: &[u64], range: std::ops::Range<usize>) -> Option
     let mine = |c: usize| c.wrapping_sub(lo) < width;
     let key = |r: usize, c: usize| r * width + (c - lo);
     // State of (rank r, chunk c) at key(r, c).
-    let mut state: Vec<State> = Vec::with_capacity(n * width);
+    let mut state: Vec<State> = crate::huge_pages::with_capacity(n * width);
     for r in 0..n {
         state.extend(range.clone().map(|c| match s.goal {
             Goal::AllGather if c / k == r => State { print: all, count: n as u32 },
