@@ -186,5 +186,5 @@ def test_a_bad_define_says_why_at_its_column(capsys, value, column, why):
     """It said only "-D bandwidth=[nan GB/s]: not a valid value for a list parameter" at column 1."""
     code, out, err = run(capsys, "simulate", "std.fabrics.stack", "-D", 'shape="RI(4)"', "-D", f"bandwidth={value}")
     assert code == 1
-    assert err.startswith(f"-D bandwidth:1:{column}: error: -D bandwidth={value}: not a valid value for a list "
+    assert err.startswith(f"-D bandwidth:1:{column}: error: -D bandwidth={value}: not a valid value for a list[bandwidth] "
                           f"parameter: {why}"), err
