@@ -5,9 +5,10 @@ Run:
     python benchmarks/collectives_run.py ring [RANKS ...]      (default 256 1024; a ring fabric, 256 MiB)
         the textbook ring written as a schedule next to --algorithm ring: simulated times (equal)
         and CPU seconds, with and without the proof.
-    python benchmarks/collectives_run.py handoff --old DIR [--ranks 1024 --json] [--ranks 4096 ...]
+    python benchmarks/collectives_run.py handoff --old DIR [--case RANKS:COLLECTIVE:json|igsched[:DIMS]] ...
         `--algorithm schedule:FILE` as the CLI runs it (read, prove, run), in a fresh process per
-        case, with this checkout and with DIR (an older checkout with its engine built in place,
+        case, on a ring fabric of RANKS NPUs, or with DIMS (e.g. 128x128) on that torus, the
+        RANKS-rank schedule run on every dimension; with this checkout and with DIR (an older checkout with its engine built in place,
         e.g. `git archive d9e7a72 | tar x` and the release engine copied to
         infragraph/_simengine.abi3.so): CPU seconds per phase, peak RSS, and a digest of the
         whole result (every field but wall time), which must be equal.
@@ -57,21 +58,23 @@ def _peak_mb() -> float:
         return next(int(line.split()[1]) for line in fh if line.startswith("VmHWM:")) / 1024
 
 
-def child(path: str, ranks: int, model: str) -> None:
+def child(path: str, ranks: int, model: str, dims: tuple[int, ...] = ()) -> None:
     """One case in this process (the checkout on sys.path): what the CLI does for --algorithm
-    schedule:FILE (cli.simulate._schedule reads and proves it), then the engine run."""
+    schedule:FILE (cli.simulate._schedule reads and proves it), then the engine run: flat on a
+    ring of `ranks` NPUs, or with `dims` on that torus, the schedule on every dimension."""
     from infragraph.cli.simulate import _schedule
     from infragraph.simulate import SimulationOptions, prepare, simulate
     from tests import simgraphs
 
-    p = prepare(simgraphs.ring(ranks))
+    p = prepare(simgraphs.torus(dims) if dims else simgraphs.ring(ranks))
     base = _peak_mb()
     t0 = time.process_time()
     schedule = _schedule(path)
     t1 = time.process_time()
     read_mb = _peak_mb()
-    r = simulate(p, SimulationOptions(collective=schedule.collective, algorithm=("schedule",), schedules=(schedule,),
-                                      model=model, size_bytes=SIZE))
+    per_dim = dict(dims=dims, algorithm=("schedule",) * len(dims), schedules=(schedule,) * len(dims)) if dims else \
+        dict(algorithm=("schedule",), schedules=(schedule,))
+    r = simulate(p, SimulationOptions(collective=schedule.collective, model=model, size_bytes=SIZE, **per_dim))
     t2 = time.process_time()
     same = {k: v for k, v in r.items() if k not in ("wall_time_s", "events_per_second")}
     print(json.dumps({"read_prove_s": t1 - t0, "run_s": t2 - t1, "base_mb": base, "after_read_mb": read_mb,
@@ -79,7 +82,7 @@ def child(path: str, ranks: int, model: str) -> None:
                       "digest": hashlib.sha256(json.dumps(same, sort_keys=True).encode()).hexdigest()[:16]}))
 
 
-def handoff(old: str, cases: list[tuple[int, str, bool]], model: str) -> None:
+def handoff(old: str, cases: list[tuple[int, str, bool, str]], model: str) -> None:
     from infragraph.collectives.ring import ring_schedule
     from infragraph.collectives.schedule import read_schedule_columns
     from infragraph.collectives.schedule_file import write_schedule_file
@@ -90,7 +93,7 @@ def handoff(old: str, cases: list[tuple[int, str, bool]], model: str) -> None:
     print(f"model {model}, {SIZE} B per NPU, a ring fabric; CPU s of one process per run, peak RSS MB "
           "(graph prepared first: 'base')")
     with tempfile.TemporaryDirectory() as tmp:
-        for ranks, collective, as_json in cases:
+        for ranks, collective, as_json, dims in cases:
             cols = ring_columns(collective, ranks)
             path = os.path.join(tmp, f"ring{ranks}.{'json' if as_json else 'igsched'}")
             if as_json:
@@ -102,11 +105,12 @@ def handoff(old: str, cases: list[tuple[int, str, bool]], model: str) -> None:
             digests = set()
             for label, tree in (("before", old), ("after", ROOT)):
                 env = {**os.environ, "PYTHONPATH": tree}
-                out = subprocess.run([sys.executable, os.path.abspath(__file__), "child", path, str(ranks), model],
+                out = subprocess.run([sys.executable, os.path.abspath(__file__), "child", path, str(ranks), model, dims],
                                      cwd=tree, env=env, capture_output=True, text=True, check=True)
                 r = json.loads(out.stdout.strip().splitlines()[-1])
                 digests.add(r["digest"])
-                print(f"{ranks} ranks {collective} ({cols.transfers:,} transfers), {os.path.basename(path)} ({mb:.1f} MB), "
+                where = f" on every dimension of a {dims} torus" if dims else ""
+                print(f"{ranks} ranks {collective}{where} ({cols.transfers:,} transfers), {os.path.basename(path)} ({mb:.1f} MB), "
                       f"{label}: read+prove {r['read_prove_s']:.2f} s, run {r['run_s']:.2f} s; RSS base "
                       f"{r['base_mb']:.0f}, after read {r['after_read_mb']:.0f}, peak {r['peak_mb']:.0f} MB; "
                       f"{r['time_ns']:.2f} ns, {r['events']:,} events, digest {r['digest']}")
@@ -164,7 +168,7 @@ def ring_vs_schedule(sizes: list[int]) -> None:
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "child":
         sys.path.insert(0, os.getcwd())
-        child(sys.argv[2], int(sys.argv[3]), sys.argv[4])
+        child(sys.argv[2], int(sys.argv[3]), sys.argv[4], tuple(int(k) for k in sys.argv[5].split("x") if k))
         return
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="what", required=True)
@@ -174,7 +178,7 @@ def main() -> None:
     h.add_argument("--old", required=True, help="an older checkout with its engine built in place")
     h.add_argument("--model", default="unaware")
     h.add_argument("--case", action="append", default=[],
-                   help="RANKS:COLLECTIVE:json|igsched (default 1024:all-reduce:json and 1024:all-reduce:igsched)")
+                   help="RANKS:COLLECTIVE:json|igsched[:DIMS] (default 1024:all-reduce:json and 1024:all-reduce:igsched)")
     c = sub.add_parser("columns")
     c.add_argument("ranks", type=int)
     args = ap.parse_args()
@@ -183,8 +187,8 @@ def main() -> None:
     elif args.what == "columns":
         columns_only(args.ranks)
     else:
-        cases = [(int(a), b, f == "json") for a, b, f in (c.split(":") for c in args.case or
-                                                           ["1024:all-reduce:json", "1024:all-reduce:igsched"])]
+        cases = [(int(a), b, f == "json", dims[0] if dims else "") for a, b, f, *dims in
+                 (c.split(":") for c in args.case or ["1024:all-reduce:json", "1024:all-reduce:igsched"])]
         handoff(args.old, cases, args.model)
 
 

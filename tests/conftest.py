@@ -16,8 +16,6 @@
 from __future__ import annotations
 
 import os
-import shutil
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -31,15 +29,14 @@ settings.register_profile("explore", derandomize=False, database=None, deadline=
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "deterministic"))
 
-_CACHE = tempfile.mkdtemp(prefix="infragraph-test-cache-")
 
-
-def pytest_configure(config):
-    os.environ["INFRAGRAPH_CACHE_DIR"] = _CACHE  # subprocesses the tests start inherit it
-
-
-def pytest_unconfigure(config):
-    shutil.rmtree(_CACHE, ignore_errors=True)
+@pytest.fixture(autouse=True, scope="session")
+def _own_compile_cache(tmp_path_factory):
+    """Under pytest's own temporary folder, which it prunes (a killed run leaves nothing behind for
+    long); the CLI subprocesses the tests start inherit the variable."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("INFRAGRAPH_CACHE_DIR", str(tmp_path_factory.mktemp("compile-cache")))
+        yield
 
 
 @pytest.fixture(autouse=True)

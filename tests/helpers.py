@@ -39,6 +39,10 @@ def graph_file(g: FQG, tmp_path_factory, name: str) -> str:
 
 REPO = Path(__file__).resolve().parents[1]
 
+# A test's Dask LocalCluster: its scheduler's HTTP server (on even with the dashboard off) takes
+# any free port, not the fixed 8787 that another run on the machine may hold.
+NO_FIXED_PORT = {"dashboard_address": ":0"}
+
 
 def shared_file(relative: str) -> Path:
     """A file of the project's shared/ folder, which sits beside the repository (CI clones the

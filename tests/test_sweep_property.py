@@ -29,6 +29,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from infragraph.sweep import sweep
+from tests.helpers import NO_FIXED_PORT
 
 ROOT = Path(__file__).resolve().parent.parent
 RUN_COLUMNS = {"worker", "point_wall_s", "engine_wall_s", "compiled"}  # where and how fast, not what
@@ -148,7 +149,8 @@ def test_a_run_killed_at_random_moments_then_resumed_equals_an_uninterrupted_run
 def dask_cluster():
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
-                                  silence_logs=50) as cluster, distributed.Client(cluster) as client:
+                                  scheduler_kwargs=NO_FIXED_PORT, silence_logs=50) as cluster, \
+            distributed.Client(cluster) as client:
         yield cluster, client
 
 

@@ -19,6 +19,7 @@ import pytest
 
 from infragraph.cli import main
 from infragraph.sweep import sweep
+from tests.helpers import NO_FIXED_PORT
 
 ROOT = Path(__file__).resolve().parent.parent
 # Columns that say where and how fast a point ran, not what it computed.
@@ -53,14 +54,18 @@ def journal_rows(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.endswith("}")]
 
 
-def wait_for_rows(journal: Path, n: int, timeout: float = 600) -> list[dict]:
-    """The journal's rows once it has `n`. The timeout only ends a hang: under load the first row
-    takes 20 to 28 s (a fresh driver, its forkserver and a compile; 8 runnable processes per core)."""
+def wait_for_rows(journal: Path, n: int, running, timeout: float = 600) -> list[dict]:
+    """The journal's rows once it has `n`; fails at once when the run ends without them
+    (`running()` false). The timeout only ends a hang: under load the first row takes 20 to 28 s
+    (a fresh driver, its forkserver and a compile; 8 runnable processes per core)."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
+        alive = running()
         found = journal_rows(journal)
         if len(found) >= n:
             return found
+        if not alive:
+            raise AssertionError(f"the sweep ended with {len(found)} of {n} finished point(s) in {journal}")
         time.sleep(0.02)
     raise AssertionError(f"no {n} finished point(s) in {journal} after {timeout} s")
 
@@ -109,12 +114,13 @@ def test_killed_run_keeps_finished_points_and_resumes(tmp_path):
                              "-q"], cwd=ROOT, start_new_session=True, env={**os.environ, "PYTHONPATH": str(ROOT)},
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        wait_for_rows(tmp_path / "res.partial.jsonl", 1)
+        wait_for_rows(tmp_path / "res.partial.jsonl", 1, lambda: proc.poll() is None)
     finally:
         os.killpg(proc.pid, signal.SIGKILL)  # the run and its pool, as a crash or an OOM kill would
         proc.wait()
     kept = journal_rows(tmp_path / "res.partial.jsonl")
-    assert 1 <= len(kept) < 8 and not (tmp_path / "res.parquet").exists()
+    # Killed before the table was written; all 8 rows may be in when a loaded machine delays the kill.
+    assert 1 <= len(kept) <= 8 and not (tmp_path / "res.parquet").exists()
     resumed = sweep(s, out, workers=2)
     assert (resumed.ran, resumed.skipped) == (8 - len(kept), len(kept))
     final = {r["key"]: r for r in rows(resumed.table)}
@@ -130,7 +136,7 @@ def _kill_a_worker_mid_sweep(tmp_path: Path, scheduler) -> tuple:
     thread = threading.Thread(target=lambda: report.update(r=sweep(s, out, scheduler=scheduler,
                                                                    workers=None if scheduler else 2)))
     thread.start()
-    early = wait_for_rows(tmp_path / "res.partial.jsonl", 1)
+    early = wait_for_rows(tmp_path / "res.partial.jsonl", 1, thread.is_alive)
     os.kill(int(early[0]["worker"].rsplit(":", 1)[1]), signal.SIGKILL)
     thread.join(timeout=600)  # a hang's end only; the whole sweep takes some 30 s under load
     assert "r" in report, "the sweep did not finish"
@@ -150,7 +156,7 @@ def test_a_worker_killed_mid_sweep_loses_no_finished_point_local(tmp_path):
 def dask_cluster():
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
-                                  silence_logs=50) as cluster:
+                                  scheduler_kwargs=NO_FIXED_PORT, silence_logs=50) as cluster:
         yield cluster
 
 
@@ -246,7 +252,7 @@ def test_ctrl_c_writes_every_point_once_the_unrun_ones_as_not_run(tmp_path):
                              "-q"], cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # see test_progress
-    wait_for_rows(tmp_path / "res.partial.jsonl", 1)
+    wait_for_rows(tmp_path / "res.partial.jsonl", 1, lambda: proc.poll() is None)
     proc.send_signal(signal.SIGINT)  # the driver only, as Ctrl-C in a shell that runs it in the background
     _, err = proc.communicate(timeout=600)
     if proc.returncode == 0:
@@ -255,7 +261,9 @@ def test_ctrl_c_writes_every_point_once_the_unrun_ones_as_not_run(tmp_path):
     table = rows(tmp_path / "res.parquet")
     assert [r["point"] for r in table] == list(range(16))
     statuses = {r["status"] for r in table}
-    assert statuses <= {"ok", "not-run"} and "not-run" in statuses
+    assert statuses <= {"ok", "not-run"}
+    if "not-run" not in statuses:  # the interrupt came after the last point, while the table was written
+        pytest.skip("every point had finished when the interrupt arrived")
     resumed = sweep(s, out, workers=1, show_progress=False)
     assert resumed.ran == sum(r["status"] == "not-run" for r in table) and resumed.failed == 0
     assert {r["status"] for r in rows(resumed.table)} == {"ok"}

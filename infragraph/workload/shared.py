@@ -6,7 +6,9 @@ collective joins the network when its first member issues it, each member starts
 own issue (as `CollectiveTimer` does alone), its members' finishes release their dependents, and a
 send is one message on the network (the astra models: the network's time alone, as ASTRA-sim's
 sends carry no endpoint delay; the others: plus two endpoint delays, the sender's and the
-receiver's, as the engine's point-to-point collective charges them). Each collective is planned as `CollectiveTimer.collective_options`
+receiver's, as the engine's point-to-point collective charges them; with --chunks above 1, a
+point-to-point job of its two ranks instead, cut into those chunks as when timed alone, except in
+NCCL mode, below). Each collective is planned as `CollectiveTimer.collective_options`
 plans it alone (sub-group rings, endpoint delays, chunks), and every message takes the route the
 whole system's collective would (ASTRA-sim's routes under the astra models).
 
@@ -45,6 +47,8 @@ from .trace import COLLECTIVE_TYPES, KIND_CODES, Workload
 
 # the engine's node index of a member that has not issued a collective (workload_session.rs)
 UNISSUED = 2**32 - 1
+# a send that is one raw message, not a point-to-point job (workload_session.rs, `RAW`)
+RAW = 2**32 - 1
 
 CONTENTION_MODELS = ("fair", "aware", "astra-aware")
 # The engine inputs that are the fabric itself: every collective on the shared network must agree.
@@ -99,15 +103,26 @@ class SharedNetwork:
             if any(not _same(call.kwargs[k], base.kwargs[k]) for k in fabric_keys):
                 self.reason = f"{what} changes the fabric's links"
                 return False
-            k = call.kwargs  # what a job brings to the shared network (workload_python.rs, `Shape`)
             efficiency, latency = (call.plan.payload_efficiency, call.plan.latency_ns) if nccl else (1.0, 0.0)
-            self.shapes.append((k["collective"], float(k["size_bytes"]) / efficiency, list(k["algorithms"]),
-                                list(k["dims"]), int(k["chunks"]), float(k["endpoint_delay_ns"]), bool(k["local_ring"]),
-                                int(k["root"]), float(latency)))
+            self.shapes.append(_shape(call.kwargs, efficiency, latency))
         astra = timer.sim.model.startswith("astra")
+        # Sends: one raw message each, or, where the engine would cut it into --chunks pieces
+        # (our own models outside NCCL mode: timing.py's point-to-point run), a point-to-point job.
+        send_spec = np.full(len(p2p_keys), RAW, dtype="<u4")
+        if not astra and not nccl and timer.sim.chunks > 1:
+            by_size: dict[int, int] = {}
+            for i, (_, src, dst, size) in enumerate(p2p_keys.tolist()):
+                if size not in by_size:
+                    call = engine_call(p, timer.collective_options("point-to-point", (int(src), int(dst)), int(size)))
+                    if any(not _same(call.kwargs[k], base.kwargs[k]) for k in fabric_keys):
+                        self.reason = f"a {size}-byte send changes the fabric's links"
+                        return False
+                    by_size[size] = len(self.shapes)
+                    self.shapes.append(_shape(call.kwargs, 1.0, 0.0))
+                send_spec[i] = by_size[size]
         self.workload = {key: arrays[key] for key in ("npu_ptr", "op", "resource", "duration", "dep_ptr", "deps",
                                                       "channel", "group_ptr", "members", "p2p_keys")}
-        self.workload.update(shapes=self.shapes, spec_of=spec_of.tobytes(),
+        self.workload.update(shapes=self.shapes, spec_of=spec_of.tobytes(), send_spec=send_spec.tobytes(),
                              p2p=[(int(s), int(d), float(b)) for _, s, d, b in p2p_keys.tolist()],
                              send_extra_ns=0.0 if astra else 2 * float(timer.sim.endpoint_delay_ns),
                              edge_latency_ns=np.nan_to_num(np.asarray(p.arrays["edge_latency_ns"], dtype=np.float64),
@@ -160,6 +175,13 @@ def nccl_links(p: PreparedGraph, call: EngineCall, s: Servers) -> bytes:
     bw = derated_bandwidth(p.g, np.asarray(p.arrays["edge_bandwidth_gbps"]), p.npu_nodes, s, 1.0)
     merged = bw if call.planes is None else nvswitch_planes(p.g, bw).bandwidth_gbps
     return np.ascontiguousarray(merged, dtype=ENGINE_COLUMNS["edge_bandwidth_gbps"]).tobytes()
+
+
+def _shape(k: dict[str, Any], efficiency: float, latency_ns: float) -> tuple:
+    """What a job of the engine call `k` brings to the shared network (workload_python.rs, `Shape`),
+    its bytes over the wire at `efficiency` payload and `latency_ns` added to its members' finishes."""
+    return (k["collective"], float(k["size_bytes"]) / efficiency, list(k["algorithms"]), list(k["dims"]),
+            int(k["chunks"]), float(k["endpoint_delay_ns"]), bool(k["local_ring"]), int(k["root"]), float(latency_ns))
 
 
 def _same(a: Any, b: Any) -> bool:

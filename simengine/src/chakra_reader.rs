@@ -250,7 +250,11 @@ fn attribute<'a>(s: &Schema, b: &'a [u8]) -> Option<(Option<usize>, Option<Value
     let (mut name, mut val): (&[u8], _) = (b"", None);
     while w.pos < b.len() {
         let (f, wt, v, p) = w.field()?;
-        if !check_field(s, s.messages[1].get(f), wt, p) {
+        let fk = s.messages[1].get(f);
+        let kind = if f == s.attr.name { None } else { s.attr.values.get(f as usize).copied().flatten() };
+        // a string field read as a string below is checked there (UTF-8 once per field)
+        let read_as_string = fk == Some(FieldKind::String) && (f == s.attr.name || kind == Some(ValueKind::Str));
+        if !read_as_string && !check_field(s, fk, wt, p) {
             return None;
         }
         if f == s.attr.name {
@@ -259,8 +263,8 @@ fn attribute<'a>(s: &Schema, b: &'a [u8]) -> Option<(Option<usize>, Option<Value
             }
             std::str::from_utf8(p).ok()?;
             name = p;
-        } else if let Some(Some(k)) = s.attr.values.get(f as usize) {
-            val = Some(value(*k, wt, v, p)?);
+        } else if let Some(k) = kind {
+            val = Some(value(k, wt, v, p)?);
         }
     }
     Some((ATTR_NAMES.iter().position(|n| *n == name), val))
@@ -321,6 +325,14 @@ fn node<'a>(s: &Schema, b: &'a [u8], deps: &mut Vec<u64>, scratch: &mut DepScrat
             if let Some(k) = k {
                 attrs[k] = Some(val);
             }
+            continue;
+        }
+        if field == f.name && fk == Some(FieldKind::String) {
+            // check_field's rule for a string, applied once while reading it
+            if wt != 2 {
+                return None;
+            }
+            name = std::str::from_utf8(p).ok()?;
             continue;
         }
         if !check_field(s, fk, wt, p) {

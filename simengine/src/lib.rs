@@ -19,6 +19,7 @@ pub mod error;
 pub mod events;
 pub mod fair;
 mod fxhash;
+mod huge_pages;
 pub mod hubs;
 mod le_arrays;
 pub mod monitor;

@@ -94,7 +94,7 @@ pub struct Phase {
     pub match_root_dims: Vec<usize>,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct JobPlan {
     pub ranks: Vec<u32>,
     pub dims: Vec<usize>,

@@ -194,8 +194,8 @@ fn prove_in(s: &Columns, seed: u64, parts: usize) -> Result<(), String> {
     let mut end: Option<((usize, usize), String)> = None;
     for f in failures.into_iter().flatten() {
         match f {
-            Failure::At(i, msg) if first.as_ref().map_or(true, |(j, _)| i < *j) => first = Some((i, msg)),
-            Failure::End(c, r, msg) if end.as_ref().map_or(true, |(k, _)| (c, r) < *k) => end = Some(((c, r), msg)),
+            Failure::At(i, msg) if first.as_ref().is_none_or(|(j, _)| i < *j) => first = Some((i, msg)),
+            Failure::End(c, r, msg) if end.as_ref().is_none_or(|(k, _)| (c, r) < *k) => end = Some(((c, r), msg)),
             _ => {}
         }
     }
@@ -213,12 +213,12 @@ fn prove_chunks(s: &Columns, w: &[u64], range: std::ops::Range<usize>) -> Option
     let mine = |c: usize| c.wrapping_sub(lo) < width;
     let key = |r: usize, c: usize| r * width + (c - lo);
     // State of (rank r, chunk c) at key(r, c).
-    let mut state: Vec<State> = Vec::with_capacity(n * width);
-    for r in 0..n {
+    let mut state: Vec<State> = crate::huge_pages::with_capacity(n * width);
+    for (r, &weight_r) in w.iter().enumerate().take(n) {
         state.extend(range.clone().map(|c| match s.goal {
             Goal::AllGather if c / k == r => State { print: all, count: n as u32 },
             Goal::AllGather => State { print: 0, count: 0 },
-            _ => State { print: w[r], count: 1 },
+            _ => State { print: weight_r, count: 1 },
         }));
     }
     // This part's transfers of the current step and what each sender holds at the start of it.

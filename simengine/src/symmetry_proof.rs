@@ -68,9 +68,20 @@ struct Shape {
     order: Vec<u32>,
     sorted_start: Vec<u32>,
     sorted: Vec<u32>,
-    npu_rank: HashMap<u32, u32>,
+    /// Per node: its NPU rank (NONE: not an NPU).
+    npu_rank: Vec<u32>,
+    /// Per anchor or fabric node: its neighbours one level up, sorted (`ups`).
+    up_start: Vec<u32>,
+    up: Vec<u32>,
     /// Per NPU rank: its place among its server's NPUs (rank order).
     position: Vec<u32>,
+}
+
+impl Shape {
+    /// The fabric neighbours of `u` one level further from the anchors, by node id.
+    fn ups(&self, u: u32) -> &[u32] {
+        &self.up[self.up_start[u as usize] as usize..self.up_start[u as usize + 1] as usize]
+    }
 }
 
 /// One generator's maps: node -> image, directed link -> image.
@@ -191,6 +202,25 @@ fn shape(topo: &Topology, npu_nodes: &[u32], cfg: &SimConfig) -> Result<Shape, S
             }
         }
     }
+    let (mut up_start, mut up) = (Vec::with_capacity(nodes + 1), Vec::new());
+    up_start.push(0u32);
+    for u in 0..nodes {
+        if matches!(side[u], Side::Anchor | Side::Fabric) {
+            let from = up.len();
+            let next = level[u] + 1;
+            up.extend(topo.out_neighbors(u as u32).iter().copied().filter(|&w| side[w as usize] == Side::Fabric && level[w as usize] == next));
+            up[from..].sort_unstable();
+            let mut k = from;
+            for i in from..up.len() {
+                if i == from || up[i] != up[k - 1] {
+                    up[k] = up[i];
+                    k += 1;
+                }
+            }
+            up.truncate(k);
+        }
+        up_start.push(up.len() as u32);
+    }
     let mut sorted_start = Vec::with_capacity(nodes + 1);
     let mut sorted = Vec::with_capacity(topo.num_links());
     sorted_start.push(0u32);
@@ -200,7 +230,10 @@ fn shape(topo: &Topology, npu_nodes: &[u32], cfg: &SimConfig) -> Result<Shape, S
         sorted[from..].sort_unstable_by_key(|&l| (topo.link_to[l as usize], l));
         sorted_start.push(sorted.len() as u32);
     }
-    let npu_rank: HashMap<u32, u32> = npu_nodes.iter().enumerate().map(|(r, &x)| (x, r as u32)).collect();
+    let mut npu_rank = vec![NONE; nodes];
+    for (r, &x) in npu_nodes.iter().enumerate() {
+        npu_rank[x as usize] = r as u32;
+    }
     let mut count: HashMap<u32, u32> = HashMap::new();
     let position = (0..npu_nodes.len())
         .map(|r| {
@@ -210,7 +243,7 @@ fn shape(topo: &Topology, npu_nodes: &[u32], cfg: &SimConfig) -> Result<Shape, S
             *k - 1
         })
         .collect();
-    Ok(Shape { side, level, order, sorted_start, sorted, npu_rank, position })
+    Ok(Shape { side, level, order, sorted_start, sorted, npu_rank, up_start, up, position })
 }
 
 /// Builds the node map of the generator XOR `t` and checks it (module doc, 1): the maps, or why not.
@@ -245,8 +278,9 @@ fn generator_maps(
     }
     if !cfg.affinity.is_empty() {
         for (r, &x) in npu_nodes.iter().enumerate() {
-            if let Some(&r2) = shape.npu_rank.get(&s[x as usize]) {
-                set(&mut s, &mut queue, cfg.affinity[r].0, cfg.affinity[r2 as usize].0)?;
+            let y = s[x as usize];
+            if y != NONE && shape.npu_rank[y as usize] != NONE {
+                set(&mut s, &mut queue, cfg.affinity[r].0, cfg.affinity[shape.npu_rank[y as usize] as usize].0)?;
             }
         }
     }
@@ -275,14 +309,6 @@ fn generator_maps(
     // differ in (witness: an anchor below it; divisor: the way counts below it).
     let mut witness = vec![NONE; nodes];
     let mut divisor = vec![0u64; nodes];
-    let (mut up, mut up2) = (Vec::new(), Vec::new());
-    let ups = |u: u32, out: &mut Vec<u32>| {
-        out.clear();
-        let lv = shape.level[u as usize];
-        out.extend(topo.out_neighbors(u).iter().copied().filter(|&w| shape.side[w as usize] == Side::Fabric && shape.level[w as usize] == lv + 1));
-        out.sort_unstable();
-        out.dedup();
-    };
     for &u in &shape.order {
         if shape.side[u as usize] == Side::Anchor {
             witness[u as usize] = u;
@@ -292,11 +318,14 @@ fn generator_maps(
         if u2 == NONE {
             return Err(format!("node {u} has no image under the XOR by {t}"));
         }
-        ups(u, &mut up);
+        if shape.side[u2 as usize] != shape.side[u as usize] || shape.level[u2 as usize] != shape.level[u as usize] {
+            return Err(format!("node {u} and its image {u2} lie at different places above the NICs (XOR by {t})"));
+        }
+        let up = shape.ups(u);
         if up.is_empty() {
             continue;
         }
-        ups(u2, &mut up2);
+        let up2 = shape.ups(u2);
         if up.len() != up2.len() {
             return Err(format!("nodes {u} and {u2} have {} and {} links up", up.len(), up2.len()));
         }
@@ -388,19 +417,31 @@ fn automorphism(s: &[u32], t: usize, shape: &Shape, topo: &Topology, cfg: &SimCo
 /// Checks that the map keeps what routing reads off the NPUs: every NPU maps onto an NPU, its
 /// NIC onto the image's NIC, servers onto servers, and (PXN) its place in its server.
 fn members_follow(s: &[u32], t: usize, shape: &Shape, npu_nodes: &[u32], cfg: &SimConfig) -> Result<(), String> {
-    let mut server_image: HashMap<u32, u32> = HashMap::new();
-    let mut server_source: HashMap<u32, u32> = HashMap::new();
+    // Server ids as the Python layer numbers them: below the NPU count.
+    let servers = cfg.affinity.iter().map(|&(_, s)| s as usize + 1).max().unwrap_or(0);
+    if servers > npu_nodes.len() {
+        return Err(format!("server id {} is not below the NPU count", servers - 1));
+    }
+    let (mut server_image, mut server_source) = (vec![NONE; servers], vec![NONE; servers]);
     for (r, &x) in npu_nodes.iter().enumerate() {
-        let Some(&r2) = shape.npu_rank.get(&s[x as usize]) else {
+        let r2 = shape.npu_rank[s[x as usize] as usize];
+        if r2 == NONE {
             return Err(format!("NPU node {x} maps onto node {}, not an NPU (XOR by {t})", s[x as usize]));
-        };
+        }
         let Some(&(nic, server)) = cfg.affinity.get(r) else { continue };
         let (nic2, server2) = cfg.affinity[r2 as usize];
         let nic_image = if nic == NO_NIC { NO_NIC } else { s[nic as usize] };
         if nic_image != nic2 {
             return Err(format!("NPU node {x}'s NIC does not map onto its image's NIC (XOR by {t})"));
         }
-        if *server_image.entry(server).or_insert(server2) != server2 || *server_source.entry(server2).or_insert(server) != server {
+        let (image, source) = (&mut server_image[server as usize], &mut server_source[server2 as usize]);
+        if *image == NONE {
+            *image = server2;
+        }
+        if *source == NONE {
+            *source = server;
+        }
+        if *image != server2 || *source != server {
             return Err(format!("the XOR by {t} does not map servers onto servers"));
         }
         if cfg.pxn && shape.position[r] != shape.position[r2 as usize] {
@@ -432,19 +473,28 @@ fn picks_follow(picks: &[Pick], maps: &[Maps], n: usize, topo: &Topology, router
         }
         recs.push((g, p.dest, p.chosen, p.divisor));
     }
+    // The candidates' d-mod-k order keys (tail node, link id), per group.
+    let key = |l: u32| ((topo.link_from[l as usize] as u64) << 32) | l as u64;
+    let mut keys: Vec<Vec<u64>> = cands.iter().map(|c| c.iter().map(|&l| key(l)).collect()).collect();
     for i in 1..n {
         let m = &maps[gray_bit(i)];
-        for c in &mut cands {
-            for l in c.iter_mut() {
+        for (c, k) in cands.iter_mut().zip(&mut keys) {
+            for (l, x) in c.iter_mut().zip(k.iter_mut()) {
                 *l = m.links[*l as usize];
+                *x = key(*l);
             }
         }
         for (g, dest, chosen, div) in &mut recs {
             *dest = m.nodes[*dest as usize];
             *chosen = m.links[*chosen as usize];
-            let c = &cands[*g];
-            let want = dmodk_way(topo, c, router.destination_index(*dest) / (*div).max(1));
-            if want != *chosen {
+            // d-mod-k takes the way at the digit's place in key order (`dmodk_way`): the image
+            // must sit there among the mapped candidates.
+            let k = &keys[*g];
+            let digit = (router.destination_index(*dest) / (*div).max(1)) % k.len() as u64;
+            let mine = key(*chosen);
+            let rank = k.iter().filter(|&&x| x < mine).count() as u64;
+            if rank != digit {
+                let want = dmodk_way(topo, &cands[*g], digit);
                 return Err(format!(
                     "d-mod-k does not follow the XOR of the servers by {}: towards node {dest} it takes link {want}, not the image {chosen}",
                     i ^ (i >> 1)
@@ -455,45 +505,63 @@ fn picks_follow(picks: &[Pick], maps: &[Maps], n: usize, topo: &Topology, router
     Ok(())
 }
 
-/// The link orbits of the links server 0 uses, along the Gray code (module doc, 3): the classes
-/// and every directed link's representative (its class's smallest link; itself when unused).
+/// The link orbits of the links server 0 uses (module doc, 3): the classes and every directed
+/// link's representative (its class's smallest link; itself when unused). A class is the images
+/// of its first link along the Gray code (element g: `images[g]`), which must be n distinct
+/// links, disjoint from the other classes. A server-0 link found among them, as element h, must
+/// have `images[h ^ g]` as its element-g image, for every g: then its image set is the class's,
+/// one per element (the same orbit, and no symmetry fixes it).
 fn orbits(used: &[u32], maps: &[Maps], n: usize, topo: &Topology) -> Result<(Classes, Vec<u32>), String> {
     let links = topo.num_links();
-    let mut stamp = vec![NONE; links];
     let mut owner = vec![NONE; links];
+    let mut element = vec![NONE; links];
     let mut classes = Classes { members: Vec::new(), images: Vec::new() };
-    let mut link_rep: Vec<u32> = (0..links as u32).collect();
-    for (j, &l0) in used.iter().enumerate() {
+    // Links found in a class already: (link, class, its element), checked below all at once.
+    let mut found: Vec<(u32, u32, usize)> = Vec::new();
+    for &l0 in used {
         let known = owner[l0 as usize];
-        let class = if known == NONE { classes.images.len() as u32 } else { known };
-        let mut images = Vec::with_capacity(if known == NONE { n } else { 0 });
         let mut cur = l0;
+        if known != NONE {
+            found.push((l0, known, element[l0 as usize] as usize));
+            classes.members[known as usize].push(l0);
+            continue;
+        }
+        let class = classes.images.len() as u32;
+        let mut images = vec![NONE; n];
         for i in 0..n {
             if i > 0 {
                 cur = maps[gray_bit(i)].links[cur as usize];
             }
-            if std::mem::replace(&mut stamp[cur as usize], j as u32) == j as u32 {
-                let (a, b) = (topo.link_from[l0 as usize], topo.link_to[l0 as usize]);
-                return Err(format!("directed link {l0} (node {a} -> {b}) has fewer than {n} images under the XORs of the servers: a symmetry fixes it"));
-            }
-            let o = &mut owner[cur as usize];
-            if known == NONE {
-                if *o != NONE {
-                    return Err(format!("the images of directed links {l0} and {cur} overlap without being one orbit"));
+            match std::mem::replace(&mut owner[cur as usize], class) {
+                NONE => {
+                    images[i ^ (i >> 1)] = cur;
+                    element[cur as usize] = (i ^ (i >> 1)) as u32;
                 }
-                *o = class;
-                images.push(cur);
-            } else if *o != class {
-                return Err(format!("the images of directed link {l0} are not one orbit"));
+                c if c == class => {
+                    let (a, b) = (topo.link_from[l0 as usize], topo.link_to[l0 as usize]);
+                    return Err(format!(
+                        "directed link {l0} (node {a} -> {b}) has fewer than {n} images under the XORs of the servers: a symmetry fixes it"
+                    ));
+                }
+                _ => return Err(format!("the images of directed link {l0} meet another orbit")),
             }
         }
-        if known == NONE {
-            classes.members.push(vec![l0]);
-            classes.images.push(images);
-        } else {
-            classes.members[class as usize].push(l0);
+        classes.members.push(vec![l0]);
+        classes.images.push(images);
+    }
+    // The found links walk the Gray code in step (independent lookups, not one chain each).
+    let mut cur: Vec<u32> = found.iter().map(|f| f.0).collect();
+    for i in 1..n {
+        let (m, g) = (&maps[gray_bit(i)].links, i ^ (i >> 1));
+        for (c, &(l0, class, h)) in cur.iter_mut().zip(&found) {
+            *c = m[*c as usize];
+            let images = &classes.images[class as usize];
+            if *c != images[h ^ g] {
+                return Err(format!("the images of directed links {l0} and {} differ under the XOR by {g}", images[0]));
+            }
         }
     }
+    let mut link_rep: Vec<u32> = (0..links as u32).collect();
     for (members, images) in classes.members.iter().zip(&classes.images) {
         let rep = *images.iter().min().expect("n images");
         for &l in members {

@@ -502,7 +502,7 @@ pub fn all_gather_from(links: &Links, owner: &[u32], seed: u64, record: bool) ->
         words,
         held: if next > 0 { vec![0; n * words] } else { Vec::new() },
         got: if next > 0 { vec![0; n * words] } else { Vec::new() },
-        by_chunk: ByChunk { words: by_chunk_words, bits: vec![0; total * by_chunk_words * 2] },
+        by_chunk: ByChunk { words: by_chunk_words, bits: crate::huge_pages::filled(total * by_chunk_words * 2, 0) },
         cand: vec![Vec::new(); m],
         listed,
         at,
@@ -651,7 +651,7 @@ pub fn replay_each(links: &Links, chunks: usize, count: usize, transfer: impl Fn
     let m = links.src.len();
     let mut free = vec![0.0f64; links.resources];
     let mut next_round = vec![0u32; links.resources];
-    let mut ready = vec![Ready { t: 0.0, round: 0 }; links.npus * chunks];
+    let mut ready = crate::huge_pages::filled(links.npus * chunks, Ready { t: 0.0, round: 0 });
     for i in 0..count {
         if i + AHEAD < count {
             let (l, c, _) = transfer(i + AHEAD);

@@ -66,8 +66,10 @@ pub fn columns(links: &Links, chunks: usize, count: usize, transfer: impl Fn(usi
         step_ptr[s + 1] += step_ptr[s];
     }
     let width = if links.npus <= 1 << 16 && chunks <= 1 << 16 { 2 } else { 4 };
-    let mut out = Columns { width, step_ptr, src: vec![0; count * width], dst: vec![0; count * width], chunk: vec![0; count * width],
-                            reduce: vec![0; count], link: vec![0; if keep_link { 4 * count } else { 0 }], step_start, time_ns };
+    // Written a step's transfers at a time, thousands of steps at once: huge pages.
+    let col = |bytes: usize| crate::huge_pages::filled(bytes, 0u8);
+    let mut out = Columns { width, step_ptr, src: col(count * width), dst: col(count * width), chunk: col(count * width),
+                            reduce: col(count), link: col(if keep_link { 4 * count } else { 0 }), step_start, time_ns };
     let mut next: Vec<u64> = out.step_ptr[..steps].to_vec();
     for (i, &r) in round.iter().enumerate() {
         let (l, c, reduce) = transfer(i);

@@ -153,7 +153,8 @@ pub type Shape = (String, f64, Vec<String>, Vec<usize>, usize, f64, bool, usize,
 /// The workload replay on one shared network (workload_session), called by `simulate` with its
 /// fabric, common options (`base`) and network configuration. `w` holds the DAG arrays of
 /// `workload_replay` plus `shapes` (see `Shape`), `spec_of` (u32 per node: its collective's
-/// shape), `p2p` (per message key: source rank, destination rank, bytes), `send_extra_ns` and
+/// shape), `p2p` (per message key: source rank, destination rank, bytes), `send_spec` (u32 per
+/// message key: the shape its sends run as, or `workload_session::RAW`; empty: all raw), `send_extra_ns` and
 /// `edge_latency_ns` (per edge; empty, or the latencies messages add on a latency-free network:
 /// `Shared`).
 /// Returns finish / start / end / state as `workload_replay` does, and per collective as it ran
@@ -174,9 +175,12 @@ pub fn replay_shared<'py>(py: Python<'py>, topo: &Topology, npu_nodes: &[u32], b
     let p2p: Vec<(u32, u32, f64)> = get("p2p")?.extract()?;
     let send_extra_ns: f64 = get("send_extra_ns")?.extract()?;
     let edge_latency_ns: Vec<f64> = get("edge_latency_ns")?.extract()?;
+    let send_spec = u32s(&bytes("send_spec")?);
     let n = npu_nodes.len() as u32;
     if spec_of.len() != dag.op.len() || p2p.len() != dag.p2p_keys || p2p.iter().any(|&(a, b, _)| a >= n || b >= n || a == b)
         || !(edge_latency_ns.is_empty() || 2 * edge_latency_ns.len() == topo.num_links())
+        || !(send_spec.is_empty() || send_spec.len() == p2p.len())
+        || send_spec.iter().any(|&s| s != crate::workload_session::RAW && s as usize >= shapes.len())
         || edge_latency_ns.iter().chain(shapes.iter().map(|s| &s.8)).any(|x| !(x.is_finite() && *x >= 0.0))
         || dag.op.iter().zip(&spec_of).any(|(&o, &s)| o == OP_COLLECTIVE && s as usize >= shapes.len())
     {
@@ -191,8 +195,8 @@ pub fn replay_shared<'py>(py: Python<'py>, topo: &Topology, npu_nodes: &[u32], b
     }).collect::<Result<Vec<_>, _>>().map_err(crate::python::engine_error)?;
     let run = || -> Result<_, SimError> {
         let session = Session::new(topo, npu_nodes, base, cfg)?;
-        let mut shared = Shared::new(session, &spec_of, &specs, &finish_extra_ns, &dag.channel, &p2p, send_extra_ns,
-                                     &edge_latency_ns);
+        let mut shared = Shared::new(session, &spec_of, &specs, &finish_extra_ns, &dag.channel, &p2p, &send_spec,
+                                     send_extra_ns, &edge_latency_ns);
         let out = replay_with(&dag, &mut shared)?;
         Ok((out, shared))
     };

@@ -415,10 +415,10 @@ pub fn replay_with<D: Driver>(dag: &Dag, driver: &mut D) -> Result<Outcome, D::E
 /// and of classes 0, 1 or 2; empty and never-run spans (NaN) count nothing; class 3 is ignored.
 /// Overlaps follow: compute and communication overlap by len0 + len1 - len3.
 pub fn span_unions(npu_ptr: &[u32], class: &[u8], start: &[f64], end: &[f64]) -> Vec<[f64; 5]> {
-    fn union(mut v: Vec<(f64, f64)>) -> f64 {
-        v.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
+    /// The union's length of `spans`, sorted by (start, end): touching or overlapping spans merge.
+    fn union(spans: impl Iterator<Item = (f64, f64)>) -> f64 {
         let (mut total, mut cur): (f64, Option<(f64, f64)>) = (0.0, None);
-        for (a, b) in v {
+        for (a, b) in spans {
             match cur {
                 Some((s, e)) if a <= e => cur = Some((s, e.max(b))),
                 _ => {
@@ -434,12 +434,16 @@ pub fn span_unions(npu_ptr: &[u32], class: &[u8], start: &[f64], end: &[f64]) ->
         }
         total
     }
+    let mut spans: Vec<(f64, f64, u8)> = Vec::new();
     (0..npu_ptr.len() - 1)
         .map(|r| {
-            let rows = npu_ptr[r] as usize..npu_ptr[r + 1] as usize;
-            let of = |keep: &dyn Fn(u8) -> bool| -> f64 {
-                union(rows.clone().filter(|&i| keep(class[i]) && end[i] > start[i]).map(|i| (start[i], end[i])).collect())
-            };
+            // the NPU's spans sorted once; each union filters them in that order
+            spans.clear();
+            spans.extend((npu_ptr[r] as usize..npu_ptr[r + 1] as usize)
+                .filter(|&i| class[i] <= 2 && end[i] > start[i])
+                .map(|i| (start[i], end[i], class[i])));
+            spans.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
+            let of = |keep: &dyn Fn(u8) -> bool| union(spans.iter().filter(|x| keep(x.2)).map(|x| (x.0, x.1)));
             [of(&|c| c == 0), of(&|c| c == 1), of(&|c| c == 2), of(&|c| c <= 1), of(&|c| c <= 2)]
         })
         .collect()

@@ -31,6 +31,10 @@ pub struct Shared<'s, 't> {
     channel: &'s [u32],
     /// Per p2p key: (source rank, destination rank, bytes).
     p2p: &'s [(u32, u32, f64)],
+    /// Per p2p key: the spec (in `specs`) its sends run as, a point-to-point job of its two ranks
+    /// (its chunks pipelined as `simulate` pipelines them), or `RAW` for one raw message; empty:
+    /// every send is one raw message.
+    send_spec: &'s [u32],
     /// Added to every message's network time (the models' per-message overhead beyond the links).
     send_extra_ns: f64,
     /// Per spec: added to each member's finish (NCCL mode: NCCL's modelled latency of the call,
@@ -44,7 +48,19 @@ pub struct Shared<'s, 't> {
     message_extra_ns: Vec<f64>,
     /// The job of each collective instance still being joined, by its first issuing node.
     joining: HashMap<u32, u32>,
+    /// Per session job: what it is.
+    jobs: Vec<JobOf>,
     pub ran: Vec<Ran>,
+}
+
+/// `Shared::send_spec` of a send that is one raw message.
+pub const RAW: u32 = u32::MAX;
+
+/// A session job: a collective (its index in `Shared::ran`), or a send run as a point-to-point
+/// job (its send node, and its members not finished yet).
+enum JobOf {
+    Collective(u32),
+    Send { node: u32, left: u8 },
 }
 
 const ISSUE_READY: u8 = 0;
@@ -54,9 +70,10 @@ const ARRIVE: u8 = 2;
 impl<'s, 't> Shared<'s, 't> {
     #[allow(clippy::too_many_arguments)]
     pub fn new(session: Session<'t>, spec_of: &'s [u32], specs: &'s [CollectiveSpec], finish_extra_ns: &'s [f64],
-               channel: &'s [u32], p2p: &'s [(u32, u32, f64)], send_extra_ns: f64, edge_latency_ns: &'s [f64]) -> Self {
-        Shared { session, spec_of, specs, channel, p2p, send_extra_ns, finish_extra_ns, edge_latency_ns,
-                 message_extra_ns: vec![0.0; p2p.len()], joining: HashMap::new(), ran: Vec::new() }
+               channel: &'s [u32], p2p: &'s [(u32, u32, f64)], send_spec: &'s [u32], send_extra_ns: f64,
+               edge_latency_ns: &'s [f64]) -> Self {
+        Shared { session, spec_of, specs, channel, p2p, send_spec, send_extra_ns, finish_extra_ns, edge_latency_ns,
+                 message_extra_ns: vec![0.0; p2p.len()], joining: HashMap::new(), jobs: Vec::new(), ran: Vec::new() }
     }
 }
 
@@ -79,8 +96,17 @@ impl Driver for Shared<'_, '_> {
                 Due::External { kind: ISSUE_READY, node } => (t, Event::IssueReady(node)),
                 Due::External { kind: FINISH, node } => (t, Event::Finish(node)),
                 Due::External { node, .. } => (t, Event::Arrive(node)),
+                Due::Member { job, .. } if matches!(self.jobs[job as usize], JobOf::Send { .. }) => {
+                    let JobOf::Send { node, left } = &mut self.jobs[job as usize] else { unreachable!() };
+                    *left -= 1;
+                    if *left > 0 {
+                        continue;
+                    }
+                    (t, Event::Arrive(*node)) // both ends done: its time alone is the later finish
+                }
                 Due::Member { job, member } => {
-                    let ran = &mut self.ran[job as usize];
+                    let JobOf::Collective(i) = self.jobs[job as usize] else { unreachable!() };
+                    let ran = &mut self.ran[i as usize];
                     let node = ran.nodes[member as usize];
                     let extra = self.finish_extra_ns[self.spec_of[node as usize] as usize];
                     ran.finish_ns[member as usize] = t + extra;
@@ -103,6 +129,13 @@ impl Driver for Shared<'_, '_> {
     fn send(&mut self, node: u32, t: f64) -> SimResult<()> {
         let key = self.channel[node as usize] as usize;
         let (src, dst, bytes) = self.p2p[key];
+        if let Some(&spec) = self.send_spec.get(key).filter(|&&s| s != RAW) {
+            let job = self.session.add_job(&self.specs[spec as usize], &[src, dst])?;
+            self.jobs.push(JobOf::Send { node, left: 2 });
+            self.session.start_member(job, 0, t);
+            self.session.start_member(job, 1, t);
+            return Ok(());
+        }
         if !self.edge_latency_ns.is_empty() {
             self.message_extra_ns[key] = self.session.route_latency_ns(src, dst, self.edge_latency_ns)?;
         }
@@ -117,12 +150,14 @@ impl Driver for Shared<'_, '_> {
             None => {
                 let j = self.session.add_job(&self.specs[self.spec_of[node as usize] as usize], group)?;
                 let n = group.len();
+                self.jobs.push(JobOf::Collective(self.ran.len() as u32));
                 self.ran.push(Ran { nodes: vec![u32::MAX; n], issue_ns: vec![f64::NAN; n], finish_ns: vec![f64::NAN; n] });
                 self.joining.insert(first, j);
                 j
             }
         };
-        let ran = &mut self.ran[job as usize];
+        let JobOf::Collective(i) = self.jobs[job as usize] else { unreachable!() };
+        let ran = &mut self.ran[i as usize];
         ran.nodes[pos] = node;
         ran.issue_ns[pos] = t;
         if joined.len() == group.len() {
@@ -172,6 +207,28 @@ mod tests {
         s.send(0.0, 0, 2, 1000.0, 7).unwrap();
         s.send(0.0, 1, 2, 1000.0, 8).unwrap();
         assert_eq!(drain(&mut s), vec![(2200.0, Due::Message { key: 7 }), (3200.0, Due::Message { key: 8 })]);
+    }
+
+    /// A finished collective's states are dropped (fair): 1,000 all-gathers on {0, 2} one after
+    /// the other (2 member-phase states each) leave a bounded number held, and each takes the
+    /// time of the first (1,200 ns: 100 + 1,000 + 100 on the two links).
+    #[test]
+    fn finished_collectives_are_dropped() {
+        let (topo, npus, spec) = (star(), [0u32, 1, 2], spec());
+        let cfg = SimConfig { model: Model::Fair, ..SimConfig::default() };
+        let mut s = Session::new(&topo, &npus, &spec, &cfg).unwrap();
+        let mut t = 0.0;
+        for k in 0..1000u32 {
+            let job = s.add_job(&spec, &[0, 2]).unwrap();
+            s.start_member(job, 0, t);
+            s.start_member(job, 1, t);
+            let mut due = drain(&mut s);
+            due.sort_by_key(|d| match d.1 { Due::Member { member, .. } => member, _ => u32::MAX });
+            assert_eq!(due, vec![(t + 1200.0, Due::Member { job: k, member: 0 }), (t + 1200.0, Due::Member { job: k, member: 1 })]);
+            t += 1200.0;
+        }
+        let (states, queues) = s.held();
+        assert!(states <= 2 * 64 + 2 && queues <= 2 * 64 + 2, "{states} states, {queues} queues held of 2,000");
     }
 
     /// Fair: an all-gather on {0, 2} alone, then with a message 1 -> 2 of the same size sent when it

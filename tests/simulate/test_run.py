@@ -321,3 +321,22 @@ def test_chunk_counts_are_checked_before_the_engine_allocates(options, message):
     with pytest.raises(InfraGraphError) as e:
         simulate(simgraphs.ring(8), Opts(**options))
     assert str(e.value).startswith(message)
+
+
+@pytest.mark.parametrize("model", ["fair", "aware"])
+def test_a_broadcast_chain_pipelines_its_chunks(model):
+    """8 MB in 8 chunks down the chain 0 -> 1 -> ... -> 7 of 12.5 GB/s links (0 ns): a chunk crosses a
+    link in T = 1 MB / 12.5 GB/s = 80 us, and the last chunk reaches rank 7 after (8 + 7 - 1) T =
+    1.12 ms. Under `fair` the root and every relay started all 8 chunks at once, max-min sharing
+    split each link among them and they moved hop by hop together: 7 x 640 us = 4.48 ms (a 1 GiB
+    NCCL-mode broadcast on a DGX H100 ran at 53 GB/s busbw)."""
+    g = simgraphs.line(8, gbps=100.0, ns=0.0)
+    r = simulate(g, Opts(collective="broadcast", algorithm=("ring",), size_bytes=8_000_000, chunks=8,
+                         endpoint_delay_ns=0, local_mem_bw_gb_per_s=None, model=model))
+    assert r["collective_time_ns"] == pytest.approx(14 * 80_000, rel=1e-9)
+    # the last chunk reaches relay k after (8 + k - 1) T (under `fair` a sender is done when its own
+    # last chunk has landed: a relay one T later, the root when relay 1 has it)
+    last = {x["rank"]: x["finish_ns"] for x in r["ranks"]}
+    assert last[7] == pytest.approx(14 * 80_000, rel=1e-9)
+    if model == "fair":
+        assert [last[k] for k in range(7)] == pytest.approx([(8 + k) * 80_000 for k in range(7)], rel=1e-9)

@@ -95,6 +95,30 @@ def test_two_sends_into_one_npu_share_its_link(switch4, tmp_path, model, first_l
     assert finish(two)[2] == pytest.approx(alone + wait, abs=1e-6)
 
 
+@pytest.mark.parametrize("model", ["fair", "aware"])
+def test_chunks_cut_sends_and_collectives_as_when_timed_alone(ring5, tmp_path, model):
+    """--chunks 4: a send 0 -> 2 (two hops) is a point-to-point job of four chunks, a collective
+    runs its four chunks, both as timed alone. Under `aware` (store and forward) the chunks
+    pipeline over the two hops: the send takes 500 + S/4B + 500 + S/B ns plus the two endpoint
+    delays (10 ns each), where one message takes 2 (500 + S/B) + 20."""
+    def both(per_rank, chunks, groups=None):
+        prefix, cg = write_set(tmp_path, per_rank, groups)
+        w = read_et_set(prefix, 5, cg)
+        opts = SimulationOptions(model=model, chunks=chunks, endpoint_delay_ns=10, local_mem_bw_gb_per_s=None)
+        return [replay(ring5, w, ReplayOptions(sim=opts, shared_network=s)) for s in (True, False)]
+
+    message = [[send(1, 0, 2, S)], IDLE, [recv(1, 0, 2, S)], IDLE, IDLE]
+    (one, _), (shared, alone) = both(message, 1), both(message, 4)
+    assert shared["network"] == "shared"
+    assert shared["messages"][0]["end_ns"] == alone["messages"][0]["end_ns"]
+    if model == "aware":
+        assert one["messages"][0]["end_ns"] == pytest.approx(2 * (500 + S_OVER_B) + 20, abs=1e-6)
+        assert shared["messages"][0]["end_ns"] == pytest.approx(1000 + S_OVER_B / 4 + S_OVER_B + 20, abs=1e-6)
+    a = [coll(1, "all-gather", S, group=1)]
+    shared, alone = both([a, IDLE, a, IDLE, IDLE], 4, {1: [0, 2]})
+    assert finish(shared) == finish(alone)
+
+
 def test_astra_keeps_timing_each_collective_alone(ring5, tmp_path):
     a, b = [coll(1, "all-gather", S, group=1)], [coll(1, "all-gather", S, group=2)]
     groups = {1: [0, 2], 2: [1, 3]}

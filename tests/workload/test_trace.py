@@ -223,6 +223,25 @@ def test_the_engines_reader_leaves_what_it_cannot_prove_to_the_python_reader(tmp
     assert w.nodes[1][2].group == 1 and w.cols.group.tolist() == [0, 1, 0, 1]
 
 
+@pytest.mark.parametrize("where", ["node name", "attribute name", "string attribute"])
+def test_the_engines_reader_leaves_a_string_that_is_not_utf8_to_the_python_reader(tmp_path, where):
+    """Node names, attribute names and string values are checked as UTF-8 where the engine's
+    reader reads them (once each); a file with a bad one is left to the Python reader."""
+    from infragraph.workload.chakra import et_bytes, schema
+    from infragraph.workload.trace import _read_columns
+
+    S = schema()
+    n = S.Node(id=1, name="nodezzzz", type=S.COMP_NODE, duration_micros=1)
+    n.attr.add(name="attrzzzz", int64_val=1)
+    n.attr.add(name="note", string_val="valuezzzz")
+    marker = {"node name": b"nodezzzz", "attribute name": b"attrzzzz", "string attribute": b"valuezzzz"}[where]
+    good = et_bytes([n])
+    (tmp_path / "wl.0.et").write_bytes(good)
+    (tmp_path / "wl.1.et").write_bytes(good.replace(marker, marker[:-2] + b"\xff\xfe"))
+    _, bad = _read_columns([f"{tmp_path}/wl.{r}.et" for r in range(2)])
+    assert bad == [1]
+
+
 def test_a_generated_step_reads_the_same_both_ways(tmp_path):
     from infragraph.workload.llm import Generator, LlmSpec
 
