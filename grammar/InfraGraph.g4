@@ -37,7 +37,7 @@ fnDecl     : FN name paramList ASSIGN expr SEMI? ;
 linkDecl   : LINK name block ;
 paramList  : LPAREN (param (COMMA param)* COMMA?)? RPAREN ;
 param      : name COLON typeName (ASSIGN expr)? ;
-typeName   : name ;
+typeName   : name (LBRACK name RBRACK)? ;
 block      : LBRACE DOCSTRING? stmt* RBRACE ;
 
 stmt

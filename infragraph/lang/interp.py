@@ -25,8 +25,8 @@ from .build import DeviceRegistry, EdgeSink, LinkTable, SourceMap, edges_into, s
 from .diagnostics import CompileError, Silent
 from .ops import OpError, binary, negate, truth
 from .values import (AUTO, POISON, TYPE_NAMES, Builtin, DeviceVal, EdgeSel, EpRef, FabricCall, InstanceSym, Kind,
-                     LinkVal, Module, Namespace, Part, Poison, Scope, Seg, Template, conforms, freeze, show,
-                     type_of)
+                     LinkVal, Module, Namespace, Part, Poison, Scope, Seg, Template, conforms, element_type, freeze,
+                     misfit, show, type_of)
 
 MAX_ERRORS = 20  # errors kept and shown; later ones are only counted ("… N more not shown")
 MAX_COUNTED = 10_000  # errors counted before elaboration stops
@@ -383,11 +383,17 @@ class Interp:
         return out
 
     def check_type(self, v: Any, p: A.Param, pos: A.Pos, what: str) -> Any:
-        if p.type.name not in TYPE_NAMES:
-            raise CompileError(f"unknown type '{p.type.name}' for parameter '{p.name}'", p.type.pos,
-                               did_you_mean(p.type.name, TYPE_NAMES) or f"types: {', '.join(TYPE_NAMES)}")
+        elem = element_type(p.type.name)
+        if p.type.name not in TYPE_NAMES and (elem is None or elem not in TYPE_NAMES):
+            name = p.type.name if elem is None else elem
+            raise CompileError(f"unknown type '{name}' for parameter '{p.name}'", p.type.pos,
+                               did_you_mean(name, TYPE_NAMES) or f"types: {', '.join(TYPE_NAMES)}, list[TYPE]")
         ok, conv = conforms(v, p.type.name)
         if not ok:
+            i = misfit(v, p.type.name)
+            if i is not None:  # a list whose element i has the wrong type or unit
+                raise CompileError(f"parameter '{p.name}' of {what} must be a list of {elem} values, but element "
+                                   f"[{i}] is {_a(type_of(v[i]))} ({show(v[i])})", pos)
             raise CompileError(f"parameter '{p.name}' of {what} must be {_a(p.type.name)}, "
                                f"got {_a(type_of(v))} ({show(v)})", pos)
         return conv

@@ -244,7 +244,9 @@ class _Builder:
         return self.stmt_of(child)
 
     def typeref(self, ctx) -> A.TypeRef:
-        return A.TypeRef(self.pos(ctx), self.name(ctx.name()))
+        """`T`, or `list[T]` (a list whose every element is a T) as the one name 'list[T]'."""
+        names = [self.name(n) for n in ctx.name()]
+        return A.TypeRef(self.pos(ctx), names[0] if len(names) == 1 else f"{names[0]}[{names[1]}]")
 
     def params(self, ctx) -> list[A.Param] | None:
         if ctx is None:

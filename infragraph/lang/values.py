@@ -307,8 +307,27 @@ def type_of(v: Any) -> str:
     return type(v).__name__
 
 
+def element_type(type_name: str) -> str | None:
+    """`T` of a list type written `list[T]` (each element a T); None for any other type."""
+    return type_name[5:-1] if type_name.startswith("list[") and type_name.endswith("]") else None
+
+
+def misfit(v: Any, type_name: str) -> int | None:
+    """For a list type `list[T]` and a list `v`: the index of the first element that is not a T."""
+    elem = element_type(type_name)
+    if elem is None or not isinstance(v, list):
+        return None
+    return next((i for i, x in enumerate(v) if not conforms(x, elem)[0]), None)
+
+
 def conforms(v: Any, type_name: str) -> tuple[bool, Any]:
     """Whether `v` may be bound to a parameter of `type_name`, and the (converted) value."""
+    elem = element_type(type_name)
+    if elem is not None:
+        if not isinstance(v, list):
+            return False, v
+        converted = [conforms(x, elem) for x in v]
+        return all(ok for ok, _ in converted), [x for _, x in converted]
     if type_name == "any":
         return True, v
     if type_name == "float" and isinstance(v, int) and not isinstance(v, bool):

@@ -277,10 +277,10 @@ def device_copy_nodes(g: FQG, name: str) -> tuple[np.ndarray, str]:
         idx = ""
     if inst is None:
         known = sorted({i.device for i in g.instances} | set(by_inst))
-        raise error(f"no device or instance named '{name}'; the fabric has: {', '.join(known[:30])}",
+        raise error(f"no device or instance named '{name}'; the fabric has: {', '.join(known[:30])}", "--level",
                     hint=did_you_mean(name, known))
     if idx and (not idx.isdigit() or int(idx) >= inst.count):
-        raise error(f"'{name}': instance '{inst.name}' has copies 0..{inst.count - 1}")
+        raise error(f"'{name}': instance '{inst.name}' has copies 0..{inst.count - 1}", "--level")
     copy = int(idx or 0)
     first = inst.first_node + copy * inst.nodes_per_copy
     return np.arange(first, first + inst.nodes_per_copy), f"{inst.name}.{copy}."

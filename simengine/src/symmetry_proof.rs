@@ -70,8 +70,18 @@ struct Shape {
     sorted: Vec<u32>,
     /// Per node: its NPU rank (NONE: not an NPU).
     npu_rank: Vec<u32>,
+    /// Per anchor or fabric node: its neighbours one level up, sorted (`ups`).
+    up_start: Vec<u32>,
+    up: Vec<u32>,
     /// Per NPU rank: its place among its server's NPUs (rank order).
     position: Vec<u32>,
+}
+
+impl Shape {
+    /// The fabric neighbours of `u` one level further from the anchors, by node id.
+    fn ups(&self, u: u32) -> &[u32] {
+        &self.up[self.up_start[u as usize] as usize..self.up_start[u as usize + 1] as usize]
+    }
 }
 
 /// One generator's maps: node -> image, directed link -> image.
@@ -192,6 +202,25 @@ fn shape(topo: &Topology, npu_nodes: &[u32], cfg: &SimConfig) -> Result<Shape, S
             }
         }
     }
+    let (mut up_start, mut up) = (Vec::with_capacity(nodes + 1), Vec::new());
+    up_start.push(0u32);
+    for u in 0..nodes {
+        if matches!(side[u], Side::Anchor | Side::Fabric) {
+            let from = up.len();
+            let next = level[u] + 1;
+            up.extend(topo.out_neighbors(u as u32).iter().copied().filter(|&w| side[w as usize] == Side::Fabric && level[w as usize] == next));
+            up[from..].sort_unstable();
+            let mut k = from;
+            for i in from..up.len() {
+                if i == from || up[i] != up[k - 1] {
+                    up[k] = up[i];
+                    k += 1;
+                }
+            }
+            up.truncate(k);
+        }
+        up_start.push(up.len() as u32);
+    }
     let mut sorted_start = Vec::with_capacity(nodes + 1);
     let mut sorted = Vec::with_capacity(topo.num_links());
     sorted_start.push(0u32);
@@ -214,7 +243,7 @@ fn shape(topo: &Topology, npu_nodes: &[u32], cfg: &SimConfig) -> Result<Shape, S
             *k - 1
         })
         .collect();
-    Ok(Shape { side, level, order, sorted_start, sorted, npu_rank, position })
+    Ok(Shape { side, level, order, sorted_start, sorted, npu_rank, up_start, up, position })
 }
 
 /// Builds the node map of the generator XOR `t` and checks it (module doc, 1): the maps, or why not.
@@ -280,14 +309,6 @@ fn generator_maps(
     // differ in (witness: an anchor below it; divisor: the way counts below it).
     let mut witness = vec![NONE; nodes];
     let mut divisor = vec![0u64; nodes];
-    let (mut up, mut up2) = (Vec::new(), Vec::new());
-    let ups = |u: u32, out: &mut Vec<u32>| {
-        out.clear();
-        let lv = shape.level[u as usize];
-        out.extend(topo.out_neighbors(u).iter().copied().filter(|&w| shape.side[w as usize] == Side::Fabric && shape.level[w as usize] == lv + 1));
-        out.sort_unstable();
-        out.dedup();
-    };
     for &u in &shape.order {
         if shape.side[u as usize] == Side::Anchor {
             witness[u as usize] = u;
@@ -297,11 +318,14 @@ fn generator_maps(
         if u2 == NONE {
             return Err(format!("node {u} has no image under the XOR by {t}"));
         }
-        ups(u, &mut up);
+        if shape.side[u2 as usize] != shape.side[u as usize] || shape.level[u2 as usize] != shape.level[u as usize] {
+            return Err(format!("node {u} and its image {u2} lie at different places above the NICs (XOR by {t})"));
+        }
+        let up = shape.ups(u);
         if up.is_empty() {
             continue;
         }
-        ups(u2, &mut up2);
+        let up2 = shape.ups(u2);
         if up.len() != up2.len() {
             return Err(format!("nodes {u} and {u2} have {} and {} links up", up.len(), up2.len()));
         }

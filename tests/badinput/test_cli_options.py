@@ -186,5 +186,15 @@ def test_a_bad_define_says_why_at_its_column(capsys, value, column, why):
     """It said only "-D bandwidth=[nan GB/s]: not a valid value for a list parameter" at column 1."""
     code, out, err = run(capsys, "simulate", "std.fabrics.stack", "-D", 'shape="RI(4)"', "-D", f"bandwidth={value}")
     assert code == 1
-    assert err.startswith(f"-D bandwidth:1:{column}: error: -D bandwidth={value}: not a valid value for a list "
+    assert err.startswith(f"-D bandwidth:1:{column}: error: -D bandwidth={value}: not a valid value for a list[bandwidth] "
                           f"parameter: {why}"), err
+
+
+@pytest.mark.parametrize("name,message", [
+    ("dgx.0", "--level: error: no device or instance named 'dgx.0'; the fabric has: hgx"),
+    ("hgx.3", "--level: error: 'hgx.3': instance 'hgx' has copies 0..0"),
+])
+def test_visualize_level_names_a_device_that_is_not_there(capsys, tmp_path, name, message):
+    """Was '<input>: error: ...': the name comes from --level, not from the input."""
+    code, out, err = run(capsys, "visualize", "std.devices.hgx", "--level", "device", name, "-o", str(tmp_path / "v.svg"))
+    assert code == 1 and err.startswith(message), err

@@ -265,3 +265,17 @@ def test_translate_a_torus_with_a_failed_cable(tmp_path, capsys):
     code, out = cli(capsys, "translate", "std.fabrics.torus", "--to", "astra-analytical", "-o", tmp_path / "a",
                     "--fail", cable)
     assert code == 1 and "--fail: error: astra-analytical cannot express failed or degraded links" in out
+
+
+@pytest.mark.parametrize("define,message", [
+    ("bandwidth=[50 ns]", "-D bandwidth:1:1: error: parameter 'bandwidth' of the program must be a list of bandwidth "
+                          "values, but element [0] is a time (50 ns)"),
+    ("latency=[500 ns, 50 GB/s]", "-D latency:1:1: error: parameter 'latency' of the program must be a list of time "
+                                  "values, but element [1] is a bandwidth (400 Gbit/s)"),
+])
+def test_a_wrong_unit_in_a_stack_list_is_located_at_the_option(capsys, tmp_path, define, message):
+    """Was 'stack.igl:55:34: error: parameter 'port_speed' of device 'npu' must be a bandwidth', located
+    in the blueprint's source instead of at the -D value that was wrong."""
+    code, out = cli(capsys, "compile", "std.fabrics.stack", "-D", define, "-D", 'shape="RI(4)_RI(2)"', "-o",
+                    tmp_path / "g.json")
+    assert code == 1 and out.startswith(message), out

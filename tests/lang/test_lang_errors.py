@@ -9,7 +9,7 @@ import pytest
 from infragraph.errors import InfraGraphError
 from infragraph.lang import compile_file, compile_source
 
-from .helpers import PRELUDE, error
+from .helpers import PRELUDE, error, graph
 
 ROOT = PRELUDE.count("\n")  # the fabric in each test starts on the line after the prelude
 
@@ -169,3 +169,17 @@ def test_no_traceback_on_garbage():
     for text in ["\x00\x01", "fabric {", '"""', "`", "device d(x: int = ) {}", "fabric f { a -- }"]:
         with pytest.raises(InfraGraphError):
             compile_source(text, "g.igl")
+
+
+def test_list_of_typed_elements_is_checked_where_the_value_enters():
+    """`list[T]`: every element a T. A wrong-unit element of a -D list was an error wherever the
+    program first used it (std.fabrics.stack: stack.igl:55, inside the default of `node`)."""
+    src = "fabric f(bw: list[bandwidth] = [1 Gbps], n: list[int] = [1]) { let m = max(bw) }\n"
+    msg = error(src, bw="[50 GB/s, 50 ns]")
+    assert msg.startswith("-D bw:1:1: error: parameter 'bw' of the program must be a list of bandwidth values, "
+                          "but element [1] is a time (50 ns)"), msg
+    assert "must be a list[int], got an int (3)" in error(src, n="3")
+    assert "unknown type 'bandwith' for parameter 'bw'" in error(src.replace("list[bandwidth]", "list[bandwith]"))
+    fn = "fn total(xs: list[size]) = sum(xs)\nfabric f { let t = total([1 KiB, 2]) }\n"
+    assert "parameter 'xs' of function 'total' must be a list of size values, but element [1] is an int (2)" in error(fn)
+    graph(src, bw="[50 GB/s, 100 Gbps]", n="[1, 2]")  # conforming lists compile

@@ -190,8 +190,10 @@ def test_cli_folds_the_hierarchical_all_reduce_with_d_mod_k(capsys):
     assert "symmetric: 8 of 128 members simulated" in out and "d-mod-k" in out
 
 
-# Server shapes for the structural proof: (GPUs, NICs, PCIe switches, scale-up switches).
-_SHAPES = [(8, 2, 2, 1), (4, 1, 1, 1), (4, 4, 2, 0), (8, 4, 4, 1)]
+# Server shapes for the structural proof: (GPUs, NICs, PCIe switches, scale-up switches). Six GPUs
+# give chunks whose bytes are not exact in fixed point: the link loads are then summed over every
+# member's routes (symmetry_proof::link_loads).
+_SHAPES = [(8, 2, 2, 1), (4, 1, 1, 1), (4, 4, 2, 0), (8, 4, 4, 1), (6, 2, 2, 1)]
 
 
 def _random_dmodk_fabric(rng: random.Random):
@@ -205,14 +207,14 @@ def _random_dmodk_fabric(rng: random.Random):
 
 
 def _dmodk_case(rng: random.Random, gpus: int, servers: int) -> SimulationOptions:
-    inside = rng.choice(["ring", "ring-bidirectional", "direct", "halving-doubling"])
+    inside = rng.choice(["ring", "ring-bidirectional", "direct"] + (["halving-doubling"] if gpus & (gpus - 1) == 0 else []))
     return SimulationOptions(collective=rng.choice(["all-reduce", "reduce-scatter", "all-gather"]),
                              algorithm=(inside, "halving-doubling"), dims=(gpus, servers),
                              model=rng.choice(["aware", "unaware"]), size_bytes=rng.choice([1 << 20, 3 << 20, 1000]),
                              chunks=rng.randint(1, 2), routing_policy="scale-out=d-mod-k", top_links=None)
 
 
-@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("seed", range(8))
 def test_structure_proves_the_d_mod_k_fold_on_random_clos(seed):
     """On random symmetric Clos fabrics (server shapes, radix, tiers, NICs) with d-mod-k routing, the
     fold over the servers' XORs is proved from the structure alone (symmetry_proof: server 0's routes,
