@@ -44,6 +44,9 @@ def load_document(
         return import_simgrid(str(path))
 
     path = resolve_source(path)
+    if path.is_dir():
+        raise InfraGraphError(Diagnostic("is a directory; expected an .igl program, an InfraGraph YAML/JSON "
+                                         "document or a blueprint name such as std.fabrics.clos", Location(str(path))))
     if path.suffix == ".igl":
         from . import lang  # the language is only loaded when an .igl file is given
 

@@ -264,3 +264,12 @@ def test_json_count_written_as_float_reads_as_that_integer(tmp_path, capsys):
     path = write(tmp_path, "d.json", json_text(_set("instances", 1, "count", 1.0)))
     code, out = cli(capsys, "validate", path)
     assert code == 0 and "valid (13 nodes, 12 edges)" in out
+
+
+@pytest.mark.parametrize("name", ["fabrics", "fabric.yaml"])
+def test_a_directory_given_as_the_source_says_so(tmp_path, capsys, name):
+    """Was "unknown file type ''; expected .igl, .yaml, .yml or .json" (or, for a folder named like a
+    document, an unreadable-file error)."""
+    (tmp_path / name).mkdir()
+    code, out = cli(capsys, "simulate", tmp_path / name)
+    assert code == 1 and out.startswith(f"{tmp_path / name}: error: is a directory; expected an .igl program"), out
