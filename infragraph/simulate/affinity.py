@@ -36,12 +36,13 @@ _NOT_ON_PCIE = ("xpu", "nic", "switch", "port")
 class Affinity:
     """Per NPU rank: the NIC node it uses towards other servers (NO_NIC: none) and its server id;
     the GPUs that do not forward; the NIC ASICs that must not forward when the NICs are bound
-    (empty unless every NPU has a NIC: a NIC-less GPU's plain route may need to cross one)."""
+    (empty unless every NPU has a NIC: a NIC-less GPU's plain route may need to cross one).
+    Arrays (int64), one entry per rank or node: a million-GPU fabric has no Python object per GPU."""
 
-    nic: list[int]
-    server: list[int]
-    quiet_gpus: list[int]
-    bound_nics: list[int]
+    nic: np.ndarray
+    server: np.ndarray
+    quiet_gpus: np.ndarray
+    bound_nics: np.ndarray
 
 
 def affinity(g: FQG, npu_nodes: np.ndarray) -> Affinity:
@@ -49,24 +50,24 @@ def affinity(g: FQG, npu_nodes: np.ndarray) -> Affinity:
     types = list(g.type_names)
     kind = np.asarray(g.node_type, dtype=np.int64)
     npus = np.asarray(npu_nodes, dtype=np.int64)
-    inst = np.asarray(g.node_instance, dtype=np.int64)
-    copy = np.asarray(g.node_copy, dtype=np.int64)
-    _, server = np.unique(np.stack([inst[npus], copy[npus]]), axis=1, return_inverse=True)
-    nic = [NO_NIC] * npus.size
-    per_instance: dict[int, dict[int, int]] = {}  # instance -> {local GPU offset: local NIC offset}
-    for r, n in enumerate(npus.tolist()):
-        i = int(inst[n])
-        if i not in per_instance:
-            per_instance[i] = _nearest_nics(g, i, kind, types)
+    inst = np.asarray(g.node_instance, dtype=np.int64)[npus]
+    copy = np.asarray(g.node_copy, dtype=np.int64)[npus]
+    # Servers numbered in (instance, copy) order.
+    _, server = np.unique(inst * (int(copy.max(initial=0)) + 1) + copy, return_inverse=True)
+    nic = np.full(npus.size, NO_NIC, dtype=np.int64)
+    for i in np.unique(inst).tolist():  # every copy of an instance is alike: one table per instance
         info = g.instances[i]
-        base = info.first_node + int(copy[n]) * info.nodes_per_copy
-        local = per_instance[i].get(n - base)
-        if local is not None:
-            nic[r] = base + local
-    every = all(x != NO_NIC for x in nic)
-    return Affinity(nic=nic, server=server.reshape(-1).tolist(),
-                    quiet_gpus=_non_router_gpus(g, kind, types).tolist(),
-                    bound_nics=np.flatnonzero(kind == types.index("nic")).tolist() if every else [])
+        table = np.full(info.nodes_per_copy, -1, dtype=np.int64)  # local GPU offset -> local NIC offset
+        for gpu, local_nic in _nearest_nics(g, i, kind, types).items():
+            table[gpu] = local_nic
+        at = np.flatnonzero(inst == i)
+        base = info.first_node + copy[at] * info.nodes_per_copy
+        local = table[npus[at] - base]
+        nic[at] = np.where(local >= 0, base + local, NO_NIC)
+    every = bool((nic != NO_NIC).all())
+    return Affinity(nic=nic, server=server.reshape(-1).astype(np.int64),
+                    quiet_gpus=_non_router_gpus(g, kind, types).astype(np.int64),
+                    bound_nics=np.flatnonzero(kind == types.index("nic")) if every else np.zeros(0, dtype=np.int64))
 
 
 def _nearest_nics(g: FQG, i: int, kind: np.ndarray, types: list[str]) -> dict[int, int]:

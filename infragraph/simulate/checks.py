@@ -33,24 +33,80 @@ _FREE = 1 << 28  # Mbit/s (268 Tbit/s): a link with no stated bandwidth (free wi
 
 def injection_gbps(g: FQG, npu: int, peers: np.ndarray) -> float:
     """Maximum flow in Gbit/s from node `npu` to the nodes `peers` over the graph (links carry their
-    bandwidth in each direction). Infinite when a free (unrated) path joins them."""
-    from scipy.sparse import coo_matrix  # here, not at the top: a workload replay never needs scipy (start-up)
-    from scipy.sparse.csgraph import maximum_flow
+    bandwidth in each direction). Infinite when a free (unrated) path joins them.
 
-    n = g.num_nodes
+    Solved first on the nodes within a few hops of `npu` (FIRST_RADIUS, doubling): a flow there is
+    a flow of the whole graph, and it is the whole graph's maximum when the minimum cut it finds
+    stays inside (every node on the NPU's side of the cut has all its neighbours in the ball, so
+    the cut is one of the whole graph with the same capacity). On a million-GPU Clos the NPU's
+    own links are that cut, a few thousand nodes away from the rest of the six million."""
     bw = np.asarray(g.edge_bandwidth_gbps(), dtype=np.float64)
     cap = np.where(np.isnan(bw), _FREE, np.minimum(np.floor(bw * _MBPS), _FREE))
-    src, dst = np.asarray(g.edge_src, dtype=np.int64), np.asarray(g.edge_dst, dtype=np.int64)
+    src, dst = np.asarray(g.edge_src, dtype=np.int32), np.asarray(g.edge_dst, dtype=np.int32)
     peers = np.asarray(peers, dtype=np.int64)
+    hops = np.full(g.num_nodes, -1, dtype=np.int32)  # hops from npu (-1: not reached yet)
+    hops[npu], reached, radius = 0, 0, FIRST_RADIUS
+    while True:
+        reached = _widen(hops, src, dst, reached, radius)
+        if reached < radius:  # the ball is the NPU's whole component
+            return _max_flow(hops >= 0, npu, src, dst, cap, peers, hops, None)
+        flow = _max_flow(hops >= 0, npu, src, dst, cap, peers, hops, radius)
+        if flow is not None:
+            return flow
+        radius *= 2
+
+
+FIRST_RADIUS = 4  # hops: a GPU, its server's switch chips and PCIe tree, the GPUs beside it
+
+
+def _widen(hops: np.ndarray, src: np.ndarray, dst: np.ndarray, reached: int, radius: int) -> int:
+    """Breadth-first from the nodes at `reached` hops up to `radius` hops, filling `hops`; the
+    farthest level reached (below `radius` when the component ends first)."""
+    while reached < radius:
+        a, b = hops[src] == reached, hops[dst] == reached
+        nxt = np.concatenate([dst[a], src[b]])
+        nxt = nxt[hops[nxt] < 0]
+        if not nxt.size:
+            return reached
+        reached += 1
+        hops[nxt] = reached
+    return reached
+
+
+def _max_flow(inside: np.ndarray, npu: int, src: np.ndarray, dst: np.ndarray, cap: np.ndarray, peers: np.ndarray,
+              hops: np.ndarray, radius: int | None) -> float | None:
+    """The maximum flow from `npu` to `peers` over the edges with both ends `inside`, in Gbit/s;
+    with a `radius`, None unless the minimum cut lies within `radius - 1` hops (then it is the
+    whole graph's)."""
+    from scipy.sparse import coo_matrix  # here, not at the top: a workload replay never needs scipy (start-up)
+    from scipy.sparse.csgraph import breadth_first_order, maximum_flow
+
+    nodes = np.flatnonzero(inside)
+    local = np.full(inside.size, -1, dtype=np.int64)
+    local[nodes] = np.arange(nodes.size)
+    keep = inside[src] & inside[dst]
+    a, b, c = local[src[keep]], local[dst[keep]], cap[keep]
+    p = local[peers[inside[peers]]]
+    n = nodes.size
     sink, source = n, n + 1  # the source feeds the NPU at most _FREE, so no sum can overflow int32
-    rows = np.concatenate([src, dst, peers, [source]])
-    cols = np.concatenate([dst, src, np.full(peers.size, sink), [int(npu)]])
-    caps = np.concatenate([cap, cap, np.full(peers.size, _FREE), [_FREE]])
+    rows = np.concatenate([a, b, p, [source]])
+    cols = np.concatenate([b, a, np.full(p.size, sink), [local[npu]]])
+    caps = np.concatenate([c, c, np.full(p.size, _FREE), [_FREE]])
     m = coo_matrix((caps, (rows, cols)), shape=(n + 2, n + 2)).tocsr()
     m.sum_duplicates()  # parallel links add up
     m.data = np.minimum(m.data, _FREE).astype(np.int32)
-    flow = maximum_flow(m, source, sink).flow_value
-    return float("inf") if flow >= _FREE else flow / _MBPS
+    result = maximum_flow(m, source, sink)
+    if result.flow_value >= _FREE:
+        return float("inf")  # a free path: no cut of rated links bounds it (the ball's flow is a real one)
+    if radius is not None:
+        residual = (m - result.flow).tocsr()
+        residual.data = (residual.data > 0).astype(np.int8)
+        residual.eliminate_zeros()
+        cut_side = breadth_first_order(residual, source, return_predecessors=False)
+        cut_side = cut_side[cut_side < n]
+        if (hops[nodes[cut_side]] >= radius).any():
+            return None
+    return result.flow_value / _MBPS
 
 
 def injection_bound_gbps(g: FQG, npu_nodes: np.ndarray, collective: str, groups: list[list[int]],
@@ -69,8 +125,9 @@ def injection_bound_gbps(g: FQG, npu_nodes: np.ndarray, collective: str, groups:
             np.bincount(g.edge_dst, weights=bw, minlength=g.num_nodes)
         candidates = list(dict.fromkeys([group[int(np.argmin(at_node[nodes]))], group[0]]))
     best = (float("inf"), candidates[0])
+    members = np.asarray(group, dtype=np.int64)
     for rank in candidates:
-        peers = npu_nodes[[r for r in group if r != rank]]
+        peers = npu_nodes[members[members != rank]]
         best = min(best, (injection_gbps(g, int(npu_nodes[rank]), peers), rank))
     return best
 

@@ -35,19 +35,27 @@ class Planes:
 def nvswitch_planes(g: FQG, bandwidth_gbps: np.ndarray) -> Planes | None:
     """Merge each server's NVSwitch chips (switch nodes inside a server linked to its GPUs);
     None when no server has more than one."""
-    key = g.node_instance.astype(np.int64) * (1 << 32) + g.node_copy.astype(np.int64)
-    src, dst = np.asarray(g.edge_src).copy(), np.asarray(g.edge_dst).copy()
-    tname = np.asarray(g.type_names, dtype=object)[g.node_type]
-    xpu, sw = tname == "xpu", tname == "switch"
-    up = (key[src] == key[dst]) & ((xpu[src] & sw[dst]) | (sw[src] & xpu[dst]))
+    src, dst = np.asarray(g.edge_src), np.asarray(g.edge_dst)
+    code = {t: i for i, t in enumerate(g.type_names)}
+    xpu, sw = g.node_type == code.get("xpu", -1), g.node_type == code.get("switch", -1)
+    up = (xpu[src] & sw[dst]) | (sw[src] & xpu[dst])
     if not up.any():
         return None
+    key = g.node_instance.astype(np.int64) * (1 << 32) + g.node_copy.astype(np.int64)
+    up[up] = key[src[up]] == key[dst[up]]  # inside one server
+    if not up.any():
+        return None
+    src, dst = src.copy(), dst.copy()
     gpu = np.where(xpu[src], src, dst)
     chip = np.where(xpu[src], dst, src)
-    first: dict[int, int] = {}
-    for c in np.unique(chip[up]).tolist():
-        first.setdefault(int(key[c]), c)
-    rep = np.array([first[int(key[c])] for c in chip[up].tolist()])
+    # Each server's representative chip: its lowest-numbered one.
+    chips = np.unique(chip[up])
+    servers, lowest = np.unique(key[chips], return_index=True)
+
+    def first(c: np.ndarray) -> np.ndarray:
+        return chips[lowest[np.searchsorted(servers, key[c])]]
+
+    rep = first(chip[up])
     if (rep == chip[up]).all():
         return None
     ids = np.flatnonzero(up)
@@ -60,16 +68,15 @@ def nvswitch_planes(g: FQG, bandwidth_gbps: np.ndarray) -> Planes | None:
         bundles.append(block)
         bw[block[0]] = bw[block].sum()
     # The carrying edge runs GPU -> representative chip, keeping its direction (link 2e = src -> dst).
-    for e in np.concatenate([b[:1] for b in bundles]).tolist():
-        r = first[int(key[chip[e]])]
-        if xpu[src[e]]:
-            dst[e] = r
-        else:
-            src[e] = r
+    carrying = np.concatenate([b[:1] for b in bundles])
+    r = first(chip[carrying])
+    forward = xpu[src[carrying]]
+    dst[carrying[forward]] = r[forward]
+    src[carrying[~forward]] = r[~forward]
     return Planes(src, dst, bw, bundles)
 
 
-def spread_bundles(planes: Planes, link_bytes: list[float], link_busy_ns: list[float]) -> tuple[list, list]:
+def spread_bundles(planes: Planes, link_bytes: np.ndarray, link_busy_ns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per-directed-link bytes and busy time of the merged run, spread evenly over each bundle's
     links (directed link 2e runs edge e forwards, 2e + 1 backwards): each carries 1/k of the
     bytes at 1/k of the bandwidth, so it is busy as long as the merged link was."""
@@ -80,4 +87,4 @@ def spread_bundles(planes: Planes, link_bytes: list[float], link_busy_ns: list[f
             links = 2 * b + d
             v[links] = v[links].sum() / b.size
             busy[links] = busy[links].max()
-    return v.tolist(), busy.tolist()
+    return v, busy

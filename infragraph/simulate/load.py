@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from ..graph import FQG
-from ..uniques import unique_rows
+from ..uniques import dense_ids
 
 CABLE, INTERNAL = "cable", "internal"
 PERCENTILES = (50, 90, 99)
@@ -48,8 +48,11 @@ def link_tiers(g: FQG) -> LinkTiers:
     ia = np.asarray(g.node_instance, dtype=np.int64)[np.asarray(g.edge_src, dtype=np.int64)]
     ib = np.asarray(g.node_instance, dtype=np.int64)[np.asarray(g.edge_dst, dtype=np.int64)]
     lo, hi = np.minimum(ia, ib), np.maximum(ia, ib)
-    keys, inverse = unique_rows(np.stack([~is_cable, lo, hi, link], axis=1))
-    keys = keys.T
+    # One integer per (internal, instance, instance, link class), ordered as those tuples: a few
+    # distinct values over millions of edges, numbered by a table (uniques.dense_ids), no sort.
+    ni, nl = len(g.instances), len(g.links) + 1
+    code, inverse = dense_ids(((~is_cable * ni + lo) * ni + hi) * nl + link)
+    keys = np.stack([code // (ni * ni * nl), code // (ni * nl) % ni, code // nl % ni, code % nl])
     # Pairs of instances joined by more than one kind of cable get the link description appended.
     classes_per_pair: dict[tuple[int, int], set[str]] = {}
     for internal, a, b, k in keys.T.tolist():

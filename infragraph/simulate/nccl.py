@@ -107,9 +107,9 @@ def server_of_npus(g: FQG, npu_nodes: np.ndarray) -> np.ndarray:
     """Per NPU, the id of its server (a top-level device copy holding a NIC), or -1."""
     key = g.node_instance.astype(np.int64) * (1 << 32) + g.node_copy.astype(np.int64)
     nic_types = [i for i, t in enumerate(g.type_names) if t == "nic"]
-    hosts = set(key[np.isin(g.node_type, nic_types)].tolist()) if nic_types else set()
+    hosts = np.unique(key[np.isin(g.node_type, nic_types)])
     keys = key[npu_nodes]
-    return np.array([k if k in hosts else -1 for k in keys.tolist()], dtype=np.int64)
+    return np.where(np.isin(keys, hosts), keys, -1)
 
 
 def _arch(per_gpu_gbytes: float) -> str:
@@ -136,24 +136,25 @@ def servers(g: FQG, npu_nodes: np.ndarray, group: list[int]) -> Servers | None:
     inside = key == key[first]
     src, dst = np.asarray(g.edge_src), np.asarray(g.edge_dst)
     bw = np.nan_to_num(np.asarray(g.edge_bandwidth_gbps(), dtype=np.float64))
-    tname = np.asarray(g.type_names, dtype=object)[g.node_type]
+    code = {t: i for i, t in enumerate(g.type_names)}
+    switch, xpu = code.get("switch", -1), code.get("xpu", -1)
     # Scale-up links of the first GPU: to a switch chip or another GPU inside its server.
     other = np.where(src == first, dst, np.where(dst == first, src, -1))
     mine = (other >= 0) & inside[np.maximum(other, 0)]
-    kinds = tname[np.maximum(other, 0)]
-    scaleup = mine & ((kinds == "switch") | (kinds == "xpu"))
+    kinds = g.node_type[np.maximum(other, 0)]
+    scaleup = mine & ((kinds == switch) | (kinds == xpu))
     scaleup_gbps = float(bw[scaleup].sum())
-    nvswitch = bool((mine & (kinds == "switch")).any())
+    nvswitch = bool((mine & (kinds == switch)).any())
     # Cables out of the server (one end inside, the other outside).
     out = inside[src] != inside[dst]
     nics = int(out.sum())
     per_server = int(counts[0])
     nic_gbps = float(bw[out].sum()) / per_server if nics else 0.0
-    switch_nodes = np.flatnonzero(tname == "switch")
-    reducing = {n for n, v in g.node_annotation(REDUCTION_ATTRIBUTE).items() if str(v).lower() in ("true", "1", "yes")}
-    nvls = any(n in reducing for n in switch_nodes[inside[switch_nodes]].tolist())
-    server_keys = set(key[npu_nodes[np.asarray(group)]].tolist())
-    sharp = any(n in reducing and key[n] not in server_keys for n in switch_nodes.tolist())
+    reducing = np.array(sorted(n for n, v in g.node_annotation(REDUCTION_ATTRIBUTE).items()
+                               if str(v).lower() in ("true", "1", "yes")), dtype=np.int64)
+    reducing = reducing[g.node_type[reducing] == switch]  # in-switch reduction: switch chips only
+    nvls = bool(inside[reducing].any())
+    sharp = bool((~np.isin(key[reducing], key[npu_nodes[np.asarray(group)]])).any())
     return Servers(nodes=len(ids), ppn=ppn, arch=_arch(scaleup_gbps / 8), intra="NVL" if scaleup_gbps else "PCI",
                    nvswitch=nvswitch, scaleup_gbps=scaleup_gbps, nic_gbps=nic_gbps, nics=nics, nvls=nvls,
                    sharp=sharp)

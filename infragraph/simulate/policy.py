@@ -70,11 +70,11 @@ def scale_up_edges(g: FQG) -> np.ndarray:
     return (xpu[src] & up[dst]) | (xpu[dst] & up[src])
 
 
-def edge_policies(scale_up: np.ndarray, policy: dict[str, str]) -> list[int]:
+def edge_policies(scale_up: np.ndarray, policy: dict[str, str]) -> np.ndarray:
     """Engine code per edge: the policy's index, plus 4 on a scale-up link (which the router prefers
     among equally short ways: a GPU's NVLinks before its PCIe link, however fast each lane)."""
     codes = np.where(scale_up, POLICIES.index(policy["scale-up"]) + 4, POLICIES.index(policy["scale-out"]))
-    return codes.astype(np.uint8).tolist()
+    return codes.astype(np.uint8)
 
 
 def describe(policy: dict[str, str]) -> str:

@@ -194,14 +194,36 @@ def prepare(g: FQG) -> PreparedGraph:
     p = PreparedGraph(g=g, npu_nodes=npus, unspecified_bandwidth_edges=int(np.isnan(bw).sum()))
     p.arrays = dict(
         num_nodes=g.num_nodes,
-        edge_src=np.asarray(g.edge_src).tolist(),
-        edge_dst=np.asarray(g.edge_dst).tolist(),
-        edge_bandwidth_gbps=bw.tolist(),
-        edge_latency_ns=lat.tolist(),
-        npu_nodes=npus.tolist(),
-        node_kind=np.asarray(g.node_type, dtype=np.int32).tolist(),
+        edge_src=np.asarray(g.edge_src),
+        edge_dst=np.asarray(g.edge_dst),
+        edge_bandwidth_gbps=bw,
+        edge_latency_ns=lat,
+        npu_nodes=npus,
+        node_kind=np.asarray(g.node_type),
     )
     return p
+
+
+# The engine's array arguments and their element types: they cross as little-endian bytes
+# (simengine/src/python.rs), not as a Python object per value (16 M directed links at 1 M GPUs).
+ENGINE_COLUMNS = {"edge_src": "<u4", "edge_dst": "<u4", "edge_bandwidth_gbps": "<f8", "edge_latency_ns": "<f8",
+                  "npu_nodes": "<u4", "node_kind": "<i4", "no_transit_nodes": "<u4", "npu_nic": "<u4",
+                  "npu_server": "<u4", "edge_policy": "u1"}
+# The engine's per-rank and per-directed-link results, as it returns them (bytes) and their types.
+RESULT_COLUMNS = {"rank_finish_ns": "<f8", "bytes_sent_per_rank": "<f8", "bytes_received_per_rank": "<f8",
+                  "link_bytes": "<f8", "link_busy_ns": "<f8", "link_routes": "<u4"}
+
+
+def _engine_columns(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """`kwargs` with its arrays (ENGINE_COLUMNS) as the little-endian bytes the engine reads."""
+    return {k: np.ascontiguousarray(v, dtype=ENGINE_COLUMNS[k]).tobytes() if k in ENGINE_COLUMNS else v
+            for k, v in kwargs.items()}
+
+
+def _result_columns(raw: dict[str, Any]) -> dict[str, Any]:
+    """The engine's result with its per-rank and per-link bytes (RESULT_COLUMNS) as numpy arrays; a
+    rank that never finished has finish time NaN."""
+    return {k: np.frombuffer(v, dtype=RESULT_COLUMNS[k]) if k in RESULT_COLUMNS else v for k, v in raw.items()}
 
 
 def _astra_direct_dims(p: PreparedGraph, dims: tuple[int, ...]) -> list[int] | None:
@@ -237,8 +259,8 @@ def dim_bandwidths(p: PreparedGraph, dims: Sequence[int]) -> list[float]:
     if not dims or math.prod(dims) != int(p.npu_nodes.size):
         raise error("inter-dimension scheduling other than baseline needs logical dimensions covering every NPU "
                     "(--dims or the graph's 'dims' annotation)")
-    src = np.asarray(p.arrays["edge_src"])
-    dst = np.asarray(p.arrays["edge_dst"])
+    src = np.asarray(p.arrays["edge_src"], dtype=np.int64)
+    dst = np.asarray(p.arrays["edge_dst"], dtype=np.int64)
     bw = np.asarray(p.arrays["edge_bandwidth_gbps"], dtype=np.float64)
     # Links are full duplex: walk them both ways.
     heads, tails, rates = np.concatenate([src, dst]), np.concatenate([dst, src]), np.concatenate([bw, bw])
@@ -384,7 +406,7 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
     p = g if isinstance(g, PreparedGraph) else prepare(g)
     kwargs, opts, plan, planes, policy, used, algorithm, groups = engine_call(p, opts)
     try:
-        raw = simulate_arrays()(**kwargs, progress=progress, progress_interval_s=progress_interval_s)
+        raw = _result_columns(simulate_arrays()(**kwargs, progress=progress, progress_interval_s=progress_interval_s))
     except engine_error_type() as exc:
         raise engine_error(p.g, exc) from None
     except (TypeError, OverflowError) as exc:  # a negative count or a non-number option
@@ -575,23 +597,22 @@ def engine_call(p: PreparedGraph, opts: SimulationOptions) -> EngineCall:
     if plan is not None:
         kwargs.update(collective=plan.collective, size_bytes=plan.size_bytes, chunks=plan.chunks,
                       active_chunks=plan.active_chunks,
-                      endpoint_delay_ns=0.0, edge_bandwidth_gbps=plan.bandwidth_gbps.tolist(),
-                      edge_latency_ns=[0.0] * len(p.arrays["edge_latency_ns"]),
+                      endpoint_delay_ns=0.0, edge_bandwidth_gbps=plan.bandwidth_gbps,
+                      edge_latency_ns=np.zeros(len(p.arrays["edge_latency_ns"])),
                       optimization="localBWAware", local_mem_bw_gb_per_s=None)
     planes = None
     bandwidth = kwargs["edge_bandwidth_gbps"]
     named_paths = any(a[10] for entry in kwargs["schedules"] for a in entry)
-    if routes.get("edge_policy") and policy["scale-up"] == "spray" and _alike(bandwidth, p.scale_up) and not named_paths:
+    if len(routes.get("edge_policy", ())) and policy["scale-up"] == "spray" and _alike(bandwidth, p.scale_up) and not named_paths:
         # Spraying over a server's NVSwitch chips and parallel NVLinks, with every lane alike, loads
         # each lane equally: the same as one link of their summed bandwidth per GPU (and far fewer
         # flows than one part per chip and lane). Parts remain where lanes differ.
         planes = nvswitch_planes(p.g, np.asarray(bandwidth, dtype=np.float64))
         if planes is not None:
-            kwargs.update(edge_src=planes.edge_src.tolist(), edge_dst=planes.edge_dst.tolist(),
-                          edge_bandwidth_gbps=planes.bandwidth_gbps.tolist())
+            kwargs.update(edge_src=planes.edge_src, edge_dst=planes.edge_dst, edge_bandwidth_gbps=planes.bandwidth_gbps)
     if opts.max_events is not None:
         kwargs["max_events"] = int(opts.max_events)
-    return EngineCall(kwargs, opts, plan, planes, policy, used, tuple(algorithm), groups)
+    return EngineCall(_engine_columns(kwargs), opts, plan, planes, policy, used, tuple(algorithm), groups)
 
 
 def _check_schedule_fits(opts: SimulationOptions, dims: Sequence[int], group_size: int) -> None:
@@ -661,7 +682,7 @@ def _apply_nccl(raw: dict[str, Any], plan, opts: SimulationOptions, n: int) -> N
     """NCCL mode: add NCCL's modelled latency of the call to every finish time, and state the
     bandwidths of the collective asked for (the engine may have run its link-load equivalent: NVLS)."""
     base = plan.latency_ns
-    raw["rank_finish_ns"] = [None if f is None else f + base for f in raw["rank_finish_ns"]]
+    raw["rank_finish_ns"] = raw["rank_finish_ns"] + base  # NaN (never finished) stays NaN
     raw["collective_time_ns"] = float(raw["collective_time_ns"]) + base
     t = raw["collective_time_ns"]
     data = float(opts.size_bytes) * (n if opts.collective == "all-gather" else 1)
@@ -679,10 +700,11 @@ def _routing(p: PreparedGraph, opts: SimulationOptions) -> tuple[dict[str, Any],
         p.scale_up = scale_up_edges(p.g)
     a = p.affinity
     bind = opts.nic_affinity and opts.routing != "dor"
+    none = np.zeros(0, dtype=np.int64)
     routes: dict[str, Any] = dict(
-        no_transit_nodes=([] if opts.gpu_transit else a.quiet_gpus) + (a.bound_nics if bind else []),
-        npu_nic=a.nic if bind else [],
-        npu_server=a.server if bind else [],
+        no_transit_nodes=np.concatenate([none if opts.gpu_transit else a.quiet_gpus, a.bound_nics if bind else none]),
+        npu_nic=a.nic if bind else none,
+        npu_server=a.server if bind else none,
     )
     if opts.routing_policy is not None:
         policy = parse_policy(opts.routing_policy, "routing policy (--routing-policy)")
@@ -694,13 +716,13 @@ def _routing(p: PreparedGraph, opts: SimulationOptions) -> tuple[dict[str, Any],
     return routes, policy
 
 
-def _alike(bandwidth_gbps: list[float], scale_up: np.ndarray) -> bool:
+def _alike(bandwidth_gbps: np.ndarray, scale_up: np.ndarray) -> bool:
     """Every scale-up lane has the same bandwidth (spraying then loads them all equally)."""
     bw = np.asarray(bandwidth_gbps, dtype=np.float64)[scale_up]
     return bool(bw.size) and bool(np.all(bw == bw[0]))
 
 
-def _collisions(p: PreparedGraph, policy: dict[str, str], link_routes: list[int]) -> dict[str, int]:
+def _collisions(p: PreparedGraph, policy: dict[str, str], link_routes: np.ndarray) -> dict[str, int]:
     """Over the directed links whose tier pins each connection to one way picked without regard to
     load (ecmp's hash, d-mod-k's destination digits): how many carried traffic, how many carried 2
     or more connections (collisions), and the most connections on one."""
@@ -728,23 +750,26 @@ def _result(p: PreparedGraph, opts: SimulationOptions, groups: list[list[int]], 
     busiest = used[np.lexsort((~np.repeat(p.tiers.is_cable, 2)[used], -util[used]))]
     if opts.top_links is not None:
         busiest = busiest[:opts.top_links]
-    names = g.node_names
+    ends = np.stack([g.edge_src[busiest // 2], g.edge_dst[busiest // 2]])
+    ends[:, busiest % 2 == 1] = ends[::-1, busiest % 2 == 1]  # directed link 2e + 1 runs dst -> src
+    src_names, dst_names = g.names_of(ends[0]), g.names_of(ends[1])
     links = []
-    for l in busiest.tolist():
+    for i, l in enumerate(busiest.tolist()):
         e = l // 2
-        a, b = _directed(g, l)
         links.append({
             "edge": e,
-            "src": names[a],
-            "dst": names[b],
+            "src": src_names[i],
+            "dst": dst_names[i],
             "link": g.links[int(g.edge_link[e])].name,
             "bytes": float(link_bytes[l]),
             "utilization": float(util[l]),
             "tier": p.tiers.names[int(p.tiers.edge_tier[e])],
         })
-    finish = raw["rank_finish_ns"]
+    finished = ~np.isnan(raw["rank_finish_ns"])
+    finish = raw["rank_finish_ns"].tolist()
     npus = p.npu_nodes.tolist()
-    sent, received = raw["bytes_sent_per_rank"], raw["bytes_received_per_rank"]
+    npu_names = g.names_of(p.npu_nodes)
+    sent, received = raw["bytes_sent_per_rank"].tolist(), raw["bytes_received_per_rank"].tolist()
     out: dict[str, Any] = {
         "graph": g.name,
         "collective": opts.collective,
@@ -768,9 +793,9 @@ def _result(p: PreparedGraph, opts: SimulationOptions, groups: list[list[int]], 
         "algorithm_bandwidth_gb_per_s": float(raw["algorithm_bandwidth_gb_per_s"]),
         "bus_bandwidth_gb_per_s": float(raw["bus_bandwidth_gb_per_s"]),
         "ranks": [
-            {"rank": r, "node": names[npus[r]], "finish_ns": finish[r],
+            {"rank": r, "node": npu_names[r], "finish_ns": finish[r],
              "bytes_sent": float(sent[r]), "bytes_received": float(received[r])}
-            for r in range(len(npus)) if finish[r] is not None
+            for r in np.flatnonzero(finished).tolist()
         ],
         "flows": {
             "count": int(raw["messages"]),
@@ -803,7 +828,7 @@ def _result(p: PreparedGraph, opts: SimulationOptions, groups: list[list[int]], 
         if key not in p.injection:
             p.injection[key] = injection_bound_gbps(g, p.npu_nodes, opts.collective, groups, opts.root)
         inj = p.injection[key]
-        out["warnings"] = warnings(out, util, lambda l: _directed_name(g, l), inj, names[npus[inj[1]]])
+        out["warnings"] = warnings(out, util, lambda l: _directed_name(g, l), inj, npu_names[inj[1]])
     if opts.trace:
         out["trace"] = [
             {"src_rank": sr, "dst_rank": dr, "bytes": b, "start_ns": s, "end_ns": e}

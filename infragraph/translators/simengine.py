@@ -22,6 +22,8 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from ..graph.export import to_json_dict
 from ..graph.fqg import FQG
 from ..simulate import prepare
@@ -69,7 +71,7 @@ class SimEngine(Translator):
         refuse(diags)
         scheduling, queue_notes = engine_scheduling(values)
         notes += queue_notes
-        arrays = dict(prepared.arrays)
+        arrays = {k: v.tolist() if isinstance(v, np.ndarray) else v for k, v in prepared.arrays.items()}
         arrays["edge_bandwidth_gbps"] = _null_nan(arrays["edge_bandwidth_gbps"])
         arrays["edge_latency_ns"] = _null_nan(arrays["edge_latency_ns"])
         names = g.node_names

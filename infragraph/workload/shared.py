@@ -41,7 +41,7 @@ from ..simulate.engine import engine_error, engine_error_type, simulate_arrays
 from ..simulate.lanes import nvswitch_planes, spread_bundles
 from ..simulate.load import link_tiers
 from ..simulate.nccl import Servers, bus_factor, derated_bandwidth
-from ..simulate.run import EngineCall, PreparedGraph, engine_call
+from ..simulate.run import ENGINE_COLUMNS, EngineCall, PreparedGraph, engine_call
 from .timing import CollectiveTimer
 from .trace import COLLECTIVE_TYPES, KIND_CODES, Workload
 
@@ -168,11 +168,13 @@ class SharedNetwork:
             timer.tier_bytes[name] += float(b[per_link == t].sum())
 
 
-def nccl_links(p: PreparedGraph, call: EngineCall, s: Servers) -> list[float]:
+def nccl_links(p: PreparedGraph, call: EngineCall, s: Servers) -> bytes:
     """Per edge of the engine's fabric (`call`'s, NVSwitch chips merged where it merges them), the
-    bandwidth NCCL credits it with on the servers `s` (`nccl.derated_bandwidth` at full payload)."""
+    bandwidth NCCL credits it with on the servers `s` (`nccl.derated_bandwidth` at full payload), as
+    the engine takes it (little-endian f64 bytes: simulate.run.ENGINE_COLUMNS)."""
     bw = derated_bandwidth(p.g, np.asarray(p.arrays["edge_bandwidth_gbps"]), p.npu_nodes, s, 1.0)
-    return (bw if call.planes is None else nvswitch_planes(p.g, bw).bandwidth_gbps).tolist()
+    merged = bw if call.planes is None else nvswitch_planes(p.g, bw).bandwidth_gbps
+    return np.ascontiguousarray(merged, dtype=ENGINE_COLUMNS["edge_bandwidth_gbps"]).tobytes()
 
 
 def _shape(k: dict[str, Any], efficiency: float, latency_ns: float) -> tuple:
@@ -183,4 +185,4 @@ def _shape(k: dict[str, Any], efficiency: float, latency_ns: float) -> tuple:
 
 
 def _same(a: Any, b: Any) -> bool:
-    return a is b or list(a) == list(b)
+    return a is b or a == b  # engine arguments: numbers, or arrays as bytes (simulate.run.ENGINE_COLUMNS)

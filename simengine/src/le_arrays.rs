@@ -8,6 +8,11 @@ pub fn u32s(b: &[u8]) -> Vec<u32> {
     b.chunks_exact(4).map(|x| u32::from_le_bytes([x[0], x[1], x[2], x[3]])).collect()
 }
 
+/// i32 little-endian bytes -> values (a trailing partial element is ignored).
+pub fn i32s(b: &[u8]) -> Vec<i32> {
+    b.chunks_exact(4).map(|x| i32::from_le_bytes([x[0], x[1], x[2], x[3]])).collect()
+}
+
 /// f64 little-endian bytes -> values (a trailing partial element is ignored).
 pub fn f64s(b: &[u8]) -> Vec<f64> {
     b.chunks_exact(8).map(|x| f64::from_le_bytes(x.try_into().unwrap())).collect()

@@ -12,6 +12,7 @@ use crate::algorithms::{Algo, Op};
 use crate::dim_scheduling::{InterScheduling, IntraScheduling};
 use crate::engine::{simulate_watched as run, SimConfig};
 use crate::error::SimError;
+use crate::le_arrays::{f64s, i32s, pybytes, u32s};
 use crate::monitor::{Monitor, Progress};
 use crate::network::Model;
 use crate::pair_gate::PairOrder;
@@ -152,6 +153,11 @@ impl Monitor for PyMonitor {
 
 /// Simulates one collective on every process group concurrently.
 ///
+/// The per-node, per-edge and per-NPU arrays (`edge_*`, `npu_*`, `node_kind`, `no_transit_nodes`,
+/// `edge_policy`) come as little-endian bytes (numpy's `tobytes()`: u32 ids, f64 values, i32 kinds,
+/// u8 policies), and the per-rank and per-link results go back the same way, so a million-GPU
+/// fabric crosses without a Python object per value.
+///
 /// Units: bandwidth Gbit/s (1e9 bit/s), latency and delays ns, sizes bytes, local memory
 /// bandwidth GB/s (1e9 B/s). NaN bandwidth/latency marks an edge with no value (free wiring).
 /// `no_transit_nodes`: nodes routes may not pass through (besides `no_transit_kinds`);
@@ -171,16 +177,16 @@ impl Monitor for PyMonitor {
     endpoint_delay_ns=10.0, local_mem_bw_gb_per_s=None, optimization="localBWAware", scheduling="fifo",
     intra_dimension_scheduling="FIFO", inter_dimension_scheduling="ascending", dim_bandwidth=vec![],
     model="unaware", astra=false, routing="hops", ecmp=true, dor_dims=None, dor_direct_dims=vec![], dor_first_dim_only=false, trace=false,
-    node_kind=None, no_transit_kinds=vec![], no_transit_nodes=vec![], npu_nic=vec![], npu_server=vec![], edge_policy=vec![], pxn=false, cut_through_kinds=vec![], max_events=u64::MAX, symmetry=false, progress=None, progress_interval_s=0.2, schedules=vec![], starts=vec![], local_ring=false, workload=None))]
+    node_kind=None, no_transit_kinds=vec![], no_transit_nodes=None, npu_nic=None, npu_server=None, edge_policy=None, pxn=false, cut_through_kinds=vec![], max_events=u64::MAX, symmetry=false, progress=None, progress_interval_s=0.2, schedules=vec![], starts=vec![], local_ring=false, workload=None))]
 #[allow(clippy::too_many_arguments)]
 fn simulate<'py>(
     py: Python<'py>,
     num_nodes: usize,
-    edge_src: Vec<u32>,
-    edge_dst: Vec<u32>,
-    edge_bandwidth_gbps: Vec<f64>,
-    edge_latency_ns: Vec<f64>,
-    npu_nodes: Vec<u32>,
+    edge_src: &[u8],
+    edge_dst: &[u8],
+    edge_bandwidth_gbps: &[u8],
+    edge_latency_ns: &[u8],
+    npu_nodes: &[u8],
     collective: &str,
     size_bytes: f64,
     groups: Vec<Vec<u32>>,
@@ -204,12 +210,12 @@ fn simulate<'py>(
     dor_direct_dims: Vec<usize>,
     dor_first_dim_only: bool,
     trace: bool,
-    node_kind: Option<Vec<i32>>,
+    node_kind: Option<&[u8]>,
     no_transit_kinds: Vec<i32>,
-    no_transit_nodes: Vec<u32>,
-    npu_nic: Vec<u32>,
-    npu_server: Vec<u32>,
-    edge_policy: Vec<u8>,
+    no_transit_nodes: Option<&[u8]>,
+    npu_nic: Option<&[u8]>,
+    npu_server: Option<&[u8]>,
+    edge_policy: Option<&[u8]>,
     pxn: bool,
     cut_through_kinds: Vec<i32>,
     max_events: u64,
@@ -221,18 +227,21 @@ fn simulate<'py>(
     local_ring: bool,
     workload: Option<Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let npu_nodes = u32s(npu_nodes);
+    let (npu_nic, npu_server) = (u32s(npu_nic.unwrap_or_default()), u32s(npu_server.unwrap_or_default()));
+    let edge_policy = edge_policy.unwrap_or_default();
     let build = || -> Result<(Topology, CollectiveSpec, SimConfig), SimError> {
         let mut topo = Topology::new(
             num_nodes,
-            &edge_src,
-            &edge_dst,
-            &edge_bandwidth_gbps,
-            &edge_latency_ns,
-            node_kind.as_deref(),
+            &u32s(edge_src),
+            &u32s(edge_dst),
+            &f64s(edge_bandwidth_gbps),
+            &f64s(edge_latency_ns),
+            node_kind.map(i32s).as_deref(),
             &no_transit_kinds,
         )?;
         topo.set_cut_through_kinds(&cut_through_kinds);
-        topo.forbid_transit(&no_transit_nodes)?;
+        topo.forbid_transit(&u32s(no_transit_nodes.unwrap_or_default()))?;
         if npu_nic.len() != npu_server.len() || (!npu_nic.is_empty() && npu_nic.len() != npu_nodes.len()) {
             return Err(SimError::InvalidInput(format!(
                 "NIC affinity: {} NICs and {} server ids for {} NPUs; give one of each per NPU, or none",
@@ -386,14 +395,17 @@ fn simulate<'py>(
     let (algbw, busbw) = bandwidths(spec.op, spec.size_bytes, spec.groups[0].len(), out.collective_time_ns);
     let d = PyDict::new(py);
     d.set_item("collective_time_ns", out.collective_time_ns)?;
-    d.set_item("rank_finish_ns", &out.rank_finish_ns)?;
-    d.set_item("bytes_sent_per_rank", &out.bytes_sent_per_rank)?;
-    d.set_item("bytes_received_per_rank", &out.bytes_received_per_rank)?;
+    // Per rank and per directed link: little-endian columns (numpy.frombuffer), not a Python
+    // object per value (a million ranks, sixteen million links). A rank that never finished: NaN.
+    let finish: Vec<f64> = out.rank_finish_ns.iter().map(|f| f.unwrap_or(f64::NAN)).collect();
+    d.set_item("rank_finish_ns", pybytes(py, &finish, f64::to_le_bytes)?)?;
+    d.set_item("bytes_sent_per_rank", pybytes(py, &out.bytes_sent_per_rank, f64::to_le_bytes)?)?;
+    d.set_item("bytes_received_per_rank", pybytes(py, &out.bytes_received_per_rank, f64::to_le_bytes)?)?;
     d.set_item("algorithm_bandwidth_gb_per_s", algbw)?;
     d.set_item("bus_bandwidth_gb_per_s", busbw)?;
-    d.set_item("link_bytes", &out.link_bytes)?;
-    d.set_item("link_busy_ns", &out.link_busy_ns)?;
-    d.set_item("link_routes", &out.link_routes)?;
+    d.set_item("link_bytes", pybytes(py, &out.link_bytes, f64::to_le_bytes)?)?;
+    d.set_item("link_busy_ns", pybytes(py, &out.link_busy_ns, f64::to_le_bytes)?)?;
+    d.set_item("link_routes", pybytes(py, &out.link_routes, u32::to_le_bytes)?)?;
     d.set_item("messages", out.messages)?;
     d.set_item("delivered", out.delivered)?;
     d.set_item("fct_min_ns", if out.delivered > 0 { out.fct_min_ns } else { 0.0 })?;

@@ -28,7 +28,7 @@ def test_gpu_i_is_bound_to_nic_i_of_its_own_host():
     for gpu, nic in zip(names, (p.g.node_name(n) for n in a.nic)):
         host, _, i = gpu.rpartition(".gpu.")  # host.3.gpu.5 -> host.3.nic.5.asic.0
         assert nic == f"{host}.nic.{i}.asic.0", (gpu, nic)
-    assert len(set(a.server)) == 4 and a.server[:8] == [a.server[0]] * 8
+    assert len(set(a.server.tolist())) == 4 and a.server[:8].tolist() == [a.server[0]] * 8
     assert len(a.quiet_gpus) == 32  # no GPU is cabled to a GPU: none forwards
 
 

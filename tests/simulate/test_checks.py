@@ -89,3 +89,56 @@ def test_the_default_model_charges_contention():
     serialize = (1 << 20) * 8 / 100.0  # ns at 100 Gbit/s
     assert two["collective_time_ns"] - one["collective_time_ns"] == pytest.approx(serialize, rel=1e-3)
     assert codes(two) == [] and two["max_link_utilization"] <= 1.0
+
+
+def _whole_graph_injection(g, npu: int, peers) -> float:
+    """The maximum flow over the whole graph, built directly (the reference for the ball's shortcut)."""
+    import numpy as np
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import maximum_flow
+
+    free = 1 << 28
+    bw = np.asarray(g.edge_bandwidth_gbps(), dtype=np.float64)
+    cap = np.where(np.isnan(bw), free, np.minimum(np.floor(bw * 1000.0), free))
+    src, dst, n = np.asarray(g.edge_src, dtype=np.int64), np.asarray(g.edge_dst, dtype=np.int64), g.num_nodes
+    rows = np.concatenate([src, dst, peers, [n + 1]])
+    cols = np.concatenate([dst, src, np.full(len(peers), n), [npu]])
+    m = coo_matrix((np.concatenate([cap, cap, np.full(len(peers), free), [free]]), (rows, cols)),
+                   shape=(n + 2, n + 2)).tocsr()
+    m.sum_duplicates()
+    m.data = np.minimum(m.data, free).astype(np.int32)
+    flow = maximum_flow(m, n + 1, n).flow_value
+    return float("inf") if flow >= free else flow / 1000.0
+
+
+@pytest.mark.parametrize("radius", [1, 2, 4])
+def test_injection_solved_near_the_npu_is_the_whole_graphs_max_flow(monkeypatch, radius):
+    """The max flow is solved on the nodes within a few hops first (checks.FIRST_RADIUS, doubling);
+    on random graphs (parallel links, free wiring, islands) it equals the whole graph's, from
+    balls that hold the cut and balls that do not."""
+    import random
+
+    import numpy as np
+
+    from infragraph.simulate import checks
+
+    monkeypatch.setattr(checks, "FIRST_RADIUS", radius)
+    rng = random.Random(23)
+    for case in range(25):
+        n = rng.randrange(4, 30)
+        pairs = [(rng.randrange(n), rng.randrange(n)) for _ in range(rng.randrange(n, 3 * n))]
+        pairs = [(a, b) for a, b in pairs if a != b]
+        doc = simgraphs._npu_dict(f"random{case}", n, [], 100.0, 100.0)
+        doc["links"] = [simgraphs._link(f"l{i}", gbps, 100.0) for i, gbps in enumerate((10.0, 25.0, 100.0, 400.0))]
+        doc["links"].append({"name": "free", "physical": {"latency": {"choice": "ns", "ns": 100.0}}})
+        kinds = ["l0", "l1", "l2", "l3"] + (["free"] if case % 5 == 0 else [])
+        doc["edges"] = [{"ep1": {"instance": f"npu[{a}]", "component": "xpu"},
+                         "ep2": {"instance": f"npu[{b}]", "component": "xpu"}, "link": rng.choice(kinds),
+                         "scheme": "one2one"} for a, b in pairs]
+        g = expand(io.loads(yaml.safe_dump(doc), f"random{case}.yaml"))
+        npus = npu_order(g)
+        for _ in range(3):
+            src = rng.randrange(n)
+            peers = np.asarray(sorted(rng.sample([r for r in range(n) if r != src], rng.randrange(1, n))))
+            want = _whole_graph_injection(g, int(npus[src]), npus[peers])
+            assert injection_gbps(g, int(npus[src]), npus[peers]) == want, (case, src)
