@@ -350,12 +350,12 @@ fn generator_maps(
         }
     }
     // Unlinked nodes stay where they are; every other node must have been reached.
-    for u in 0..nodes {
-        if s[u] == NONE {
+    for (u, image) in s.iter_mut().enumerate() {
+        if *image == NONE {
             if !topo.out_links(u as u32).is_empty() {
                 return Err(format!("node {u} is neither inside a server nor above its NICs"));
             }
-            s[u] = u as u32;
+            *image = u as u32;
         }
     }
     let mut hit = vec![false; nodes];
