@@ -363,10 +363,10 @@ impl Network {
 pub fn link_loads(route_bytes: &[f64], topo: &Topology, router: &Router) -> (Vec<f64>, Vec<f64>, Vec<u32>) {
     const SCALE: f64 = 18_446_744_073_709_551_616.0; // 2^64
     let n = topo.num_links();
-    let mut slot = vec![0u32; n];
+    let mut slot: Vec<u32> = crate::huge_pages::filled(n, 0);
     let (mut used, mut exact, mut float) = (Vec::<u32>::new(), Vec::<i128>::new(), Vec::<f64>::new());
     let mut inexact = false;
-    let mut routes = vec![0u32; n];
+    let mut routes: Vec<u32> = crate::huge_pages::filled(n, 0);
     for (r, &b) in route_bytes.iter().enumerate() {
         if b > 0.0 {
             let scaled = b * SCALE;
@@ -387,7 +387,7 @@ pub fn link_loads(route_bytes: &[f64], topo: &Topology, router: &Router) -> (Vec
             }
         }
     }
-    let mut bytes = vec![0.0; n];
+    let mut bytes: Vec<f64> = crate::huge_pages::filled(n, 0.0);
     for (i, &l) in used.iter().enumerate() {
         bytes[l as usize] = if inexact { float[i] } else { exact[i] as f64 / SCALE };
     }

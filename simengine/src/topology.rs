@@ -66,17 +66,20 @@ impl Topology {
             None => vec![0; num_nodes],
         };
         let transit = node_kind.iter().map(|k| !no_transit_kinds.contains(k)).collect();
+        // Per-link arrays on 2 MB pages (huge_pages): a million-GPU fabric has 16 M directed links,
+        // and on 4 KB pages the kernel's page faults filling them cost more than the filling.
+        use crate::huge_pages::{filled, with_capacity};
         let mut t = Topology {
             num_nodes,
-            link_from: Vec::with_capacity(2 * m),
-            link_to: Vec::with_capacity(2 * m),
-            link_bw_bytes_per_ns: Vec::with_capacity(2 * m),
-            link_latency_ns: Vec::with_capacity(2 * m),
+            link_from: with_capacity(2 * m),
+            link_to: with_capacity(2 * m),
+            link_bw_bytes_per_ns: with_capacity(2 * m),
+            link_latency_ns: with_capacity(2 * m),
             cut_through: vec![false; num_nodes],
             node_kind,
             transit,
-            adj_start: vec![0; num_nodes + 1],
-            adj_links: vec![0; 2 * m],
+            adj_start: filled(num_nodes + 1, 0),
+            adj_links: filled(2 * m, 0),
             adj_nodes: Vec::new(),
         };
         for e in 0..m {
@@ -116,7 +119,8 @@ impl Topology {
             t.adj_links[fill[a as usize] as usize] = l as u32;
             fill[a as usize] += 1;
         }
-        t.adj_nodes = t.adj_links.iter().map(|&l| t.link_to[l as usize]).collect();
+        t.adj_nodes = with_capacity(2 * m);
+        t.adj_nodes.extend(t.adj_links.iter().map(|&l| t.link_to[l as usize]));
         Ok(t)
     }
 
