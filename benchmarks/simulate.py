@@ -33,6 +33,7 @@ $OLD_ENGINE_PATH) side by side, the old one with a time limit (reported "> N s")
 
     python benchmarks/simulate.py --scale [CASE ...]   # the scale cases, new and old engine
     python benchmarks/simulate.py --symmetry [CASE ...]   # symmetric vs full (issue 23), same engine
+    python benchmarks/simulate.py --phases CASE ...   # CPU and memory per phase, in this process
 
 --symmetry runs each case in two fresh processes of this engine, folded onto representative
 members where the engine proves it exact (the default) and with `symmetry=False` (every member
@@ -258,7 +259,66 @@ def symmetry(names: list[str]) -> int:
     return 0
 
 
+def _rss_mb() -> tuple[int, int]:
+    """(resident, peak resident) of this process in MB, from /proc (Linux)."""
+    status = dict(line.split(":", 1) for line in Path("/proc/self/status").read_text().splitlines() if ":" in line)
+    return int(status["VmRSS"].split()[0]) // 1024, int(status["VmHWM"].split()[0]) // 1024
+
+
+def phases(name: str) -> int:
+    """One case in this process, CPU seconds (user + system) and memory after each phase of the
+    library call: the graph build, `prepare`, the engine's inputs (`engine_call`: NIC affinity,
+    servers, NVSwitch planes), the engine itself, the result dict (link tiers, injection bound,
+    rank records) and a JSON text of the result (as the benchmark's digest makes it)."""
+    import functools
+
+    from infragraph.simulate import run
+
+    depth = [0]
+
+    def timed(module, attr: str) -> None:
+        f = getattr(module, attr)
+
+        @functools.wraps(f)
+        def wrapper(*a, **k):
+            cpu = time.process_time()
+            depth[0] += 1
+            try:
+                return f(*a, **k)
+            finally:
+                depth[0] -= 1
+                rss, peak = _rss_mb()
+                print(f"{'  ' * depth[0]}{attr:24s} cpu {time.process_time() - cpu:7.2f} s  rss {rss:6,} MB  "
+                      f"peak {peak:6,} MB", flush=True)
+        setattr(module, attr, wrapper)
+
+    for attr in ("prepare", "engine_call", "_result", "affinity", "servers", "nvswitch_planes", "link_tiers",
+                 "injection_bound_gbps", "tier_summary", "_collisions"):
+        timed(run, attr)
+    holder = type("Engine", (), {"simulate": staticmethod(run.simulate_arrays())})
+    timed(holder, "simulate")  # the Rust engine's call (inputs converted, run, outputs converted)
+    run.simulate_arrays = lambda: holder.simulate
+    kind, params, opts = {**CASES, **SCALE}[name]
+    print(f"imports                  cpu {time.process_time():7.2f} s", flush=True)
+    cpu = time.process_time()
+    g = build(kind, params)
+    print(f"build                    cpu {time.process_time() - cpu:7.2f} s  nodes {g.num_nodes:,} edges "
+          f"{g.num_edges:,}", flush=True)
+    r = run.simulate(run.prepare(g), run.SimulationOptions(**opts))
+    cpu = time.process_time()
+    text = json.dumps({k: v for k, v in r.items() if k not in ("events", "wall_time_s", "events_per_second", "symmetry")},
+                      sort_keys=True, default=str)
+    print(f"result as JSON           cpu {time.process_time() - cpu:7.2f} s  {len(text) / 1e6:.0f} MB", flush=True)
+    use = resource.getrusage(resource.RUSAGE_SELF)
+    print(f"process                  cpu {use.ru_utime + use.ru_stime:7.2f} s (user {use.ru_utime:.2f}, system "
+          f"{use.ru_stime:.2f})  peak {use.ru_maxrss // 1024:,} MB  {r['symmetry']}  collective "
+          f"{r['collective_time_ns']} ns  events {r['events']:,}", flush=True)
+    return 0
+
+
 def main(argv: list[str]) -> int:
+    if argv[:1] == ["--phases"]:
+        return max((phases(name) for name in argv[1:]), default=0)
     if argv[:1] == ["--scale"]:
         return scale(argv[1:])
     if argv[:1] == ["--symmetry"]:

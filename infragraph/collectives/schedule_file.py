@@ -2,7 +2,7 @@
 
 Why a second format: the JSON format (schedule.py, schemas/collective-schedule.schema.json) is the
 interchange format and stays the one for small schedules, but at ~40 B of JSON per transfer a
-16,384-NPU all-reduce (536,805,376 transfers) would be ~21 GB of text that Python cannot decode in
+16,384-NPU all-reduce (536,838,144 (2 × 16,384 × 16,383) transfers) would be ~21 GB of text that Python cannot decode in
 memory. This format is the same schedule as columns (columns.py), 7 B per transfer at up to 65,536
 ranks and chunks, written and read column by column without per-transfer objects.
 

@@ -198,7 +198,7 @@ def _engine(call, **arrays) -> dict:
 
 
 AUTO_BUDGET = 4_000_000  # transfers: the largest schedule `synthesize_best` tries
-# The largest schedule `synthesize` builds (transfers): the 16,384-NPU all-reduce (536,805,376,
+# The largest schedule `synthesize` builds (transfers): the 16,384-NPU all-reduce (536,838,144,
 # benchmarks/README.md) fits. Its peak is about 17 B per transfer (9 GB there: the matching's
 # link and chunk, a round per transfer, the replay's state, the columns); far beyond it the
 # engine's allocations abort the process instead of giving an error.

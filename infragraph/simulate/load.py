@@ -88,18 +88,22 @@ def tier_summary(tiers: LinkTiers, link_bytes: np.ndarray, util: np.ndarray) -> 
     """Per tier: links, links used, bytes carried and utilization percentiles of the used links.
 
     `link_bytes` and `util` are per directed link (2 per edge: l = 2e forward, 2e + 1 backward)."""
-    tier = np.repeat(tiers.edge_tier, 2)
+    # Each tier's directed links in ascending order (its edges in order, each edge's two directions):
+    # the same values in the same order as a mask over all links would give, so the same sums.
+    edges = np.argsort(tiers.edge_tier, kind="stable")
+    bounds = np.searchsorted(tiers.edge_tier[edges], np.arange(len(tiers.names) + 1))
     out = []
     for t, (name, kind) in enumerate(zip(tiers.names, tiers.kinds)):
-        mask = tier == t
-        used = mask & (link_bytes > 0)
-        u = util[used]
+        e = edges[bounds[t]:bounds[t + 1]].astype(np.int64)
+        links = np.stack([2 * e, 2 * e + 1], axis=1).reshape(-1)
+        carried = link_bytes[links]
+        u = util[links[carried > 0]]
         stats = {"mean": float(u.mean()) if u.size else 0.0}
         for q, v in zip(PERCENTILES, np.percentile(u, PERCENTILES) if u.size else [0.0] * len(PERCENTILES)):
             stats[f"p{q}"] = float(v)
         stats["max"] = float(u.max()) if u.size else 0.0
-        out.append({"tier": name, "kind": kind, "links": int(mask.sum()), "links_used": int(used.sum()),
-                    "bytes": float(link_bytes[mask].sum()), "utilization": stats})
+        out.append({"tier": name, "kind": kind, "links": int(links.size), "links_used": int(u.size),
+                    "bytes": float(carried.sum()), "utilization": stats})
     return out
 
 

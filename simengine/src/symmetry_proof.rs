@@ -139,9 +139,13 @@ pub fn prove(
     }
     let shape = shape(topo, npu_nodes, cfg)?;
     let bits = n.trailing_zeros() as usize;
+    // Collected as results first, then the first failure in generator order: rayon's collect into
+    // a Result returns whichever failure a thread meets first, so the refusal's reason would vary.
     let maps: Vec<Maps> = (0..bits)
         .into_par_iter()
         .map(|b| generator_maps(1 << b, inner, &shape, topo, npu_nodes, member_nodes, cfg, router))
+        .collect::<Vec<Result<Maps, String>>>()
+        .into_iter()
         .collect::<Result<_, String>>()?;
     picks_follow(&picks, &maps, n, topo, router)?;
     let mut used: Vec<u32> = sets.iter().flat_map(|&s| router.parts(s).iter().flat_map(|&(r, _)| router.links(r).iter().copied())).collect();
@@ -350,12 +354,12 @@ fn generator_maps(
         }
     }
     // Unlinked nodes stay where they are; every other node must have been reached.
-    for u in 0..nodes {
-        if s[u] == NONE {
+    for (u, image) in s.iter_mut().enumerate() {
+        if *image == NONE {
             if !topo.out_links(u as u32).is_empty() {
                 return Err(format!("node {u} is neither inside a server nor above its NICs"));
             }
-            s[u] = u as u32;
+            *image = u as u32;
         }
     }
     let mut hit = vec![false; nodes];

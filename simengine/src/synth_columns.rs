@@ -1,7 +1,7 @@
 //! A synthesized collective as the schedule's columns, grouped by step, without per-transfer
 //! objects anywhere (infragraph/collectives/synthesize.py, docs/collectives.md "Large schedules").
 //!
-//! Why: a 16,384-NPU all-reduce has 536,805,376 transfers. Kept as the matching's timeline, the
+//! Why: a 16,384-NPU all-reduce has 536,838,144 (2 × 16,384 × 16,383) transfers. Kept as the matching's timeline, the
 //! replay's start/land/round and a sort's indices it needed ~60 B per transfer in Python; here it
 //! is the matching's link and chunk (8 B per all-gather transfer), one round per transfer (4 B),
 //! the replay's per-(rank, chunk) state, and the output columns (src, dst, chunk at 2 B each when

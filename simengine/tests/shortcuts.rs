@@ -537,6 +537,14 @@ fn halving_doubling_across_servers_folds_over_link_orbits() {
                     folded += 1;
                     assert_eq!(fast.symmetry.simulated, 8, "{what}: one server stands for all");
                     assert!(fast.events < full.events, "{what}");
+                    // Symmetric fabrics are proved from their structure (symmetry_proof); broken
+                    // ones can only be folded by the check over every member's routes.
+                    let proof = fast.symmetry.proof.as_deref().unwrap_or("");
+                    if kind == 0 {
+                        assert_eq!(proof, "structure", "{what}");
+                    } else {
+                        assert!(proof.starts_with("routes (the structure did not prove it: "), "{what}: {proof}");
+                    }
                 } else {
                     refused += 1;
                     assert!(fast.symmetry.reason.is_some(), "{what}");
