@@ -50,7 +50,7 @@ DGX_CLOS_128 = ("import std.fabrics.clos as c\nimport std.devices.dgx as dgx\n\n
 ROWS = [
     ("DGX A100, 1 server (8 GPUs)", server(A100), 232.5,
      "NVIDIA/nccl issue 1048: `all_reduce_perf -g 8`, 8x A100 SXM, 232.54 GB/s"),
-    ("DGX H100, 1 server (8 GPUs)", server(H100), 370.5,
+    ("DGX H100, 1 server (8 GPUs), chips not reducing (ring, as `NCCL_ALGO=RING`)", server(H100), 370.5,
      "ASTRA-sim HGX-H100 validation page: NCCL ring, 741 GB/s bidirectional = 370.5 per direction"),
     ("HGX H100 with NVLink SHARP, 1 server", H100_NVLS, 476.0,
      "NVIDIA/nccl-tests issue 290 (NVIDIA): single H100 node with NVLS, 476 GB/s 'in the expected range'"),
@@ -64,7 +64,13 @@ ROWS = [
      "8x 400 Gb/s peaks at 400 GB/s"),
     # The device blueprints as built (every NVLink a lane, NVSwitch wiring as NVIDIA documents it).
     ("std.devices.hgx a100(), 1 server (8 GPUs)", hgx("a100"), 232.5, "NVIDIA/nccl issue 1048 (as the DGX A100 row)"),
-    ("std.devices.hgx h100(), 1 server (8 GPUs)", hgx("h100"), 370.5, "ASTRA-sim HGX-H100 validation page (as the DGX H100 row)"),
+    # Their H100/H200/B200 NVSwitch chips reduce (NVLink SHARP), so NCCL picks NVLS there.
+    ("std.devices.hgx h100(), 1 server (8 GPUs)", hgx("h100"), 476.0,
+     "NVIDIA/nccl-tests issue 290 (as the NVLink SHARP row); issue 212 (NVIDIA): ~480 GB/s with NVLS"),
+    ("std.devices.hgx h200(), 1 server (8 GPUs)", hgx("h200"), 475.0,
+     "NVIDIA/nccl-tests issue 272: 8x H200, NCCL 2.20.3, `all_reduce_perf -e 4G`, peak 475 GB/s"),
+    ("std.devices.dgx, 1 server (8 GPUs)", "import std.devices.dgx as dgx\n\nfabric server() {\n    instance s: dgx.dgx()\n}\n",
+     476.0, "NVIDIA/nccl-tests issue 290 (as the NVLink SHARP row)"),
 ]
 
 

@@ -154,7 +154,9 @@ def servers(g: FQG, npu_nodes: np.ndarray, group: list[int]) -> Servers | None:
                                if str(v).lower() in ("true", "1", "yes")), dtype=np.int64)
     reducing = reducing[g.node_type[reducing] == switch]  # in-switch reduction: switch chips only
     nvls = bool(inside[reducing].any())
-    sharp = bool((~np.isin(key[reducing], key[npu_nodes[np.asarray(group)]])).any())
+    # SHARP: a reducing switch outside every server (an NVSwitch of a server the group does not
+    # span is still a server's, not the fabric's)
+    sharp = bool((~np.isin(key[reducing], key[npu_nodes])).any())
     return Servers(nodes=len(ids), ppn=ppn, arch=_arch(scaleup_gbps / 8), intra="NVL" if scaleup_gbps else "PCI",
                    nvswitch=nvswitch, scaleup_gbps=scaleup_gbps, nic_gbps=nic_gbps, nics=nics, nvls=nvls,
                    sharp=sharp)

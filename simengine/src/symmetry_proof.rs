@@ -139,9 +139,13 @@ pub fn prove(
     }
     let shape = shape(topo, npu_nodes, cfg)?;
     let bits = n.trailing_zeros() as usize;
+    // Collected as results first, then the first failure in generator order: rayon's collect into
+    // a Result returns whichever failure a thread meets first, so the refusal's reason would vary.
     let maps: Vec<Maps> = (0..bits)
         .into_par_iter()
         .map(|b| generator_maps(1 << b, inner, &shape, topo, npu_nodes, member_nodes, cfg, router))
+        .collect::<Vec<Result<Maps, String>>>()
+        .into_iter()
         .collect::<Result<_, String>>()?;
     picks_follow(&picks, &maps, n, topo, router)?;
     let mut used: Vec<u32> = sets.iter().flat_map(|&s| router.parts(s).iter().flat_map(|&(r, _)| router.links(r).iter().copied())).collect();

@@ -235,3 +235,22 @@ def test_the_issues_1024_gpu_design_meets_the_hand_bound_of_docs_simulate():
     assert 5.81e6 <= r["collective_time_ns"] <= 1.10 * 5.81e6
     loads = [x["bytes"] for x in r["links"] if x["tier"] == "host–leaf"]
     assert len(loads) == 2 * 1024 and max(loads) <= 1.1 * min(loads)
+
+
+def test_nvswitch_reduction_of_servers_outside_the_group_is_not_fabric_sharp():
+    """std.devices.dgx chips reduce (NVLink SHARP). A group spanning 2 of 4 such servers sees the
+    other servers' NVSwitch chips, which are still servers' chips, not SHARP fabric switches: no
+    CollNet (before, any reducing switch outside the group's servers counted as the fabric's)."""
+    from infragraph.graph.ranks import npu_order
+    from infragraph.simulate.nccl import servers
+
+    g = blueprints.graph("std.fabrics.clos", hosts=4, radix=8, tiers=2, nics_per_host=4, rail_optimized=True,
+                         host_device="dgx.dgx(gpus = 4, nvswitches = 2)")
+    order = npu_order(g)
+    assert len(order) == 16
+    two = servers(g, order, list(range(8)))
+    assert (two.nodes, two.nvls, two.sharp) == (2, True, False)
+    r = simulate(g, Opts(size_bytes=1 << 30, groups=(tuple(range(8)),)))
+    assert r["nccl"]["algorithm"] == "ring"  # NVLS across servers and CollNet: neither applies
+    one = simulate(g, Opts(size_bytes=1 << 30, groups=(tuple(range(4)),)))
+    assert one["nccl"]["algorithm"] == "nvls"  # one server of reducing NVSwitch chips

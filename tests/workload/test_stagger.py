@@ -29,6 +29,7 @@ import pytest
 from infragraph import blueprints
 from infragraph.simulate import SimulationOptions, prepare
 from infragraph.workload.replay import ReplayOptions, replay
+from infragraph.workload.report import format_report
 from infragraph.workload.trace import read_et_set
 from tests.workload.etsets import coll, comp, write_set
 
@@ -69,3 +70,29 @@ def test_fair_a_late_members_messages_share_its_link(ring4, tmp_path, shared):
     got = after_last_issue(ring4, tmp_path, "fair", shared, [1, 1, 1, 30])
     assert abs(got - hand) <= N * D
     assert got > 1.8 * TOGETHER
+
+
+def stagger_report(p, tmp_path, model: str, issue_us: list[int]) -> dict:
+    per_rank = [[comp(1, us), coll(2, "reduce-scatter", S, deps=[1])] for us in issue_us]
+    prefix, cg = write_set(tmp_path, per_rank)
+    sim = SimulationOptions(model=model, chunks=1, endpoint_delay_ns=D, local_mem_bw_gb_per_s=None)
+    return replay(p, read_et_set(prefix, N, cg), ReplayOptions(sim=sim))
+
+
+def test_fair_with_a_late_member_says_its_time_is_pessimistic(ring4, tmp_path):
+    """The report carries what the step time ignores (infragraph/workload/report.py
+    staggered_fair_caveat), in --json and in the text, with the spread of the issues."""
+    r = stagger_report(ring4, tmp_path, "fair", [1, 1, 1, 30])
+    (caveat,) = r["caveats"]
+    assert caveat.startswith("1 of 1 collectives had members issuing at different times (up to 29,000 ns apart); "
+                             "the fair model shares a late member's queued ring messages"), caveat
+    assert "--model aware" in caveat
+    assert f"caution: {caveat}" in format_report(r).splitlines()
+
+
+@pytest.mark.parametrize("model, issue_us", [("fair", [1] * N), ("aware", [1, 1, 1, 30])])
+def test_no_caveat_where_the_time_is_not_pessimistic(ring4, tmp_path, model, issue_us):
+    """Members issuing together under fair, and aware (FIFO links) however they issue."""
+    r = stagger_report(ring4, tmp_path, model, issue_us)
+    assert "caveats" not in r
+    assert "caution:" not in format_report(r)
