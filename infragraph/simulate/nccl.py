@@ -230,9 +230,11 @@ def candidates(collective: str, size_bytes: float, s: Servers, n_ranks: int) -> 
             continue
         if algo == "tree" and s.nodes == 1:
             continue  # single-server tree (a chain) is not offered here: see docs/simulate.md
-        # NVLS inside one server (across servers NCCL pairs it with SHARP: not modelled), all-reduce
+        # NVLS inside one server (across servers NCCL pairs it with SHARP: not modelled), all-reduce,
+        # on more than 2 GPUs: NCCL's ncclNvlsInit (src/transport/nvls.cc) leaves NVLS off when the
+        # communicator's topology holds 2 GPUs or fewer
         if algo == "nvls" and not (s.nvls and s.nvswitch and s.arch in ("hopper", "blackwell") and s.nodes == 1
-                                   and ch >= 2 and collective == "all-reduce"):
+                                   and s.ppn > 2 and ch >= 2 and collective == "all-reduce"):
             continue
         if algo == "collnet" and not (s.sharp and s.nodes > 1 and s.nvswitch and collective == "all-reduce"):
             continue

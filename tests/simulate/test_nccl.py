@@ -61,6 +61,16 @@ def test_2_to_8_h100_gpus_beat_astra_sims_analytical_error(h100, gpus):
     assert abs(r["bus_bandwidth_gb_per_s"] / H100_NCCL_RING_BUSBW - 1) < 0.02
 
 
+@pytest.mark.parametrize("gpus, algorithm", [(2, "ring"), (3, "nvls"), (8, "nvls")])
+def test_nvls_needs_more_than_two_gpus(gpus, algorithm):
+    """NCCL turns NVLS off for a communicator of 2 GPUs or fewer (src/transport/nvls.cc,
+    ncclNvlsInit: `gpuCount <= 2`), so a 2-GPU group of a DGX H100 runs ring even though its
+    NVSwitch chips reduce (its NVLS estimate, 209 GB/s, was also below the ring's 369)."""
+    g = blueprints.graph("std.devices.dgx")
+    r = simulate(g, Opts(size_bytes=1 << 30, groups=(tuple(range(gpus)),)))
+    assert r["nccl"]["algorithm"] == algorithm
+
+
 def test_small_all_reduce_uses_ll_not_254_ring_steps(h100):
     r = simulate(h100, Opts(size_bytes=1024))
     assert r["nccl"]["protocol"] == "LL"
