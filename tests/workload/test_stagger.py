@@ -43,12 +43,16 @@ def ring4():
     return prepare(blueprints.graph("std.fabrics.stack", shape="RI(4)", bandwidth="[50.0 GiB/s]", latency="[500.0 ns]"))
 
 
-def after_last_issue(p, tmp_path, model: str, shared: bool, issue_us: list[int]) -> float:
+def stagger_report(p, tmp_path, model: str, issue_us: list[int], shared: bool = True) -> dict:
+    """The replay of one reduce-scatter whose rank i issues it at issue_us[i] microseconds."""
     per_rank = [[comp(1, us), coll(2, "reduce-scatter", S, deps=[1])] for us in issue_us]
     prefix, cg = write_set(tmp_path, per_rank)
     sim = SimulationOptions(model=model, chunks=1, endpoint_delay_ns=D, local_mem_bw_gb_per_s=None)
-    r = replay(p, read_et_set(prefix, N, cg), ReplayOptions(sim=sim, shared_network=shared))
-    (c,) = r["collectives"]
+    return replay(p, read_et_set(prefix, N, cg), ReplayOptions(sim=sim, shared_network=shared))
+
+
+def after_last_issue(p, tmp_path, model: str, shared: bool, issue_us: list[int]) -> float:
+    (c,) = stagger_report(p, tmp_path, model, issue_us, shared)["collectives"]
     assert c["last_issue_ns"] == max(issue_us) * 1000
     return c["end_ns"] - c["last_issue_ns"]
 
@@ -70,13 +74,6 @@ def test_fair_a_late_members_messages_share_its_link(ring4, tmp_path, shared):
     got = after_last_issue(ring4, tmp_path, "fair", shared, [1, 1, 1, 30])
     assert abs(got - hand) <= N * D
     assert got > 1.8 * TOGETHER
-
-
-def stagger_report(p, tmp_path, model: str, issue_us: list[int]) -> dict:
-    per_rank = [[comp(1, us), coll(2, "reduce-scatter", S, deps=[1])] for us in issue_us]
-    prefix, cg = write_set(tmp_path, per_rank)
-    sim = SimulationOptions(model=model, chunks=1, endpoint_delay_ns=D, local_mem_bw_gb_per_s=None)
-    return replay(p, read_et_set(prefix, N, cg), ReplayOptions(sim=sim))
 
 
 def test_fair_with_a_late_member_says_its_time_is_pessimistic(ring4, tmp_path):
