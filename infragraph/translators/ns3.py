@@ -43,7 +43,7 @@ from .comparison import NS3 as NS3_MODEL, against_simulate
 from .launch import NS3, config_args, run_script
 from .logical_dims import Chosen, bundle_dims, stated_dims
 from .readme import readme
-from .structure import RING, Dimension, Fabric, fabric, require_rated
+from .structure import RING, Dimension, Fabric, rated_fabric
 
 SWITCH_KINDS = (1, 2)  # structure.SWITCH, structure.HUB: nodes that forward
 
@@ -240,8 +240,7 @@ class Ns3(Translator):
 
     def plan(self, g: FQG, options: Options) -> Ns3Plan:
         values = self.resolve_settings(options)
-        fab = fabric(g)
-        refuse(require_rated(fab, "ns-3"))
+        fab = rated_fabric(g, "ns-3")
         notes = list(fab.notes)
         src, dst, bw, lat, err = fab.src, fab.dst, fab.bw_gbps, fab.lat_ns, _edge_error_rates(fab)
         num_nodes = fab.num_vertices
