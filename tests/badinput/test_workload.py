@@ -130,6 +130,25 @@ def test_an_unknown_workload_spec_key_is_located_at_its_line(tmp_path, capsys):
     assert code == 1 and out.startswith(f"{spec}:8:8: error: parallel.tpp: unknown key") and "did you mean 'tp'?" in out, out
 
 
+@pytest.mark.parametrize("text,where,message", [
+    # found by the review of 26 Nov 2026: the last value won silently (a 7.9 B model for GPT-3's 96 layers)
+    (SPEC.replace("layers: 4\n", "layers: 96\nlayers: 4\n"), ":2:1:", "duplicate key 'layers' (first at line 1, column 1)"),
+    ('{"layers": 96, "layers": 4}', ":1:16:", "duplicate key 'layers' (first at line 1, column 2)"),
+    # a key flat and again in its section: the section's value won silently
+    (SPEC + "model:\n  layers: 8\n", ":11:11:", "model.layers: given twice (first as layers); expected once"),
+    # was "batch: unknown key ... did you mean 'micro_batch'?"
+    (SPEC.replace("global_batch: 8\n", "batch: 8\n"), ":6:8:",
+     "batch: expected a mapping of its keys (e.g. global_batch: ...), found int 8"),
+    ("# nothing yet\n", ":1:1:", "the file is empty (or only comments); a workload spec needs layers, hidden"),
+])
+def test_a_duplicated_or_misshapen_spec_key_is_located(tmp_path, capsys, text, where, message):
+    spec = tmp_path / ("ws.json" if text.startswith("{") else "ws.yaml")
+    spec.write_text(text)
+    code, out = cli(capsys, "workload", spec, "-o", tmp_path / "out" / "step")
+    assert code == 1 and out.startswith(f"{spec}{where} error: {message}"), out
+    assert not (tmp_path / "out").exists()
+
+
 def test_a_comparison_with_synthesized_is_refused_for_a_workload(tmp_path, capsys):
     """It said "unknown algorithm 'synthesized'" (the comparison is for one collective)."""
     prefix, _ = write_set(tmp_path, [[comp(1, 1)]] * 8)
