@@ -32,7 +32,7 @@ import numpy as np
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components, dijkstra
 
-from ..errors import Diagnostic, Location
+from ..errors import Diagnostic, InfraGraphError, Location
 from ..graph.fqg import FQG
 from ..graph.ranks import NPU_TYPE, npu_order
 from ..importers.astra_analytical import FC, RING, SW  # ASTRA-sim's dimension kinds
@@ -234,8 +234,11 @@ def fabric(g: FQG) -> Fabric:
     return fab
 
 
-def require_rated(fab: Fabric, what: str) -> list[Diagnostic]:
-    """Errors for fabric links without bandwidth or latency (a backend needs both)."""
+def rated_fabric(g: FQG, what: str) -> Fabric:
+    """The fabric of `g` (`fabric`), refused with one located error per missing quantity when a
+    link has no bandwidth or no latency: every packet- and flow-level backend (`what` names it)
+    needs both on every link, and each translator's plan starts here, so they refuse alike."""
+    fab = fabric(g)
     out = []
     for arr, attr, unit in ((fab.bw_gbps, "bandwidth", "gigabits_per_second"), (fab.lat_ns, "latency", "ns")):
         bad = np.flatnonzero(np.isnan(arr))
@@ -246,7 +249,9 @@ def require_rated(fab: Fabric, what: str) -> list[Diagnostic]:
                 f"{bad.size:,} link(s) have no {attr}, e.g. '{fab.name(int(fab.src[e]))}' - '{fab.name(int(fab.dst[e]))}' "
                 f"(link '{link}'); {what} needs a {attr} on every link",
                 Location(path=fab.edge_where(e)), f"give link '{link}' a physical.{attr} ({unit})"))
-    return out
+    if out:
+        raise InfraGraphError(out)
+    return fab
 
 
 # --- multi-dimensional product detection ---------------------------------------------------------
