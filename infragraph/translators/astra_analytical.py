@@ -32,8 +32,8 @@ from .launch import ANALYTICAL, config_args, run_script
 from .logical_dims import Stated, coarsen, same_groups, stated_dims
 from .readme import readme
 from .server_tiers import server_tier_product
-from .structure import (RING, SW, Dimension, Fabric, NotAProduct, NotSplittable, Product, detect_product, fabric,
-                        host_per_gpu_nic_pair, require_rated, scale_up_switches)
+from .structure import (RING, SW, Dimension, Fabric, NotAProduct, NotSplittable, Product, detect_product,
+                        host_per_gpu_nic_pair, rated_fabric, scale_up_switches)
 def network_yaml(dims: list[Dimension], shape: str, source: str) -> str:
     return render("astra_network.yml.j2", shape=shape, source=source,
                   topology=[d.kind for d in dims], npus_count=[d.size for d in dims],
@@ -228,8 +228,7 @@ class AstraAnalytical(Translator):
 
     def plan(self, g: FQG, options: Options) -> AnalyticalPlan:
         values = self.resolve_settings(options)
-        fab = fabric(g)
-        refuse(require_rated(fab, "ASTRA-sim"))
+        fab = rated_fabric(g, "ASTRA-sim")
         stated = stated_dims(g, fab.num_npus)
         product, dims_from = honour_stated(detect_for_astra(fab, g, options), stated)
         system, diags = system_config(product.dims, values, options.workload)
