@@ -39,7 +39,6 @@ from ..importers.astra_analytical import FC, RING, SW  # ASTRA-sim's dimension k
 
 SWITCH_TYPE = "switch"
 NPU, SWITCH, HUB = 0, 1, 2
-KIND_NAMES = {NPU: "NPU", SWITCH: "switch", HUB: "hub"}
 
 
 # --- fabric graph ---------------------------------------------------------------------------------
@@ -338,7 +337,7 @@ def detect_product(fab: Fabric, approximate: bool = False, kind_hint: list[str] 
     direct = (s_ < N) & (d_ < N)
     da, db = np.minimum(s_[direct], d_[direct]), np.maximum(s_[direct], d_[direct])
     dkey = da * N + db
-    pair_keys, pair_mult = np.unique(dkey, return_counts=True)
+    pair_keys = np.unique(dkey)
     pairs = set(pair_keys.tolist()) if pair_keys.size < 5_000_000 else None
     members, edge_net = _networks(fab)
     net_of_0 = {i for i, m in enumerate(members) if m.size and m[0] == 0}
