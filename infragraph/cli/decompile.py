@@ -7,6 +7,7 @@ from pathlib import Path
 
 from ..errors import Diagnostic, InfraGraphError, Location
 from ..output import check_output, write_text
+from .common import add_quiet_argument
 
 DOCUMENT_SUFFIXES = (".yaml", ".yml", ".json")
 
@@ -15,8 +16,7 @@ def register(sub) -> None:
     p = sub.add_parser("decompile", help="turn an InfraGraph YAML/JSON document into .igl source")
     p.add_argument("file", metavar="DOC", help="an InfraGraph document (.yaml, .yml or .json)")
     p.add_argument("-o", "--output", metavar="OUT", help="write here instead of stdout")
-    p.add_argument("-q", "--quiet", action="store_true",
-                   help="no warnings about parts kept as comments (they are still in the output, marked)")
+    add_quiet_argument(p, "no warnings about parts kept as comments (they are still in the output, marked)")
     p.set_defaults(func=run)
 
 

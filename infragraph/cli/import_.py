@@ -12,6 +12,7 @@ from pathlib import Path
 
 from ..errors import Diagnostic, InfraGraphError, Location
 from ..output import check_output, write_text
+from .common import add_quiet_argument
 
 KINDS = ("astra-analytical", "ns3", "hwloc", "nccl", "graphml", "edgelist", "simgrid")  # importers.KINDS, unloaded
 
@@ -30,7 +31,7 @@ def register(sub) -> None:
     p.add_argument("--nvlink-bandwidth", metavar="BANDWIDTH",
                    help="nccl: one NVLink's rate per direction, e.g. '25 GB/s' (default: by the GPU's sm)")
     p.add_argument("--cpu-link", metavar="BANDWIDTH", help="nccl: CPU interconnect rate (default 64 GB/s)")
-    p.add_argument("-q", "--quiet", action="store_true")
+    add_quiet_argument(p)
     p.set_defaults(func=run)
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import argparse
 
-from .common import add_json_argument, emit
+from .common import add_json_argument, add_quiet_argument, emit
 
 
 def register(sub) -> None:
@@ -22,7 +22,7 @@ def register(sub) -> None:
     p.add_argument("-o", "--output", required=True, metavar="PREFIX",
                    help="write PREFIX.<rank>.et for every GPU and PREFIX.json (the communicator groups)")
     p.add_argument("--summary-only", action="store_true", help="print the counts without writing traces")
-    p.add_argument("-q", "--quiet", action="store_true", help="no summary on standard output (--json still writes it)")
+    add_quiet_argument(p, "no summary on standard output (--json still writes it)")
     add_json_argument(p, "the summary")
     p.set_defaults(func=run)
 

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from ..document.io import YamlSourceMap
+from ..document.reader import parse_text
 from ..errors import Diagnostic, InfraGraphError, Location, error
 from .chakra import et_bytes, located, make_node
 
@@ -323,40 +324,54 @@ def summary(s: LlmSpec) -> dict[str, Any]:
 
 
 SPEC_KEYS = {f.name for f in fields(LlmSpec)}
+REQUIRED_KEYS = ("layers", "hidden", "heads", "seq", "vocab", "global_batch")
+# The optional groups of a spec, each with one of its keys for the message when one is not a mapping.
+SECTIONS = {"model": "layers", "batch": "global_batch", "parallel": "tp", "moe": "experts", "gpu": "peak_tflops"}
 
 
 def read_spec(path: str | Path) -> LlmSpec:
     """A YAML or JSON mapping of LlmSpec's keys (flat, or grouped under model/batch/parallel/moe/gpu)."""
-    import yaml
-
     where = str(path)
     try:
         text = Path(path).read_text(encoding="utf-8")
-        raw = yaml.safe_load(text)
     except OSError as exc:
         raise located(where, f"cannot read the workload spec: {exc.strerror}") from None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        raise located(where, f"not YAML: {getattr(exc, 'problem', exc)}", mark.line + 1 if mark else None,
-                      mark.column + 1 if mark else None) from None
+    except UnicodeDecodeError as exc:
+        raise located(where, f"not text: {exc.reason} at byte {exc.start}") from None
+    # Strictly: a key given twice (`layers: 96` then `layers: 4`) is an error, not the last value.
+    raw = parse_text(text, where, "a workload spec needs " + ", ".join(REQUIRED_KEYS))
     if not isinstance(raw, dict):
         raise located(where, f"expected a mapping of spec keys, found {type(raw).__name__}")
+    source = YamlSourceMap(text, where)
     flat: dict[str, Any] = {}
     for key, value in raw.items():
-        if isinstance(value, dict) and key in ("model", "batch", "parallel", "moe", "gpu"):
+        if key in SECTIONS:
+            if not isinstance(value, dict):  # `batch: 16` read as an unknown key 'batch' before
+                loc = source.locate(str(key))
+                raise located(where, f"{key}: expected a mapping of its keys (e.g. {SECTIONS[key]}: ...), found "
+                              f"{type(value).__name__} {value!r}", loc.line, loc.column)
             for k, v in value.items():
+                if k in flat:  # the same key in two sections, or flat and in a section
+                    loc = source.locate(f"{key}.{k}")
+                    first = f"{flat[k][0]}.{k}" if flat[k][0] else k
+                    raise located(where, f"{key}.{k}: given twice (first as {first}); expected once",
+                                  loc.line, loc.column)
                 flat[k] = (key, v)
         else:
+            if key in flat:
+                loc = source.locate(str(key))
+                raise located(where, f"{key}: given twice (first as {flat[key][0]}.{key}); expected once",
+                              loc.line, loc.column)
             flat[key] = (None, value)
     unknown = [(sec, k) for k, (sec, _) in flat.items() if k not in SPEC_KEYS]
     if unknown:
         sec, k = unknown[0]
         from ..errors import did_you_mean
 
-        loc = YamlSourceMap(text, where).locate(f"{sec}.{k}" if sec else k)
+        loc = source.locate(f"{sec}.{k}" if sec else k)
         raise located(where, f"{sec + '.' if sec else ''}{k}: unknown key; expected one of: {', '.join(sorted(SPEC_KEYS))}",
                       loc.line, loc.column, hint=did_you_mean(k, sorted(SPEC_KEYS)))
-    missing = [k for k in ("layers", "hidden", "heads", "seq", "vocab", "global_batch") if k not in flat]
+    missing = [k for k in REQUIRED_KEYS if k not in flat]
     if missing:
         raise located(where, f"missing key '{missing[0]}'")
     try:
@@ -367,6 +382,6 @@ def read_spec(path: str | Path) -> LlmSpec:
         if key is None:
             raise located(where, message) from None
         section = flat[key][0]
-        loc = YamlSourceMap(text, where).locate(f"{section}.{key}" if section else key)
+        loc = source.locate(f"{section}.{key}" if section else key)
         raise InfraGraphError(Diagnostic(message, Location(where, loc.line, loc.column,
                                                            f"{section}.{key}" if section else key))) from None

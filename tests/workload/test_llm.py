@@ -100,7 +100,7 @@ def test_generated_step_replays(tmp_path):
     ("layers: 2\nhidden: 64\nheads: 4\nseq: 8\nvocab: 10\nglobal_batch: 4\ntp: 0\n", "'tp' is 0"),
     ("model:\n  layers: 2\n  hiden: 64\n", "model.hiden: unknown key"),
     ("layers: 2\n", "missing key 'hidden'"),
-    ("layers: [2\n", "spec.yaml:2:1: error: not YAML"),
+    ("layers: [2\n", "spec.yaml:2:1: error: invalid YAML"),
 ])
 def test_bad_specs(tmp_path, text, message):
     p = tmp_path / "spec.yaml"
