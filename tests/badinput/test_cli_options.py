@@ -11,17 +11,11 @@ import pytest
 
 from infragraph import __version__
 from infragraph.cli import main
+from tests.helpers import run_cli as run
 
 ROOT = Path(__file__).parent.parent.parent
 RING = str(ROOT / "examples" / "ring8.igl")
 MINI = str(ROOT / "tests" / "data" / "mini.yaml")
-
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    assert "Traceback" not in err and "internal error" not in err
-    return code, out, err
 
 
 @pytest.mark.parametrize("argv, option, words", [
