@@ -51,6 +51,8 @@ LINK_FILTERS = ("all", "cables")  # which directed links the result lists: every
 DEFAULT_NO_TRANSIT = ("memory",)
 # Node types that only pass bits on: the congestion-aware model does not store and forward there.
 DEFAULT_CUT_THROUGH = ("port",)
+# Node types a message pipelines through in NCCL mode (engine_call): all but the GPUs.
+NCCL_PIPELINED = ("switch", "nic", "pcie_switch", "pcie_endpoint", "cpu")
 
 
 class EngineSchedule(Protocol):
