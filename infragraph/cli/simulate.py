@@ -16,7 +16,7 @@ from dataclasses import replace
 from ..errors import did_you_mean
 from ..output import check_output, write_json
 from ..units import Quantity, UnitError, format_quantity, parse_quantity, parse_size_bytes, to_ns
-from .common import (about_failures, about_option, about_simulation_options, add_failure_arguments, add_json_argument, add_source_arguments,
+from .common import (about_failures, about_option, about_simulation_options, about_source, add_failure_arguments, add_json_argument, add_source_arguments,
                      at_least, emit, failure_spec, load_graph_with_progress, one_of, option_error, progress)
 from .sim_progress import SimProgress
 from .simulate_compare import run_compare, wants_comparison
@@ -455,7 +455,9 @@ def format_sweep(results: list[dict]) -> str:
 
 
 def run(args) -> int:
-    with about_simulation_options(args):
+    # an error no option or document path claims is the graph's (no path between two NPUs that
+    # must talk, no edges): located at the fabric FILE, not `<input>`
+    with about_simulation_options(args), about_source(args.file):
         return _run(args)
 
 

@@ -260,7 +260,7 @@ def dim_bandwidths(p: PreparedGraph, dims: Sequence[int]) -> list[float]:
     dimension's load by (ASTRA-sim takes the network's per-dimension bandwidth)."""
     if not dims or math.prod(dims) != int(p.npu_nodes.size):
         raise error("inter-dimension scheduling other than baseline needs logical dimensions covering every NPU "
-                    "(--dims or the graph's 'dims' annotation)")
+                    "(--dims or the graph's 'dims' annotation)", "inter_dimension_scheduling")
     src = np.asarray(p.arrays["edge_src"], dtype=np.int64)
     dst = np.asarray(p.arrays["edge_dst"], dtype=np.int64)
     bw = np.asarray(p.arrays["edge_bandwidth_gbps"], dtype=np.float64)

@@ -4,7 +4,7 @@ ASTRA-sim reads `<prefix>.<npu>.et` for every NPU. Each file is two length-delim
 protobuf messages: `GlobalMetadata` (version "0.0.4") and one `Node` of type COMM_COLL_NODE with the
 attributes `is_cpu_op` (bool false), `comm_type` (int64) and `comm_size` (int64 bytes per NPU; for
 all-gather the shard each NPU contributes). That is exactly the shape of ASTRA-sim's shipped
-microbenchmark workloads, which these files reproduce byte for byte (tests/test_translators_chakra_et.py).
+microbenchmark workloads, which these files reproduce byte for byte (tests/translators/test_chakra_et.py).
 
 The messages are Chakra's own (MLCommons' `mlc-chakra` package, through infragraph.workload.chakra),
 so the schema is never restated here. A oneof member set to 0/false is still written, which ASTRA-sim

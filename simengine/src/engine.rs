@@ -931,7 +931,8 @@ impl<'t> Sim<'t> {
                      LIFO scheduling the members of a dimension picked different chunks and wait on \
                      each other; FIFO scheduling cannot deadlock",
                     job.plan.ranks[m], job.chunks_left[m]
-                )));
+                ))
+                .about("scheduling"));
             }
         }
         Ok(())

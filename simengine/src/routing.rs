@@ -498,7 +498,8 @@ impl<'t> Router<'t> {
                 return Err(SimError::Unsupported(format!(
                     "spraying from node {src} to node {dst} takes more than {MAX_SPRAY_PATHS} ways; use the \
                      ecmp or adaptive routing policy on that tier"
-                )));
+                ))
+                .about("routing_policy"));
             }
             ways = ways
                 .iter()

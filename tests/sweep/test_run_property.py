@@ -31,7 +31,7 @@ from hypothesis import strategies as st
 from infragraph.sweep import sweep
 from tests.helpers import NO_FIXED_PORT
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 RUN_COLUMNS = {"worker", "point_wall_s", "engine_wall_s", "compiled"}  # where and how fast, not what
 SLOW = pytest.mark.skipif(os.environ.get("INFRAGRAPH_SLOW") != "1", reason="long variant: INFRAGRAPH_SLOW=1")
 FAST_RUNS = settings(max_examples=3, deadline=None, derandomize=True, database=None,

@@ -15,8 +15,8 @@ from infragraph.cli import main
 from infragraph.errors import Diagnostic, Location
 from infragraph.lint.rules import targets
 
-DATA = Path(__file__).parent / "data" / "lint"
-ROOT = Path(__file__).parent.parent
+DATA = Path(__file__).resolve().parents[1] / "data" / "lint"
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
