@@ -44,6 +44,18 @@ REPO = Path(__file__).resolve().parents[1]
 NO_FIXED_PORT = {"dashboard_address": ":0"}
 
 
+def run_cli(capsys, *argv: str) -> tuple[int, str, str]:
+    """(exit code, stdout, stderr) of `infragraph ARGV` run in-process. No input may make the
+    command fail with a traceback or an internal error (exit 3), so either fails the test here,
+    once for every command-line test that runs through it."""
+    from infragraph.cli import main
+
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err and "internal error" not in err, err
+    return code, out, err
+
+
 def shared_file(relative: str) -> Path:
     """A file of the project's shared/ folder, which sits beside the repository (CI clones the
     repository with shared/ next to it; a git worktree under wt/ has it two levels up). Missing,

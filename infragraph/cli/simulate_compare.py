@@ -18,7 +18,6 @@ from ..units import Quantity, format_quantity
 from .common import about_failures, load_graph_with_progress, option_error, progress
 
 SYNTHESIZED = "synthesized"
-SYNTHESIZABLE = ("all-gather", "reduce-scatter", "all-reduce")
 
 
 def wants_comparison(text: str) -> bool:
@@ -35,6 +34,7 @@ def run_compare(args, sizes: list[int], opts_of, spec) -> int:
     from ..output import check_output, open_output
     from ..simulate import prepare, simulate
 
+    from ..collectives.columns import COLLECTIVES as SYNTHESIZABLE
     from .synthesize import chunks_option
 
     names = [a.strip() for a in args.algorithm.split(",")]

@@ -31,10 +31,9 @@ from typing import Any
 from ..document.io import YamlSourceMap
 from ..document.reader import parse_text
 from ..errors import Diagnostic, InfraGraphError, Location, error
-from .chakra import et_bytes, located, make_node
+from .chakra import MAX_I64, et_bytes, located, make_node
 
 BYTES = 2  # bf16
-INT64_MAX = 2**63 - 1  # Chakra's int64_val attributes
 MAX_NODES = 2**31  # ET nodes in a step, all ranks (GPT-3 175B at micro-batch 1 on 1,024 GPUs: 14.5 M)
 
 
@@ -111,9 +110,9 @@ class LlmSpec:
                                                        self.logit_flops()) // self.tp),
                             (f"one node's bytes of weights and activations (hidden {h}, seq {s}, micro_batch {b}, "
                              f"layers {self.layers})", (self.params() + 4 * b * s * h * self.top_k) * BYTES)):
-            if value > INT64_MAX:
+            if value > MAX_I64:
                 raise error(f"workload spec: {what} come to {value:.3e}, more than a Chakra ET node holds "
-                            f"(int64, {INT64_MAX:.3e})")
+                            f"(int64, {MAX_I64:.3e})")
 
     @property
     def f(self) -> int:
