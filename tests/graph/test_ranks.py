@@ -7,17 +7,7 @@ import pytest
 
 from infragraph.errors import InfraGraphError
 from infragraph.graph.ranks import npu_order
-from tests.helpers import graph
-
-HEAD = """
-name: t
-devices:
-- name: host
-  components: [{name: xpu, choice: xpu, count: 2}, {name: nic, choice: nic, count: 1}]
-  links: [{name: pcie}]
-  edges: [{ep1: {component: xpu}, ep2: {component: nic}, link: pcie, scheme: many2many}]
-"""
-
+from tests.helpers import TWO_DEVICES as HEAD, graph
 
 def names(g, nodes) -> list[str]:
     return [g.node_name(int(n)) for n in nodes]
@@ -62,5 +52,5 @@ def test_a_bad_rank_annotation_is_located(ranks, message):
 def test_a_graph_without_npus_says_which_types_it_has():
     g = graph(HEAD.replace("choice: xpu", "choice: cpu") + "instances: [{name: h, device: host, count: 1}]\n")
     with pytest.raises(InfraGraphError, match=r"the graph has no NPUs: no node has type 'xpu' \(node types present: "
-                                              r"cpu, nic\)"):
+                                              r"cpu, nic, switch, port\)"):
         npu_order(g)
