@@ -155,7 +155,8 @@ def _number(text: str, convert: Callable[[str], Any], what: str, low: float | No
     except (ValueError, OverflowError):
         value = None
     bound = "" if low is None else f" {'>=' if low_ok else '>'} {low:g}"
-    if value is None or not math.isfinite(value) or (low is not None and (value < low or (value == low and not low_ok))):
+    below = low is not None and value is not None and (value < low or (value == low and not low_ok))
+    if value is None or not math.isfinite(value) or below:
         raise ValueError(f"expected {what}{bound}")
     return value
 
