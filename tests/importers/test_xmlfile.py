@@ -45,7 +45,8 @@ def test_local_drops_namespace_and_prefix(tag, name):
 
 
 def test_require_unique_names_the_first_place():
-    text = '<t>\n<pci busid="0000:0A:00.0"/>\n<pci busid="0000:0B:00.0"/>\n<pci busid="0000:0a:00.0"/>\n<pci/>\n<pci/>\n</t>'
+    text = ('<t>\n<pci busid="0000:0A:00.0"/>\n<pci busid="0000:0B:00.0"/>\n<pci busid="0000:0a:00.0"/>\n'
+            '<pci/>\n<pci/>\n</t>')
     tree = parse_xml(text, "f.xml")
     with pytest.raises(InfraGraphError) as e:  # bus ids compare without case
         tree.require_unique(tree.root.iter("pci"), "busid", "PCI busid")
