@@ -7,6 +7,7 @@ import pytest
 
 from infragraph.errors import InfraGraphError
 from infragraph.importers.xmlfile import MAX_XML_DEPTH, local, parse_xml
+from tests.helpers import one_diagnostic
 
 
 def test_every_element_knows_where_it_is():
@@ -26,9 +27,7 @@ def test_every_element_knows_where_it_is():
      f"XML nested too deeply: more than {MAX_XML_DEPTH} levels of elements", 3 * MAX_XML_DEPTH + 1),
 ])
 def test_hostile_or_malformed_xml_is_a_located_error(text, message, column):
-    with pytest.raises(InfraGraphError) as e:
-        parse_xml(text, "f.xml")
-    (d,) = e.value.diagnostics
+    d = one_diagnostic(parse_xml, text, "f.xml")
     assert (d.message, d.location.file, d.location.line, d.location.column) == (message, "f.xml", 1, column)
 
 
@@ -48,9 +47,8 @@ def test_require_unique_names_the_first_place():
     text = ('<t>\n<pci busid="0000:0A:00.0"/>\n<pci busid="0000:0B:00.0"/>\n<pci busid="0000:0a:00.0"/>\n'
             '<pci/>\n<pci/>\n</t>')
     tree = parse_xml(text, "f.xml")
-    with pytest.raises(InfraGraphError) as e:  # bus ids compare without case
-        tree.require_unique(tree.root.iter("pci"), "busid", "PCI busid")
-    (d,) = e.value.diagnostics
+    # bus ids compare without case
+    d = one_diagnostic(tree.require_unique, tree.root.iter("pci"), "busid", "PCI busid")
     assert d.message == "duplicate PCI busid 0000:0a:00.0 (first at line 2)"
     assert (d.location.line, d.location.column) == (4, 1)
     tree.require_unique(tree.root.iter("pci"), "missing", "x")  # elements without the attribute are skipped
