@@ -329,6 +329,9 @@ class EnginePlan:
     # Simple 1; NVLS: its efficiency), which `bandwidth_gbps` includes on top of NCCL's per-link
     # figures (`derated_bandwidth`); the workload's shared network charges it as bytes instead.
     payload_efficiency: float = 1.0
+    # The engine's own latency (the links' latencies and the endpoint delays) stands for the call's,
+    # in place of `latency_ns`: a point-to-point send, for which tuning.cc has no latency model.
+    engine_latency: bool = False
 
 
 def contiguous(g_sid: np.ndarray, s: Servers) -> bool:
@@ -371,7 +374,20 @@ def engine_plan(g: FQG, bandwidth_gbps: np.ndarray, npu_nodes: np.ndarray, group
     two_level = s.nodes > 1 and s.ppn > 1 and contiguous(sid, s)
     dims = (s.ppn, s.nodes) if two_level else (n,)
     notes: list[str] = []
-    if collective in ("all-to-all", "point-to-point"):
+    if collective == "point-to-point":
+        # NCCL's send/recv: no algorithm or tuning.cc model (ncclTopoTuneModel tunes collectives
+        # only); src/graph/paths.cc (ncclTopoGetNchannels, ncclTopoComputeP2pChannelsPerPeer) gives
+        # a peer enough channels to fill its path (NVLink: 2 per NCCL NVLink bandwidth of the path;
+        # network: one per NIC, more up to P2P_PER_CHANNEL_NET_BW = 14 GB/s each), over the same
+        # transports and Simple FIFOs as a collective's. So the links run at NCCL's per-link figures,
+        # as for a collective; its latency is the engine's (the links' and the endpoint delays).
+        bw = derated_bandwidth(g, bandwidth_gbps, npu_nodes, s, 1.0)
+        notes.append("NCCL's send/recv: one message at NCCL's per-link figures (paths.cc gives a peer enough "
+                     "channels to fill its path), with the links' latencies and the endpoint delays (tuning.cc "
+                     "models no send/recv latency)")
+        return EnginePlan(None, collective, size_bytes, ("direct",), (n,), 1, 1, 0.0, bw, tuple(notes),
+                          engine_latency=True)
+    if collective == "all-to-all":
         bw = derated_bandwidth(g, bandwidth_gbps, npu_nodes, s, 1.0)
         notes.append("NCCL runs this as send/recv to every peer at once (direct); PXN (sending through the "
                      "NVLink peer on the destination's rail) follows the routing policy")

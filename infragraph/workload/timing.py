@@ -174,11 +174,12 @@ class CollectiveTimer:
         return sim
 
     def _nccl_lays_out(self, collective: str, members: tuple[int, ...]) -> bool:
-        """Whether NCCL mode times this collective (simulate.run.engine_call decides the same way):
-        our own models, the algorithm left to the default (or auto, or nccl), no --dims, and the
-        group's GPUs in servers."""
+        """Whether NCCL mode times this collective or send (simulate.run.engine_call decides the same
+        way): our own models, the algorithm left to the default (or auto, or nccl), no --dims, and the
+        group's GPUs in servers. A send then runs as NCCL's send/recv, at NCCL's per-link figures, as
+        on the shared network (shared.py)."""
         sim = self.sim
-        if sim.model.startswith("astra") or sim.dims is not None or collective == "point-to-point":
+        if sim.model.startswith("astra") or sim.dims is not None:
             return False
         algorithm = (sim.algorithm,) if isinstance(sim.algorithm, str) else tuple(sim.algorithm)
         if algorithm not in (("default",), ("auto",), ("nccl",)):

@@ -116,6 +116,24 @@ def test_all_to_all_default_is_not_ring(h100):
     assert simulate(simgraphs.switch(8), Opts(collective="all-to-all", model="astra"))["algorithm"] == ["ring"]
 
 
+def test_a_send_runs_at_nccls_per_link_figures_with_the_engines_latency(h100):
+    """NCCL's send/recv has no tuning.cc model; src/graph/paths.cc (ncclTopoGetNchannels) gives a
+    peer enough channels to fill its path, over the same transports and Simple FIFOs as a
+    collective's. So GPU 0 -> GPU 1 of an HGX H100 moves at NCCL's 18 x 20.6 = 370.8 GB/s (NVIDIA,
+    nccl-tests issue 212: ~370 GB/s effective NVLink bandwidth, seen as busbw of non-all-reduce
+    operations; nccl issue 1264: a cudaMemcpy reaches 380 of the 450 GB/s one way), not the rated
+    450, plus the engine's latency: two 100 ns NVLink hops and two endpoint delays."""
+    s = 1 << 26
+    r = simulate(h100, Opts(collective="point-to-point", size_bytes=s, groups=((0, 1),)))
+    assert r["algorithm_requested"] == ["default"] and r["nccl"]["algorithm"] == "send/recv"
+    assert r["collective_time_ns"] == pytest.approx(s / 370.8 + 2 * 100 + 2 * 10, rel=1e-12)  # 181,204 ns
+    rated = simulate(h100, Opts(collective="point-to-point", size_bytes=s, groups=((0, 1),), algorithm=("direct",)))
+    assert "nccl" not in rated and rated["collective_time_ns"] == pytest.approx(s / 450 + 220, rel=1e-12)
+    slow = simulate(h100, Opts(collective="point-to-point", size_bytes=s, groups=((0, 1),), endpoint_delay_ns=50))
+    assert slow["collective_time_ns"] == pytest.approx(r["collective_time_ns"] + 80, rel=1e-12)
+    assert not any("did not use" in note for note in slow["nccl"]["notes"])  # a send uses the endpoint delay
+
+
 def test_abstract_fabrics_keep_their_defaults():
     r = simulate(simgraphs.torus((4, 4), annotate=True), Opts())
     assert set(r["algorithm"]) == {"ring"} and "nccl" not in r and r["algorithm_requested"] == ["default"]
