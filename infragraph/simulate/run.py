@@ -446,7 +446,11 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
                            for a, pr, t in (c.candidates if c else ())],
             "engine_collective": plan.collective,
             "notes": list(plan.notes) + _nccl_overrides(requested, plan.engine_latency),
+            "cautions": [message for _, message in plan.cautions],
         }
+        # What NCCL mode knowingly gets wrong or leaves out is said with every result (also
+        # without checks: a workload replay's runs report it as cautions, workload/timing.py).
+        out["warnings"].extend({"code": code, "message": message} for code, message in plan.cautions)
         if c is not None and c.algorithm == "nvls":  # in-switch reduction: above the NVLink bandwidth by design
             out["warnings"] = [w for w in out["warnings"] if w["code"] != "over-injection"]
             out["warnings"].append({"code": "in-switch-reduction", "message": (

@@ -270,6 +270,21 @@ def test_pxn_off_crosses_the_spine_alike_shared_and_alone(rails2, tmp_path):
     assert {t["tier"]: t["bytes"] for t in shared["tiers"]}["leaf–spine"] > 0
 
 
+@pytest.mark.parametrize("shared", [True, False])
+def test_nccl_cautions_reach_the_workload_report(tmp_path, shared):
+    """A step of a GB200 NVL72 (72 GPUs in one NVLink domain, whose NVLS the model does not run)
+    says so in its report, shared and alone, once however many collectives: `caveats` and a
+    `caution:` line."""
+    from infragraph.workload.report import format_report
+
+    p = prepare(blueprints.graph("std.devices.gb200_nvl72"))
+    prefix, cg = write_set(tmp_path, [[coll(1, "all-reduce", S), coll(2, "all-reduce", S, deps=[1])]] * 72)
+    r = replay(p, read_et_set(prefix, 72, cg), ReplayOptions(sim=SimulationOptions(model="fair"), shared_network=shared))
+    (caveat,) = r["caveats"]
+    assert caveat.startswith("all-reduce: the group's GPUs are in an NVLink domain of 72 GPUs")
+    assert f"caution: {caveat}" in format_report(r)
+
+
 # ASTRA-sim's congestion-aware binary (518bd51, 1-D topologies only) on the 1,024-NPU GPT-3-like step of
 # benchmarks/workload.py (b = 1: TP 8, PP 8, DP 16) on one Switch(1024), 50 GB/s, 1,000 ns; 4 chunks,
 # ring, LIFO, endpoint delay 10 ns, local-mem-bw 1600: every NPU's finish, by pipeline stage (rank // 128).
