@@ -86,8 +86,10 @@ CHAIN_STAGE_BYTES = {**STAGE_BYTES, "Simple": 512 << 10}
 MAX_ENGINE_CHUNKS = 16  # pipeline stages the engine runs across servers (its cost grows with them)
 # A broadcast/reduce chain's stages (one chunk per stage, NCCL's own count up to this): the chain
 # fills in (n - 2) stages, so fewer, larger chunks than NCCL's would inflate its time (16 chunks
-# made a 1 GiB broadcast on one DGX H100 +37 % slower than the chain of NCCL's 146 stages).
+# made a 1 GiB broadcast on one DGX H100 +37 % slower than the chain of NCCL's 146 stages), and
+# at most about CHAIN_MESSAGES messages over the chain (chunks x ranks: the engine's cost).
 MAX_CHAIN_CHUNKS = 1024
+CHAIN_MESSAGES = 1 << 20
 # NVLink domains larger than an 8-GPU server (multi-node NVLink: GB200 NVL72, 72 GPUs) and an
 # all-reduce measured on a full GB200 NVL72 rack: `all_reduce_perf` busbw 681-724 GB/s at 1 GiB,
 # 835-847 GB/s at 4-8 GiB (coreweave/nccl-tests pull request 43; the algorithm is not stated).
@@ -443,7 +445,7 @@ def engine_plan(g: FQG, bandwidth_gbps: np.ndarray, npu_nodes: np.ndarray, group
         # NCCL's chain forwards each step-sized chunk as it arrives: one engine chunk per NCCL stage,
         # so that the chain's fill, (n - 2) stages, is NCCL's.
         stages = int(size_bytes // (CHAIN_STAGE_BYTES[c.protocol] * c.channels))
-        chunks = max(1, min(MAX_CHAIN_CHUNKS, stages))
+        chunks = max(1, min(MAX_CHAIN_CHUNKS, max(MAX_ENGINE_CHUNKS, CHAIN_MESSAGES // n), stages))
         if stages > chunks:
             extra = (n - 2) * (1 / chunks - 1 / stages) * 100
             cautions.append(("nccl-chain-chunks", f"the {collective} chain runs {chunks} engine chunks where NCCL "
