@@ -13,6 +13,23 @@ from infragraph.errors import InfraGraphError
 from infragraph.graph import FQG, expand
 
 
+# A host (2 xpu, 2 nic) and a switch (asic, 4 ports) with their internal links, and an `eth`
+# link: the devices a test document adds its own instances and edges to (after this text).
+TWO_DEVICES = """
+name: t
+devices:
+- name: host
+  components: [{name: xpu, choice: xpu, count: 2}, {name: nic, choice: nic, count: 2}]
+  links: [{name: pcie}]
+  edges: [{ep1: {component: xpu}, ep2: {component: nic}, link: pcie, scheme: one2one}]
+- name: switch
+  components: [{name: asic, choice: switch, count: 1}, {name: port, choice: port, count: 4}]
+  links: [{name: ic}]
+  edges: [{ep1: {component: asic}, ep2: {component: port}, link: ic, scheme: many2many}]
+links: [{name: eth}]
+"""
+
+
 def doc(text: str, filename: str = "test.yaml"):
     return io.loads(textwrap.dedent(text), filename)
 

@@ -9,7 +9,6 @@ from ..errors import Diagnostic, InfraGraphError, Location
 from ..output import check_output, write_text
 from .common import add_quiet_argument
 
-DOCUMENT_SUFFIXES = (".yaml", ".yml", ".json")
 
 
 def register(sub) -> None:
@@ -21,6 +20,8 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
+    from ..sources import DOCUMENT_SUFFIXES
+
     if Path(args.file).suffix.lower() not in DOCUMENT_SUFFIXES:
         hint = ("it is already .igl source; `infragraph fmt` formats it, `infragraph compile --emit document` "
                 "turns it into a document") if args.file.endswith(".igl") else None

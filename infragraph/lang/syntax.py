@@ -185,7 +185,8 @@ def parse_expr(text: str, filename: str = "<-D>") -> A.Expr:
     return _Builder(src, stream, text).expr(tree.expr())
 
 
-_QTY = re.compile(r"^(\d[\d_]*(?:\.\d[\d_]*)?(?:[eE][+-]?\d+)?)[ \t]*(.+)$")
+# A QUANTITY token's text split into its number and its unit ("400Gbps", "1.5 us"); fmt reuses it.
+QUANTITY = re.compile(r"^(\d[\d_]*(?:\.\d[\d_]*)?(?:[eE][+-]?\d+)?)[ \t]*(.+)$")
 _ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
 
 
@@ -377,7 +378,7 @@ class _Builder:
         if isinstance(c, P.FloatLitContext):
             return A.Literal(pos, float(c.getText().replace("_", "")))
         if isinstance(c, P.QuantityLitContext):
-            m = _QTY.match(c.getText())
+            m = QUANTITY.match(c.getText())
             return A.QuantityLit(pos, float(m.group(1).replace("_", "")), m.group(2))
         if isinstance(c, P.StringLitContext):
             return A.Literal(pos, _unquote(c.getText()))

@@ -44,7 +44,6 @@ class LintOptions:
 
     max_oversubscription: float | None = None  # None: the document's own, else DEFAULT_OVERSUBSCRIPTION
     target: str | None = None  # translator whose checks IG013 runs (`--for`)
-    target_options: dict = field(default_factory=dict)
     max_per_rule: int = 50  # findings kept per rule; the rest are counted as omitted
 
 

@@ -97,7 +97,7 @@ def assert_same_table(out: Path, reference: list[dict]) -> None:
     """Every point exactly once, in order, as in the uninterrupted run; nothing of the run left over."""
     assert computed(out.with_suffix(".parquet")) == reference
     assert not out.with_suffix(".partial.jsonl").exists() and not out.with_suffix(".lock").exists()
-    assert not list(out.parent.glob(".*.tmp"))
+    assert not list(out.parent.glob(".*.part"))  # the tables' temporaries (output.open_output)
 
 
 # -- SIGKILL of the whole run, then resume -----------------------------------------------------------

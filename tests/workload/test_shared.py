@@ -136,9 +136,12 @@ def test_astra_keeps_timing_each_collective_alone(ring5, tmp_path):
 # the host cable at NCCL's credit, 48 of its 50 GB/s (search.cc's per-channel speeds; the spine
 # uplink is not a server cable and keeps 50 GB/s), so it takes S / 48 B/ns + NCCL's latency L.
 # Together (fair): both groups' flows cross the one uplink each way, 25 B/ns each from start to
-# end: S / 25 + L, i.e. S / 25 - S / 48 longer. Aware (FIFO store-and-forward links): the uplink
-# serializes one 16 MiB message at a time at 50 B/ns, so one group finishes as alone and the other
-# S / 50 later.
+# end: S / 25 + L, i.e. S / 25 - S / 48 longer. Aware (FIFO links; in NCCL mode a message pipelines
+# through the switches and NICs): the uplink carries one 16 MiB message at a time, the first as its
+# host cable feeds it (S / 48), so the second starts there S / 48 after it and, then limited by its
+# destination's host cable at 48 B/ns, finishes S / 48 later; one group finishes as alone. (Until
+# 26 Nov 2026 every switch and NIC stored and forwarded whole messages: S / 50 later here, and a
+# ring across servers paid its serialization at every hop, 6x its time on DGX H100 servers.)
 NS = 1 << 24
 
 
@@ -175,7 +178,7 @@ def test_nccl_two_groups_on_one_uplink_take_longer_than_alone_by_a_derivable_amo
         assert finish(together)[:5] == [pytest.approx(t + NS / 25 - NS / 48, abs=1e-6)] * 2 + [1000] + \
             [pytest.approx(t + NS / 25 - NS / 48, abs=1e-6)] * 2
     else:
-        assert sorted(c["end_ns"] for c in together["collectives"]) == [t, pytest.approx(t + NS / 50, abs=1e-6)]
+        assert sorted(c["end_ns"] for c in together["collectives"]) == [t, pytest.approx(t + NS / 48, abs=1e-6)]
 
 
 @pytest.mark.parametrize("model", ["fair", "aware"])
