@@ -16,10 +16,13 @@ sequence parallelism, ZeRO 1), written once by `infragraph workload`, then repla
   (std.fabrics.stack "SW(8)_SW(128)": 900 GB/s and 50 GB/s per NPU and direction, 2^30 B GB as
   ASTRA-sim reads them), system: 4 chunks, ring, LIFO, endpoint delay 10 ns, local-mem-bw 1600.
 Both report every NPU's finish time; the table says whether they agree. The installed infragraph
-package is byte-compiled first, as a wheel install is (`compile_bytecode`); each row says whether
-the compile cache held the fabric. `--scale` multiplies the
-micro-batch `b` (every message and compute node grows with it): the time must stay flat in
-message size.
+package is byte-compiled first, as a wheel install is (`compile_bytecode`). Ours runs three times,
+each a new process with its own compile cache folder in a given state (CACHE_STATES): `first`, an
+empty cache (the first run after an install: parse, elaborate and expand std.fabrics.stack);
+`fabric`, a cache that holds another fabric of the same blueprint (SW(8)_SW(64)), so its parsed
+modules but not this graph (a new -D set: elaborate and expand); `cached`, the fabric itself. The
+three JSON outputs must be byte-identical. `--scale` multiplies the micro-batch `b` (every message
+and compute node grows with it): the time must stay flat in message size.
 
 Case `nccl-1k`: the same GPT-3-like step (b = 1) on 1,024 H100-class GPUs in DGX-like servers
 (examples/workloads/superpod_1k.igl), `--model fair` with NCCL mode (the default on GPU servers),
@@ -80,28 +83,30 @@ def fabric_args(servers: int) -> list[str]:
             "-D", "latency=[100 ns, 1000 ns]"]
 
 
-def cache_state(servers: int) -> str:
-    """Whether the compile cache holds the fabric's graph ("hit": our run skips the .igl compile;
-    "miss": it compiles std.fabrics.stack first, as the first run after an install or an edit does)."""
-    from infragraph import cache
-    from infragraph.sources import resolve_source
+CACHE_STATES = ("first", "fabric", "cached")
 
-    args = fabric_args(servers)
-    defines = dict(d.split("=", 1) for d in args[2::2])
-    if not cache.enabled():
-        return "off"
-    return "hit" if cache.load(cache.key(resolve_source(args[0]), defines, None)) is not None else "miss"
+
+def cache_folder(folder: Path, state: str, servers: int) -> dict[str, str]:
+    """The environment of our run in compile-cache `state` (CACHE_STATES), its cache under `folder`:
+    `first` and `cached` share one folder (empty before `first`, which fills it); `fabric`'s holds
+    SW(8)_SW(servers // 2) of the same blueprint, compiled here first (not timed)."""
+    env = dict(os.environ, INFRAGRAPH_CACHE_DIR=str(folder / f"cache-{'fabric' if state == 'fabric' else 'own'}"))
+    env.pop("INFRAGRAPH_NO_CACHE", None)
+    if state == "fabric":
+        subprocess.run(["infragraph", "info", *fabric_args(servers // 2)], cwd=folder, env=env, check=True,
+                       capture_output=True)
+    return env
 
 
 CPU_S: dict[str, float] = {}  # command name -> CPU seconds (user + system) of its last run
 
 
-def timed(cmd: list[str], cwd: str, limit_s: float) -> tuple[float, str]:
+def timed(cmd: list[str], cwd: str, limit_s: float, env: dict[str, str] | None = None) -> tuple[float, str]:
     """Wall seconds and stdout of `cmd`; its CPU seconds (user + system, children included) go to CPU_S."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     try:
-        out = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd, timeout=limit_s)
+        out = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd, timeout=limit_s, env=env)
     except subprocess.TimeoutExpired:
         return float("inf"), ""
     if out.returncode != 0:
@@ -141,14 +146,18 @@ def gpt3_1k(scale: int, binary: str | None, limit_s: float, old: str | None = No
                        capture_output=True)
         write_s = time.perf_counter() - t0
         nodes = sum(1 for _ in folder.glob("et/step.*.et"))
-        cached = cache_state(128)
         replay = [*fabric_args(128), "--workload", "et/step", "--comm-group", "et/step.json", "--model", "astra",
                   "--chunks", "4", "--algorithm", "ring", "--scheduling", "lifo", "-q"]
-        ours_s, out = timed(["infragraph", "simulate", *replay, "--json", "ours.json"], tmp, limit_s)
-        ours = json.loads((folder / "ours.json").read_text()) if ours_s < float("inf") else None
-        row = {"case": f"gpt3-1k b={scale}", "ranks": nodes, "write_s": round(write_s, 2), "ours_s": round(ours_s, 2),
-               "ours_cpu_s": CPU_S.get("infragraph"), "compile_cache": cached, "ours_step_ns": ours and ours["step_time_ns"],
-               "load_average": os.getloadavg()[0]}
+        row = {"case": f"gpt3-1k b={scale}", "ranks": nodes, "write_s": round(write_s, 2)}
+        outputs = []
+        for state in CACHE_STATES:
+            env = cache_folder(folder, state, 128)
+            s, _ = timed(["infragraph", "simulate", *replay, "--json", f"ours-{state}.json"], tmp, limit_s, env)
+            row.update({f"{state}_s": round(s, 2), f"{state}_cpu_s": CPU_S.get("infragraph")})
+            outputs.append((folder / f"ours-{state}.json").read_bytes() if s < float("inf") else b"")
+        row["ours_json_identical"] = len(set(outputs)) == 1
+        ours = json.loads(outputs[-1]) if outputs[-1] else None
+        row.update({"ours_step_ns": ours and ours["step_time_ns"], "load_average": os.getloadavg()[0]})
         if old:
             row.update(with_old(old, folder, replay, runs, limit_s))
         if binary:
@@ -162,9 +171,11 @@ def gpt3_1k(scale: int, binary: str | None, limit_s: float, old: str | None = No
             row["astra_step_ns"] = max(found.values()) if found else None
             if ours and found:
                 row["same_finish"] = sum(int(n["finish_ns"]) == found.get(n["rank"]) for n in ours["npus"])
-            if ref_s < float("inf"):
-                row["speedup"] = round(ref_s / ours_s, 1)
-                row["cpu_speedup"] = round(row["astra_cpu_s"] / row["ours_cpu_s"], 1)
+            for state in CACHE_STATES:
+                if ref_s < float("inf") and row[f"{state}_s"] < float("inf"):
+                    row[f"speedup_{state}"] = round(ref_s / row[f"{state}_s"], 1)
+                    row[f"cpu_speedup_{state}"] = round(row["astra_cpu_s"] / row[f"{state}_cpu_s"], 1)
+            row["load_average_after"] = os.getloadavg()[0]
         return row
 
 

@@ -7,15 +7,19 @@ Two promises, for every output of every command:
 * A failed run never leaves half a file: regular files are written to a temporary file in the same
   folder and renamed over the target only once complete (`open_output`). Special files that exist
   (`/dev/stdout`, a FIFO, `/dev/full`) are written in place — renaming over them would replace the
-  device node.
+  device node. A file that must survive a crash too (a sweep's table, which replaces the journal of
+  its rows) is also flushed to disk before the rename (`durable`), and a Ctrl-C that arrives while
+  files that belong together are written waits until they are (`sigint_deferred`).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import signal
 import stat
 import tempfile
+import threading
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any, Iterator, Sequence
@@ -70,10 +74,13 @@ def _file_mode() -> int:
 
 
 @contextmanager
-def open_output(path: str | Path, binary: bool = False, option: str | None = None) -> Iterator[IO]:
+def open_output(path: str | Path, binary: bool = False, option: str | None = None,
+                durable: bool = False) -> Iterator[IO]:
     """A file object to write `path` through; the target appears (or is replaced) only when the
     block finishes without an exception. OSError (full disk, missing folder, …) becomes a located
-    InfraGraphError; any other exception propagates after the temporary file is removed."""
+    InfraGraphError; any other exception propagates after the temporary file is removed.
+    `durable`: the data is on disk (fsync) before the rename, and the rename after it (the
+    folder's fsync), so a crash leaves the old file or the new one, never an empty one."""
     p = check_output(path, option=option)
     mode = "wb" if binary else "w"
     encoding = None if binary else "utf-8"
@@ -91,14 +98,52 @@ def open_output(path: str | Path, binary: bool = False, option: str | None = Non
     try:
         with os.fdopen(fd, mode, encoding=encoding) as fh:
             yield fh
+            if durable:
+                fh.flush()
+                os.fsync(fh.fileno())
         os.chmod(tmp, _file_mode())
         os.replace(tmp, p)
+        if durable:
+            _sync_folder(p.parent)
     except OSError as e:
         _remove(tmp)
         raise output_error(p, e.strerror or str(e), option=option) from None
     except BaseException:
         _remove(tmp)
         raise
+
+
+def _sync_folder(folder: Path) -> None:
+    """fsync a folder, so that a rename in it is on disk (a no-op where folders cannot be opened)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass  # some file systems refuse fsync on a folder; the rename itself has happened
+    finally:
+        os.close(fd)
+
+
+@contextmanager
+def sigint_deferred() -> Iterator[None]:
+    """Hold a Ctrl-C (SIGINT) that arrives inside the block until the block has finished, then
+    deliver it to the handler in force before (Python's: KeyboardInterrupt at the block's end), so
+    that files written together (a sweep's .parquet and .csv, then the journal they replace) are all
+    written or none replaced. Only the main thread can take signals; elsewhere the block runs as is."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, _frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if caught:
+        signal.raise_signal(signal.SIGINT)
 
 
 def _remove(tmp: str) -> None:

@@ -29,12 +29,13 @@ def resolve_source(path: str | Path) -> Path:
 
 def load_document(
     path: str | Path, defines: dict[str, str] | None = None, search_path: list[str] | None = None,
-    files_read: list[str] | None = None,
+    files_read: list[str] | None = None, cache: bool = False,
 ) -> Infrastructure:
     """The InfraGraph document in `path` (.igl is compiled; .yaml/.yml/.json are read and validated).
     A blueprint name `std.x.y` (not an existing file) stands for blueprints/x/y.igl; a SimGrid
     notation `simgrid:FAT_TREE:...` / `simgrid:DRAGONFLY:...` for the blueprint it names.
-    `files_read` receives the .igl modules compiled (see lang.compile_source)."""
+    `files_read` receives the .igl modules compiled (see lang.compile_source). With `cache`, each
+    .igl module's parse comes from (and goes to) the cache of parsed modules (cache.cached_parse)."""
     if str(path).startswith("simgrid:"):
         from .importers.simgrid import import_simgrid
 
@@ -50,6 +51,10 @@ def load_document(
     if path.suffix == ".igl":
         from . import lang  # the language is only loaded when an .igl file is given
 
+        if cache:
+            from .cache import cached_parse
+
+            return lang.compile_file(str(path), defines, search_path, files_read, cached_parse)
         return lang.compile_file(str(path), defines=defines, search_path=search_path, files_read=files_read)
     if path.suffix not in DOCUMENT_SUFFIXES:
         raise InfraGraphError(Diagnostic(
@@ -69,7 +74,8 @@ def load_graph(path: str | Path, defines: dict[str, str] | None = None,
     """The fully qualified graph of a source file (an FQG .json written by `compile` is read back).
     `phase(name)`, when given, wraps each step (the CLI uses it to report progress). An empty graph
     is an error: nothing can be checked, simulated or drawn from it. With `cache`, an .igl
-    program's graph comes from (and goes to) the compile cache (infragraph.cache)."""
+    program's graph comes from (and goes to) the compile cache (infragraph.cache), and on a miss its
+    modules' parses from the cache of parsed modules."""
     step = phase or (lambda _name: nullcontext())
     if Path(path).suffix == ".json":
         from .graph.export import is_fqg_file, read_fqg  # only for .json: graph.export is large
@@ -80,15 +86,17 @@ def load_graph(path: str | Path, defines: dict[str, str] | None = None,
             require_nodes(g, path)
             return g
 
+    source = resolve_source(path) if not str(path).startswith("simgrid:") else Path(str(path))
+    cached = cache and source.suffix == ".igl" and source.is_file()
+
     def build(files_read: list[str]) -> FQG:
         with step("loading"):
-            doc = load_document(path, defines, search_path, files_read)
+            doc = load_document(path, defines, search_path, files_read, cached)
         require_instances(doc, path)
         with step("expanding"):
             return expand(doc, limits)
 
-    source = resolve_source(path) if not str(path).startswith("simgrid:") else Path(str(path))
-    if cache and source.suffix == ".igl" and source.is_file():
+    if cached:
         from .cache import cached_graph
 
         g = cached_graph(source, defines, search_path, build)

@@ -13,6 +13,23 @@ from infragraph.errors import InfraGraphError
 from infragraph.graph import FQG, expand
 
 
+# A host (2 xpu, 2 nic) and a switch (asic, 4 ports) with their internal links, and an `eth`
+# link: the devices a test document adds its own instances and edges to (after this text).
+TWO_DEVICES = """
+name: t
+devices:
+- name: host
+  components: [{name: xpu, choice: xpu, count: 2}, {name: nic, choice: nic, count: 2}]
+  links: [{name: pcie}]
+  edges: [{ep1: {component: xpu}, ep2: {component: nic}, link: pcie, scheme: one2one}]
+- name: switch
+  components: [{name: asic, choice: switch, count: 1}, {name: port, choice: port, count: 4}]
+  links: [{name: ic}]
+  edges: [{ep1: {component: asic}, ep2: {component: port}, link: ic, scheme: many2many}]
+links: [{name: eth}]
+"""
+
+
 def doc(text: str, filename: str = "test.yaml"):
     return io.loads(textwrap.dedent(text), filename)
 
@@ -42,6 +59,18 @@ REPO = Path(__file__).resolve().parents[1]
 # A test's Dask LocalCluster: its scheduler's HTTP server (on even with the dashboard off) takes
 # any free port, not the fixed 8787 that another run on the machine may hold.
 NO_FIXED_PORT = {"dashboard_address": ":0"}
+
+
+def run_cli(capsys, *argv: str) -> tuple[int, str, str]:
+    """(exit code, stdout, stderr) of `infragraph ARGV` run in-process. No input may make the
+    command fail with a traceback or an internal error (exit 3), so either fails the test here,
+    once for every command-line test that runs through it."""
+    from infragraph.cli import main
+
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err and "internal error" not in err, err
+    return code, out, err
 
 
 def shared_file(relative: str) -> Path:

@@ -33,7 +33,6 @@ DIVERSITY_SOURCES = 8
 
 @dataclass
 class Parts:
-    part_of: np.ndarray  # part id per FQG node
     first_node: np.ndarray  # a representative FQG node per part
     a: np.ndarray  # part edges (a < b), one per cabled pair
     b: np.ndarray
@@ -68,7 +67,7 @@ def parts(g: FQG) -> Parts:
     keep = lo != hi
     pairs, mult = np.unique(np.stack([lo[keep], hi[keep]], axis=1), axis=0, return_counts=True)
     pairs = pairs.reshape(-1, 2)
-    return Parts(label.astype(np.int64), first, pairs[:, 0], pairs[:, 1], mult, npus,
+    return Parts(first, pairs[:, 0], pairs[:, 1], mult, npus,
                  np.bincount(label, minlength=count))
 
 

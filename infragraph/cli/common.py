@@ -22,11 +22,17 @@ def add_source_arguments(p: argparse.ArgumentParser, optional_file: bool = False
                    help="override a parameter of an .igl program (repeatable)")
     p.add_argument("-I", dest="search_path", action="append", default=[], metavar="DIR",
                    help="add a directory to the .igl import search path (repeatable)")
-    p.add_argument("-q", "--quiet", action="store_true", help="no progress messages")
+    add_quiet_argument(p)
     p.add_argument("--no-cache", action="store_true",
                    help="compile the .igl program even when the compile cache holds its graph "
                         "(also: INFRAGRAPH_NO_CACHE=1)")
     add_limit_arguments(p)
+
+
+def add_quiet_argument(p: argparse.ArgumentParser, what: str = "no progress messages, notes or success messages") -> None:
+    """`-q/--quiet`, one spelling on every command (README: it silences progress, notes and success
+    messages; errors and warnings still print). `what` says what it silences on this command."""
+    p.add_argument("-q", "--quiet", action="store_true", help=what)
 
 
 JSON_RULE = "OUT: write it there; '-' or no OUT: print it on standard output instead of the text report"
@@ -282,7 +288,7 @@ def load_graph_with_progress(args: argparse.Namespace):
                       limits=limits(args), cache=not getattr(args, "no_cache", True))
 
 
-__all__ = ["InfraGraphError", "Progress", "about_option", "about_source", "add_json_argument", "emit",
+__all__ = ["InfraGraphError", "Progress", "about_option", "about_source", "add_json_argument", "add_quiet_argument", "emit",
            "json_and_file", "add_failure_arguments", "add_limit_arguments",
            "about_failures", "add_source_arguments", "at_least", "defines", "failure_spec", "limits", "load_graph_with_progress",
            "one_of", "option_error", "progress"]

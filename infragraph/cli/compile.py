@@ -9,7 +9,6 @@ from ..output import check_output
 from .common import add_source_arguments, load_graph_with_progress, progress
 
 GRAPH_SUFFIXES = {".json": "json", ".graphml": "graphml"}
-DOCUMENT_SUFFIXES = (".yaml", ".yml", ".json")
 
 
 def register(sub) -> None:
@@ -45,7 +44,7 @@ def _emit_document(args) -> int:
     """Write the InfraGraph document (checked by expanding it, so an invalid one is never written)."""
     from ..document import io
     from ..graph import expand
-    from ..sources import load_document, require_instances
+    from ..sources import DOCUMENT_SUFFIXES, load_document, require_instances
     from .common import defines, limits
 
     if args.format:

@@ -7,20 +7,21 @@ from pathlib import Path
 
 from ..errors import Diagnostic, InfraGraphError, Location
 from ..output import check_output, write_text
+from .common import add_quiet_argument
 
-DOCUMENT_SUFFIXES = (".yaml", ".yml", ".json")
 
 
 def register(sub) -> None:
     p = sub.add_parser("decompile", help="turn an InfraGraph YAML/JSON document into .igl source")
     p.add_argument("file", metavar="DOC", help="an InfraGraph document (.yaml, .yml or .json)")
     p.add_argument("-o", "--output", metavar="OUT", help="write here instead of stdout")
-    p.add_argument("-q", "--quiet", action="store_true",
-                   help="no warnings about parts kept as comments (they are still in the output, marked)")
+    add_quiet_argument(p, "no warnings about parts kept as comments (they are still in the output, marked)")
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
+    from ..sources import DOCUMENT_SUFFIXES
+
     if Path(args.file).suffix.lower() not in DOCUMENT_SUFFIXES:
         hint = ("it is already .igl source; `infragraph fmt` formats it, `infragraph compile --emit document` "
                 "turns it into a document") if args.file.endswith(".igl") else None

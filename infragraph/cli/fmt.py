@@ -6,6 +6,7 @@ import sys
 
 from ..errors import read_text
 from ..output import write_text
+from .common import add_quiet_argument
 
 
 def register(sub) -> None:
@@ -13,8 +14,7 @@ def register(sub) -> None:
     p.add_argument("files", nargs="+", metavar="FILE", help=".igl files to format in place")
     p.add_argument("--check", action="store_true", help="do not write; exit 1 if a file would change")
     p.add_argument("--stdout", action="store_true", help="print the formatted text instead of writing")
-    p.add_argument("-q", "--quiet", action="store_true",
-                   help="do not list the files reformatted (or, with --check, that would be); the exit code still says")
+    add_quiet_argument(p, "do not list the files reformatted (or, with --check, that would be); the exit code still says")
     p.set_defaults(func=run)
 
 

@@ -12,9 +12,7 @@ from pathlib import Path
 
 from ..errors import Diagnostic, InfraGraphError, Location
 from ..output import check_output, write_text
-
-KINDS = ("astra-analytical", "ns3", "hwloc", "nccl", "graphml", "edgelist", "simgrid")  # importers.KINDS, unloaded
-
+from .common import add_quiet_argument, one_of
 
 def register(sub) -> None:
     p = sub.add_parser("import", help="turn another tool's topology (ASTRA-sim, ns-3, hwloc, NCCL, GraphML, edge "
@@ -22,7 +20,9 @@ def register(sub) -> None:
                        description=__doc__)
     p.add_argument("file", metavar="SOURCE", help="the file to import (for --from simgrid also a notation such as "
                                                   "'FAT_TREE:2;4,4;1,2;1,2')")
-    p.add_argument("--from", dest="source", required=True, choices=KINDS, help="format of SOURCE")
+    p.add_argument("--from", dest="source", required=True, type=one_of("infragraph.importers", "KINDS", "format"),
+                   metavar="FORMAT", help="format of SOURCE: astra-analytical, ns3, hwloc, nccl, graphml, edgelist or "
+                                          "simgrid")
     p.add_argument("-o", "--output", required=True, metavar="OUT", help="what to write: .igl, .yaml, .yml or .json")
     p.add_argument("--map", dest="mapping", metavar="FILE", help="graphml/edgelist: node kinds, bandwidth and latency "
                                                                    "mapping (YAML; see docs/import.md)")
@@ -30,7 +30,7 @@ def register(sub) -> None:
     p.add_argument("--nvlink-bandwidth", metavar="BANDWIDTH",
                    help="nccl: one NVLink's rate per direction, e.g. '25 GB/s' (default: by the GPU's sm)")
     p.add_argument("--cpu-link", metavar="BANDWIDTH", help="nccl: CPU interconnect rate (default 64 GB/s)")
-    p.add_argument("-q", "--quiet", action="store_true")
+    add_quiet_argument(p)
     p.set_defaults(func=run)
 
 

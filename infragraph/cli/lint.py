@@ -11,7 +11,7 @@ import sys
 
 from ..errors import InfraGraphError
 from ..output import check_output, write_text
-from .common import add_failure_arguments, add_limit_arguments, defines, failure_spec, limits, one_of
+from .common import add_failure_arguments, add_limit_arguments, add_quiet_argument, defines, failure_spec, limits, one_of
 
 
 def register(sub) -> None:
@@ -33,8 +33,7 @@ def register(sub) -> None:
                    help="override a parameter of .igl programs (repeatable)")
     p.add_argument("-I", dest="search_path", action="append", default=[], metavar="DIR",
                    help="add a directory to the .igl import search path (repeatable)")
-    p.add_argument("-q", "--quiet", action="store_true",
-                   help="print nothing when the files are clean (findings and load errors are still printed)")
+    add_quiet_argument(p, "print nothing when the files are clean (findings and load errors are still printed)")
     add_failure_arguments(p)
     add_limit_arguments(p)
     p.set_defaults(func=run)

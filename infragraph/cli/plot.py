@@ -17,6 +17,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from .common import add_quiet_argument
+
 
 def register(sub) -> None:
     p = sub.add_parser("plot", help="plot simulation results or a sweep table (lines, heat maps, speedup)",
@@ -40,7 +42,7 @@ def register(sub) -> None:
     table.add_argument("--speedup", metavar="COLUMN=A/B", help="time of B / time of A, e.g. topology=torus/switch")
     table.add_argument("--where", action="append", default=[], metavar="COLUMN=VALUE",
                        help="plot only these rows (repeatable)")
-    p.add_argument("-q", "--quiet", action="store_true")
+    add_quiet_argument(p)
     p.set_defaults(func=run)
 
 

@@ -13,6 +13,10 @@ from __future__ import annotations
 
 import argparse
 
+from .common import add_quiet_argument
+
+QUIET = "no success message (the exit code says; errors and warnings still print)"
+
 
 def register(sub) -> None:
     p = sub.add_parser("schedule", help="validate, import and export custom collective schedules (MSCCL, Chakra)",
@@ -21,11 +25,13 @@ def register(sub) -> None:
     verbs.required = True
     v = verbs.add_parser("validate", help="read a schedule (any format) and prove it implements its collective")
     v.add_argument("file")
+    add_quiet_argument(v, QUIET)
     v.set_defaults(func=run_validate)
     i = verbs.add_parser("import", help="convert an MSCCL XML program, MSCCL++ plan or binary schedule file to our "
                                         "schedule JSON, or any of them to the binary file (-o ending in .igsched)")
     i.add_argument("file")
     i.add_argument("-o", "--output", required=True, help="the schedule JSON (or .igsched binary schedule file) to write")
+    add_quiet_argument(i, QUIET)
     i.set_defaults(func=run_import)
     e = verbs.add_parser("export", help="write a schedule as an MSCCL XML program or ASTRA-sim's Chakra ETs")
     e.add_argument("file")
@@ -39,6 +45,7 @@ def register(sub) -> None:
                    help="chakra: GB/s (1e9 B/s) for the reduction nodes, 3 x floor(bytes / bandwidth) ns cut to whole "
                         "microseconds as the ET stores them (what --model astra charges a schedule), or 'none' "
                         "(default 1600)")
+    add_quiet_argument(e, QUIET)
     e.set_defaults(func=run_export)
 
 
@@ -71,7 +78,8 @@ def _summary(schedule) -> str:
 
 def run_validate(args) -> int:
     schedule = _load(args.file, columns=True)
-    print(f"{args.file}: valid {_summary(schedule)}")
+    if not args.quiet:
+        print(f"{args.file}: valid {_summary(schedule)}")
     return 0
 
 
@@ -91,7 +99,8 @@ def run_import(args) -> int:
         else:
             json.dump(schedule_doc(schedule), fh, separators=(",", ":"))
             fh.write("\n")
-    print(f"wrote {args.output}: {_summary(schedule)}")
+    if not args.quiet:
+        print(f"wrote {args.output}: {_summary(schedule)}")
     return 0
 
 
@@ -112,8 +121,9 @@ def run_export(args) -> int:
         with open_output(args.output, option="-o") as fh:
             fh.write(write_msccl(program))
         blocks = max(len(g.tbs) for g in program.gpus)
-        print(f"wrote {args.output}: MSCCL program '{program.name}' ({program.coll}, {program.proto}), "
-              f"{program.ngpus} GPUs, up to {blocks} thread blocks per GPU")
+        if not args.quiet:
+            print(f"wrote {args.output}: MSCCL program '{program.name}' ({program.coll}, {program.proto}), "
+                  f"{program.ngpus} GPUs, up to {blocks} thread blocks per GPU")
         if dropped:
             print(f"warning: {args.output}: {dropped}", file=sys.stderr)
         return 0
@@ -130,8 +140,9 @@ def run_export(args) -> int:
     from .simulate import _mem_bw
 
     paths = write_ets(schedule, args.output, size, _mem_bw(args.local_mem_bw))
-    print(f"wrote {len(paths)} ETs {args.output}.<rank>.et; in ASTRA-sim's system JSON: "
-          f"\"{schedule.collective}-implementation-custom\": [\"{args.output}\"]")
+    if not args.quiet:
+        print(f"wrote {len(paths)} ETs {args.output}.<rank>.et; in ASTRA-sim's system JSON: "
+              f"\"{schedule.collective}-implementation-custom\": [\"{args.output}\"]")
     if dropped:
         print(f"warning: {args.output}.<rank>.et: {dropped}", file=sys.stderr)
     return 0

@@ -16,7 +16,7 @@ from dataclasses import replace
 from ..errors import did_you_mean
 from ..output import check_output, write_json
 from ..units import Quantity, UnitError, format_quantity, parse_quantity, parse_size_bytes, to_ns
-from .common import (about_failures, about_option, about_simulation_options, add_failure_arguments, add_json_argument, add_source_arguments,
+from .common import (about_failures, about_option, about_simulation_options, about_source, add_failure_arguments, add_json_argument, add_source_arguments,
                      at_least, emit, failure_spec, load_graph_with_progress, one_of, option_error, progress)
 from .sim_progress import SimProgress
 from .simulate_compare import run_compare, wants_comparison
@@ -111,6 +111,9 @@ def register(sub) -> None:
                         "'cables' lists inter-device links only, in the JSON and the printed busiest links "
                         "(e.g. --links cables or --links cables,all)")
     add_json_argument(p, "the result (sweep: a list of results)")
+    p.add_argument("--json-ranks", choices=("rows", "columns"), default="rows",
+                   help="how the --json result lists the ranks: rows, one object per rank (default), or columns, "
+                        "one list per field (about half the size for a million ranks; schemas/simulation-result)")
     p.add_argument("--trace", metavar="OUT", help="write a Chrome/Perfetto trace of every message")
     p.add_argument("--progress", action="store_true",
                    help="show the progress line (simulated time, events/s, ETA) even when stderr is not a terminal")
@@ -455,7 +458,9 @@ def format_sweep(results: list[dict]) -> str:
 
 
 def run(args) -> int:
-    with about_simulation_options(args):
+    # an error no option or document path claims is the graph's (no path between two NPUs that
+    # must talk, no edges): located at the fabric FILE, not `<input>`
+    with about_simulation_options(args), about_source(args.file):
         return _run(args)
 
 
@@ -464,8 +469,14 @@ def _run(args) -> int:
     from ..graph.ranks import npu_order
     from ..simulate import chrome_trace, prepare, simulate
     from ..simulate.failures import format_failures, simulate_with_failures
+    from ..simulate.rank_columns import ranks_as_columns
 
     given = given_collective_options(args)
+    if args.json_ranks != "rows" and not args.json:
+        raise option_error("--json-ranks", "--json-ranks says how the --json result lists the ranks; give --json too")
+    if args.json_ranks != "rows" and args.workload:
+        raise option_error("--json-ranks", "a workload's result lists its NPUs (`npus`), not a collective's "
+                                           "`ranks`; --json-ranks applies to a collective's result")
     if args.trace == "-":  # it wrote a file named "-"; the trace would bury the summary on stdout
         raise option_error("--trace", "bad --trace '-': a trace is written to a file, not stdout; expected a file "
                                       "name", hint="e.g. --trace trace.json (or trace.json.gz), opened in Perfetto")
@@ -514,7 +525,8 @@ def _run(args) -> int:
     if args.trace:
         write_json(args.trace, chrome_trace(results[0]), option="--trace")
         results[0].pop("trace", None)
-    emit(args, results[0] if len(results) == 1 else results,
+    data = [ranks_as_columns(r) for r in results] if args.json_ranks == "columns" else results
+    emit(args, data[0] if len(data) == 1 else data,
          format_result(results[0], args.top) if len(results) == 1 else format_sweep(results))
     if "failures" in results[0] and args.json != "-":
         print(format_failures(results[0]) if len(results) == 1 else

@@ -18,7 +18,6 @@ from ..units import Quantity, format_quantity
 from .common import about_failures, load_graph_with_progress, option_error, progress
 
 SYNTHESIZED = "synthesized"
-SYNTHESIZABLE = ("all-gather", "reduce-scatter", "all-reduce")
 
 
 def wants_comparison(text: str) -> bool:
@@ -35,6 +34,7 @@ def run_compare(args, sizes: list[int], opts_of, spec) -> int:
     from ..output import check_output, open_output
     from ..simulate import prepare, simulate
 
+    from ..collectives.columns import COLLECTIVES as SYNTHESIZABLE
     from .synthesize import chunks_option
 
     names = [a.strip() for a in args.algorithm.split(",")]
@@ -79,8 +79,11 @@ def run_compare(args, sizes: list[int], opts_of, spec) -> int:
             r["algorithm_requested"] = [name]
             results.append(r)
     if args.json:
+        from ..simulate.rank_columns import ranks_as_columns
+
+        listed = [ranks_as_columns(r) for r in results] if args.json_ranks == "columns" else results
         with open_output(args.json, option="--json") as fh:
-            json.dump({"lower_bound_ns": bound.time_ns, "lower_bound": bound.reason, "results": results}, fh, indent=1)
+            json.dump({"lower_bound_ns": bound.time_ns, "lower_bound": bound.reason, "results": listed}, fh, indent=1)
     print(format_comparison(args.collective, size, n, bound, results))
     return 0
 

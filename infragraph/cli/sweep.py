@@ -18,6 +18,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from .common import add_quiet_argument
+
 
 def register(sub) -> None:
     p = sub.add_parser("sweep", help="run many simulations over parameter axes into one table (Parquet + CSV)",
@@ -29,7 +31,7 @@ def register(sub) -> None:
                         "(default: a local process pool)")
     p.add_argument("--workers", type=int, metavar="N", help="local pool size (default: every core)")
     p.add_argument("--dry-run", action="store_true", help="check the spec and count the points; run nothing")
-    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    add_quiet_argument(p, "no progress bar")
     p.set_defaults(func=run)
 
 

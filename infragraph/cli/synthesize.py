@@ -17,10 +17,9 @@ import json
 from contextlib import contextmanager
 
 from ..units import UnitError, parse_size_bytes
-from .common import (about_failures, add_failure_arguments, add_source_arguments, at_least, failure_option,
+from .common import (about_failures, add_failure_arguments, add_source_arguments, at_least, failure_option, one_of,
                      failure_spec, load_graph_with_progress, option_error, progress)
 
-COLLECTIVES = ("all-gather", "reduce-scatter", "all-reduce")
 DEPENDENCIES = ("auto", "rank-steps", "chunks")
 MODELS = ("fair", "aware", "unaware", "none")
 
@@ -29,7 +28,9 @@ def register(sub) -> None:
     p = sub.add_parser("synthesize", help="synthesize a topology-aware collective schedule for the fabric",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_source_arguments(p)
-    p.add_argument("--collective", required=True, choices=COLLECTIVES, help="the collective to synthesize")
+    p.add_argument("--collective", required=True, metavar="COLLECTIVE",
+                   type=one_of("infragraph.collectives.columns", "COLLECTIVES", "collective"),
+                   help="the collective to synthesize: all-gather, reduce-scatter or all-reduce")
     p.add_argument("--chunks", default="auto",
                    help="chunks per rank (more: closer to the bound, more transfers), or auto (default): the fastest "
                         "in the synthesizer's model of 1, 2, 4, 8 chunks (all-reduce: in 1 or 2 pieces, and where the NPUs' ports "

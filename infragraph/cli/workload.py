@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import argparse
 
-from .common import add_json_argument, emit
+from .common import add_json_argument, add_quiet_argument, emit
 
 
 def register(sub) -> None:
@@ -22,7 +22,7 @@ def register(sub) -> None:
     p.add_argument("-o", "--output", required=True, metavar="PREFIX",
                    help="write PREFIX.<rank>.et for every GPU and PREFIX.json (the communicator groups)")
     p.add_argument("--summary-only", action="store_true", help="print the counts without writing traces")
-    p.add_argument("-q", "--quiet", action="store_true", help="no summary on standard output (--json still writes it)")
+    add_quiet_argument(p, "no summary on standard output (--json still writes it)")
     add_json_argument(p, "the summary")
     p.set_defaults(func=run)
 
@@ -35,11 +35,14 @@ def run(args) -> int:
         check_output(args.json, option="--json")
     spec = read_spec(args.spec)
     out = summary(spec) if args.summary_only else Generator(spec).write(args.output)
+    # A MoE token goes through top_k experts: 6 x the parameters it uses x tokens.
+    six_p_t = (f"6 x active params ({out['active_params'] / 1e9:,.2f} B) x tokens" if spec.experts
+               else "6 x params x tokens")
     lines = [f"{spec.world} ranks (TP {spec.tp} x PP {spec.pp} x DP {spec.dp}"
           f"{f', EP {spec.ep}, {spec.experts} experts top-{spec.top_k}' if spec.experts else ''}), "
           f"{out['params'] / 1e9:,.2f} B parameters, {out['tokens_per_step']:,} tokens and "
           f"{out['micro_batches']} micro-batches per step",
-             f"step FLOPs {out['step_flops']:.4e} (6 x params x tokens = {out['six_p_t']:.4e}); at "
+             f"step FLOPs {out['step_flops']:.4e} ({six_p_t} = {out['six_p_t']:.4e}); at "
           f"{spec.peak_tflops:g} TFLOP/s x {spec.efficiency:g} per GPU the compute alone takes "
           f"{out['ideal_compute_s'] * 1e3:,.1f} ms"]
     if not args.summary_only:

@@ -27,9 +27,8 @@ import numpy as np
 
 from ..errors import error
 from ..graph import FQG
+from ..simulate.run import DEFAULT_NO_TRANSIT
 
-# Nodes a chunk never passes through on its way between NPUs (memory is an endpoint, as in simulate).
-NO_TRANSIT = ("memory",)
 MAX_LOGICAL_LINKS = 20_000_000
 
 
@@ -126,7 +125,7 @@ def logical_links(g: FQG, npu_nodes: np.ndarray) -> LogicalLinks:
     rank_list = rank_of.tolist()
     blocked = np.zeros(n_nodes, dtype=bool)
     type_names = list(g.type_names)
-    for t in NO_TRANSIT:
+    for t in DEFAULT_NO_TRANSIT:  # a chunk passes no memory node between NPUs, as simulate routes
         if t in type_names:
             blocked |= np.asarray(g.node_type) == type_names.index(t)
     blocked_list = blocked.tolist()

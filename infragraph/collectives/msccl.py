@@ -493,16 +493,6 @@ def _check_outputs(program: Program, content: list[dict[tuple[str, int], int]], 
                                     f"{slot[0]}[{slot[1]}]; {program.coll} needs chunk {chunk} there")
 
 
-def load_msccl(path: str) -> Schedule:
-    """Read an MSCCL XML file and return its schedule (not yet validated)."""
-    try:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
-    except OSError as exc:
-        raise _fail(Location(path), f"cannot read the MSCCL program: {exc.strerror}") from None
-    return to_schedule(read_msccl(text, path))
-
-
 _EXPORT = {  # collective -> (coll, buffer every chunk lives in, in place)
     "all-reduce": ("allreduce", "i"),
     "all-gather": ("allgather", "o"),

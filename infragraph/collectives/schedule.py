@@ -27,7 +27,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .columns import COLLECTIVES, ScheduleColumns, ScheduleError, index_dtype, read_paths
+from .columns import COLLECTIVES, ScheduleColumns, ScheduleError, index_dtype, read_paths, whole_number
 
 __all__ = ["COLLECTIVES", "OPS", "Schedule", "ScheduleColumns", "ScheduleError", "Transfer", "read_schedule",
            "read_schedule_columns", "schedule_doc", "schedule_from_columns", "validate", "validate_exact", "load_schedule"]
@@ -90,15 +90,6 @@ class Schedule:
         return self.columns().engine_arrays(collective)
 
 
-def _int(value: object, where: str, low: int, high: int | None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ScheduleError(f"{where}: expected an integer, found {value!r}")
-    if value < low or (high is not None and value > high):
-        top = "" if high is None else f"..{high}"
-        raise ScheduleError(f"{where}: expected {low}{top}, found {value}")
-    return value
-
-
 KEYS = ("collective", "ranks", "chunks_per_rank", "steps", "name", "description", "dependencies", "paths", "synthesis")
 DEPENDENCIES = ("rank-steps", "chunks")
 TRANSFER_KEYS = ("src", "dst", "chunk", "op", "path")
@@ -134,8 +125,8 @@ def read_schedule_columns(doc: object, source: str = "<schedule>") -> ScheduleCo
     collective = doc.get("collective")
     if collective not in COLLECTIVES:
         raise ScheduleError(f"{source}: /collective: expected one of {', '.join(COLLECTIVES)}, found {collective!r}")
-    ranks = _int(doc.get("ranks"), f"{source}: /ranks", 1, None)
-    per = _int(doc.get("chunks_per_rank"), f"{source}: /chunks_per_rank", 1, None)
+    ranks = whole_number(doc.get("ranks"), f"{source}: /ranks", 1, None)
+    per = whole_number(doc.get("chunks_per_rank"), f"{source}: /chunks_per_rank", 1, None)
     paths = read_paths(doc.get("paths", []), f"{source}: /paths")
     raw_steps = doc.get("steps")
     if not isinstance(raw_steps, list):
@@ -206,11 +197,11 @@ def _transfer(item: object, where: str, ranks: int, chunks: int, paths: int = 0)
     if not isinstance(item, dict):
         raise ScheduleError(f"{where}: expected an object")
     _known_keys(item, TRANSFER_KEYS, where)
-    src = _int(item.get("src"), f"{where}/src", 0, ranks - 1)
-    dst = _int(item.get("dst"), f"{where}/dst", 0, ranks - 1)
+    src = whole_number(item.get("src"), f"{where}/src", 0, ranks - 1)
+    dst = whole_number(item.get("dst"), f"{where}/dst", 0, ranks - 1)
     if src == dst:
         raise ScheduleError(f"{where}: src and dst are both rank {src}")
-    chunk = _int(item.get("chunk"), f"{where}/chunk", 0, chunks - 1)
+    chunk = whole_number(item.get("chunk"), f"{where}/chunk", 0, chunks - 1)
     op = item.get("op", "copy")
     if op not in OPS:
         raise ScheduleError(f"{where}/op: expected copy or reduce, found {op!r}")
@@ -218,7 +209,7 @@ def _transfer(item: object, where: str, ranks: int, chunks: int, paths: int = 0)
         return Transfer(src, dst, chunk, op)
     if not paths:
         raise ScheduleError(f"{where}/path: the schedule lists no paths (/paths)")
-    return Transfer(src, dst, chunk, op, _int(item["path"], f"{where}/path", 0, paths - 1))
+    return Transfer(src, dst, chunk, op, whole_number(item["path"], f"{where}/path", 0, paths - 1))
 
 
 def schedule_doc(schedule: Schedule) -> dict:

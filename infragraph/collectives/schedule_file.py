@@ -37,7 +37,7 @@ from typing import BinaryIO
 
 import numpy as np
 
-from .columns import COLLECTIVES, ScheduleColumns, ScheduleError, index_dtype, read_paths
+from .columns import COLLECTIVES, ScheduleColumns, ScheduleError, index_dtype, read_paths, whole_number
 
 MAGIC = b"IGSCHED1"
 SUFFIX = ".igsched"
@@ -144,9 +144,7 @@ def _header(raw: bytes, path: str) -> dict:
     if meta.get("collective") not in COLLECTIVES:
         raise ScheduleError(f"{path}: /collective: expected one of {', '.join(COLLECTIVES)}, found {meta.get('collective')!r}")
     for key, low in (("ranks", 1), ("chunks_per_rank", 1), ("transfers", 0), ("step_count", 0)):
-        value = meta.get(key)
-        if isinstance(value, bool) or not isinstance(value, int) or value < low:
-            raise ScheduleError(f"{path}: /{key}: expected an integer >= {low}, found {value!r}")
+        meta[key] = whole_number(meta.get(key), f"{path}: /{key}", low)
     meta.setdefault("dependencies", "rank-steps")
     if meta["dependencies"] not in DEPENDENCIES:
         raise ScheduleError(f"{path}: /dependencies: expected rank-steps or chunks, found {meta['dependencies']!r}")
@@ -181,9 +179,9 @@ def _column_spec(spec: dict, i: int, path: str, size: int, meta: dict) -> tuple[
     if spec.get("length") != count:
         what = "step_count + 1" if name == "step_ptr" else "transfers"
         raise ScheduleError(f"{where}/length: expected {count} ({what}), found {spec.get('length')!r}")
-    offset = spec.get("offset")
     dtype = np.dtype(spec["dtype"])
-    if isinstance(offset, bool) or not isinstance(offset, int) or offset < 16 or offset % ALIGN or offset + count * dtype.itemsize > size:
+    offset = spec["offset"] = whole_number(spec.get("offset"), f"{where}/offset", 0)
+    if offset < 16 or offset % ALIGN or offset + count * dtype.itemsize > size:
         raise ScheduleError(f"{where}/offset: expected a multiple of {ALIGN} with the column's {count * dtype.itemsize} B "
                             f"inside the file's {size} B, found {offset!r}")
     return dtype, count

@@ -38,10 +38,9 @@ from .model import (
     Value,
 )
 from .check import value_errors
-from .reader import parse_text
+from .reader import YamlLoader, parse_text
 from .schema import validate_document
 
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
 
@@ -60,7 +59,7 @@ class YamlSourceMap:
     def locate(self, path: str) -> Location:
         if self._root is None:
             try:
-                self._root = yaml.compose(self._text, Loader=_Loader)
+                self._root = yaml.compose(self._text, Loader=YamlLoader)
             except yaml.YAMLError:
                 return Location(self._filename, path=path)
             if self._root is None:  # an empty document: nothing to point into

@@ -14,9 +14,6 @@ from typing import Union
 from ..errors import SourceMap
 
 COMPONENT_CHOICES = ("custom", "device", "cpu", "xpu", "nic", "memory", "port", "switch")
-SCHEMES = ("one2one", "many2many", "ring")
-BANDWIDTH_CHOICES = ("gigabits_per_second", "gigabytes_per_second", "gigatransfers_per_second")
-LATENCY_CHOICES = ("ms", "us", "ns")
 
 Value = Union[int, float, str, bool]
 

@@ -24,7 +24,8 @@ from ..errors import Diagnostic, InfraGraphError, Location
 MAX_DEPTH = 100  # a public-format document is about 6 levels deep
 MAX_EXPANDED_NODES = 1_000_000
 
-_BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+# The C loader when PyYAML has it (several times faster), else the pure-Python one; io.py composes with it too.
+YamlLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _MERGE = "tag:yaml.org,2002:merge"
 
 
@@ -34,7 +35,7 @@ class _DuplicateKey(Exception):
         self.key, self.mark, self.first = key, mark, first
 
 
-class StrictLoader(_BaseLoader):
+class StrictLoader(YamlLoader):
     """The C safe loader (when available), refusing duplicate keys in a mapping."""
 
     def construct_mapping(self, node, deep=False):
@@ -118,7 +119,7 @@ def _duplicate(e: _DuplicateKey, filename: str) -> InfraGraphError:
 def _parse_yaml(text: str, filename: str) -> Any:
     try:
         if "&" in text and "*" in text:
-            _check_aliases(yaml.compose(text, Loader=_BaseLoader), filename)
+            _check_aliases(yaml.compose(text, Loader=YamlLoader), filename)
         return yaml.load(text, Loader=StrictLoader)
     except _DuplicateKey as e:
         raise _duplicate(e, filename) from None

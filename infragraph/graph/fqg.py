@@ -155,9 +155,6 @@ class FQG:
         return inst.first_node + copy * inst.nodes_per_copy + local
 
     # --- node attributes --------------------------------------------------------------------
-    def node_type_name(self, node: int) -> str:
-        return self.type_names[int(self.node_type[node])]
-
     def type_mask(self, type_name: str) -> np.ndarray:
         """Boolean node mask of the nodes whose `type` is exactly `type_name` (all False when no
         node has that type)."""

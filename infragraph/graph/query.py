@@ -14,8 +14,6 @@ from ..document.model import Value
 from ..errors import error
 from .fqg import FQG
 
-BUILTIN = ("type", "instance", "instance_index", "device", "component", "component_index", "parent_device")
-
 
 def _same(a: Value, b: Value) -> bool:
     """Exact comparison that tolerates the public format's stringly typed values ("1" == 1)."""

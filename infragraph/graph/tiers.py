@@ -27,7 +27,9 @@ from .fqg import FQG
 def box_tiers(n_boxes: int, a: np.ndarray, b: np.ndarray, hosts: np.ndarray) -> np.ndarray:
     """Hop distance of every box from the nearest host box over box-to-box cables (-1 unreachable),
     by a multi-source breadth-first search done as sparse matrix-vector products."""
-    adj = csr_matrix((np.ones(a.size, dtype=np.int8), (a, b)), shape=(n_boxes, n_boxes))
+    # int64, not int8: the products count cables to the frontier, and 128 of them wrapped int8 to
+    # -128 (256 to 0), so a switch cabling 128 host boxes was "tier -1, no host reaches".
+    adj = csr_matrix((np.ones(a.size, dtype=np.int64), (a, b)), shape=(n_boxes, n_boxes))
     adj = (adj + adj.T).tocsr()
     tier = np.full(n_boxes, -1, dtype=np.int64)
     frontier = hosts.copy()
@@ -35,7 +37,7 @@ def box_tiers(n_boxes: int, a: np.ndarray, b: np.ndarray, hosts: np.ndarray) -> 
     level = 0
     while frontier.any():
         level += 1
-        reached = (adj @ frontier.astype(np.int8)) > 0
+        reached = (adj @ frontier.astype(np.int64)) > 0
         frontier = reached & (tier < 0)
         tier[frontier] = level
     return tier

@@ -6,9 +6,14 @@ needs, so the evaluator never touches ANTLR objects and every error can point at
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Optional, Union
+
+# The grammar's IDENT token (grammar/InfraGraph.g4): a name .igl writes without backquotes; the
+# evaluator checks instance names against it and the decompiler quotes any name that is not one.
+IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 @dataclass(frozen=True)

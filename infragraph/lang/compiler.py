@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from ..document.model import Infrastructure
 from ..errors import Diagnostic, InfraGraphError, Location, did_you_mean, read_text
@@ -27,8 +27,13 @@ _GLOBALS = Scope()
 _GLOBALS.vars.update(global_names())
 
 
+ParseModule = Callable[[str, str, tuple[str, ...]], A.Program]  # (text, file name, import chain) -> AST
+
+
 class Compiler:
-    def __init__(self, defines: dict[str, str] | None = None, search_path: list[str] | None = None):
+    def __init__(self, defines: dict[str, str] | None = None, search_path: list[str] | None = None,
+                 parse_module: ParseModule = parse):
+        self.parse_module = parse_module  # syntax.parse, or a cache of its results (cache.cached_parse)
         self.defines = dict(defines or {})
         self.search_path = [str(p) for p in (search_path or [])]
         self.modules: dict[str, Module] = {}
@@ -78,7 +83,7 @@ class Compiler:
             raise CompileError(f"cannot read '{path}': {e}", imp.pos) from None
         chain = (f"imported from {imp.pos}",) + imp.pos.src.chain
         try:
-            program = parse(text, path, chain)
+            program = self.parse_module(text, path, chain)
         except InfraGraphError as e:
             for d in e.diagnostics:
                 self._add(d)
@@ -243,15 +248,17 @@ class Compiler:
 
 
 def compile_source(text: str, filename: str = "<string>", defines: dict[str, str] | None = None,
-                   search_path: list[str] | None = None, files_read: list[str] | None = None) -> Infrastructure:
+                   search_path: list[str] | None = None, files_read: list[str] | None = None,
+                   parse_module: ParseModule = parse) -> Infrastructure:
     """Compile .igl text to an InfraGraph document. Raises InfraGraphError (located diagnostics).
     `files_read`, when given, receives the path of every module compiled (the program's own and
-    each import): what a cache of the result depends on."""
+    each import): what a cache of the result depends on. `parse_module` parses each module (the
+    program's own and each import; cache.cached_parse reuses earlier parses)."""
     try:
-        program = parse(text, filename)
+        program = parse_module(text, filename, ())
     except RecursionError:
         raise InfraGraphError(Diagnostic("program nested too deeply to parse", Location(filename))) from None
-    compiler = Compiler(defines, search_path)
+    compiler = Compiler(defines, search_path, parse_module)
     doc = compiler.compile(program)
     if files_read is not None:
         files_read.extend(compiler.modules)
@@ -259,9 +266,10 @@ def compile_source(text: str, filename: str = "<string>", defines: dict[str, str
 
 
 def compile_file(path: str, defines: dict[str, str] | None = None,
-                 search_path: list[str] | None = None, files_read: list[str] | None = None) -> Infrastructure:
+                 search_path: list[str] | None = None, files_read: list[str] | None = None,
+                 parse_module: ParseModule = parse) -> Infrastructure:
     """Compile an .igl file. Raises InfraGraphError (located diagnostics, import chains as notes)."""
-    return compile_source(read_text(path, f"'{path}'"), str(path), defines, search_path, files_read)
+    return compile_source(read_text(path, f"'{path}'"), str(path), defines, search_path, files_read, parse_module)
 
 
 _IMPORT_LINE = re.compile(r'^[ \t]*import[ \t]+(?:"([^"\n]+)"|([A-Za-z_][\w.]*))', re.M)

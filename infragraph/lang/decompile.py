@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 
 from ..document.model import Device, Edge, Endpoint, Infrastructure, Link, Value
 from ..errors import error
+from .ast import IDENTIFIER
 from .build import clean_number
 
-_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _KEYWORDS = {"import", "as", "param", "device", "fabric", "fn", "link", "let", "assert", "for", "in", "if",
              "then", "else", "component", "instance", "annotate", "include", "via", "one2one", "many2many",
              "ring", "true", "false", "and", "or", "not"}
@@ -29,7 +29,7 @@ _BW = {"gigabits_per_second": "Gbps", "gigabytes_per_second": "GB/s"}
 
 def name(text: str) -> str:
     """`text` as an .igl name (backquoted unless it is a plain identifier)."""
-    return text if _IDENT.fullmatch(text) and text not in _KEYWORDS else f"`{text}`"
+    return text if IDENTIFIER.fullmatch(text) and text not in _KEYWORDS else f"`{text}`"
 
 
 def literal(v: Value) -> str:

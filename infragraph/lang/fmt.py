@@ -9,24 +9,22 @@ and quantities are written `400 Gbps`. The program must parse; a syntax error is
 
 from __future__ import annotations
 
-import re
 
 from antlr4 import CommonTokenStream, InputStream, Token
 
 from ._generated.InfraGraphLexer import InfraGraphLexer as L
-from .syntax import parse
+from .syntax import QUANTITY, parse
 
 _KEYWORDS = {L.IMPORT, L.AS, L.PARAM, L.DEVICE, L.FABRIC, L.FN, L.LINK, L.LET, L.ASSERT, L.FOR, L.IN, L.IF,
              L.THEN, L.ELSE, L.COMPONENT, L.INSTANCE, L.ANNOTATE, L.INCLUDE, L.VIA, L.AND, L.OR, L.NOT,
              L.ONE2ONE, L.MANY2MANY, L.RING}
 _OPERAND_END = {L.IDENT, L.QIDENT, L.INT, L.FLOAT, L.QUANTITY, L.STRING, L.TRUE, L.FALSE, L.RPAREN, L.RBRACK}
-_QTY = re.compile(r"^(\d[\d_]*(?:\.\d[\d_]*)?(?:[eE][+-]?\d+)?)[ \t]*(.+)$")
 INDENT = "    "
 
 
 def _text(tok) -> str:
     if tok.type == L.QUANTITY:
-        m = _QTY.match(tok.text)
+        m = QUANTITY.match(tok.text)
         return f"{m.group(1)} {m.group(2)}"
     return tok.text
 

@@ -9,7 +9,6 @@ so one run reports several problems; a statement whose input already failed is s
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass, field
 from itertools import product
 from typing import Any, Callable
@@ -33,7 +32,6 @@ MAX_COUNTED = 10_000  # errors counted before elaboration stops
 MAX_STEPS = 2_000_000  # loop iterations + comprehension items + calls, per compile
 MAX_CALL_DEPTH = 64
 MAX_DEVICE_DEPTH = 16
-_INSTANCE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 class TooMany(Exception):
@@ -647,7 +645,7 @@ class Interp:
     @staticmethod
     def _instance_name(v: Any, pos: A.Pos) -> str:
         """A computed instance name: a string usable in endpoints (`name[i].port[j]`)."""
-        if not isinstance(v, str) or not _INSTANCE_NAME.fullmatch(v):
+        if not isinstance(v, str) or not A.IDENTIFIER.fullmatch(v):
             raise CompileError(f"an instance name must be a string of letters, digits and '_' not starting with a "
                                f"digit (it is used in endpoints such as name[0].port[1]), got {show(v)}", pos)
         return v

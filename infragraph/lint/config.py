@@ -41,7 +41,7 @@ class LintConfig:
         return self.severity.get(rule.id, rule.severity)
 
     def options(self) -> LintOptions:
-        return LintOptions(self.max_oversubscription, self.target, {}, self.max_per_rule)
+        return LintOptions(self.max_oversubscription, self.target, self.max_per_rule)
 
     def with_overrides(self, select=None, ignore=None, max_oversubscription=None, target=None) -> LintConfig:
         """This configuration with command-line options applied (None = not given)."""

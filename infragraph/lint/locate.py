@@ -96,9 +96,6 @@ class DocumentLocator(Locator):
         k = self.link_index[(info.scope, info.name)]
         return f"links[{k}]" if not info.scope else f"devices[{self.device_index[info.scope]}].links[{k}]"
 
-    def device_path(self, name: str) -> str:
-        return f"devices[{self.device_index[name]}]"
-
 
 class FqgFileLocator(Locator):
     """For a graph read back from an FQG JSON file (possibly written by another tool)."""

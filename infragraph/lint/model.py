@@ -10,7 +10,7 @@ document path), the fully qualified node names involved and a fix hint.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Callable, Hashable, Iterable, Iterator, TypeVar
 
 from ..errors import Location
 
@@ -21,6 +21,8 @@ if TYPE_CHECKING:  # imported for annotations only: the rule modules import this
     from .locate import Locator
 
 SEVERITIES = ("error", "warning", "note")
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
 
 
 @dataclass(frozen=True)
@@ -42,7 +44,6 @@ class LintOptions:
 
     max_oversubscription: float | None = None  # None: the document's own, else DEFAULT_OVERSUBSCRIPTION
     target: str | None = None  # translator whose checks IG013 runs (`--for`)
-    target_options: dict = field(default_factory=dict)
     max_per_rule: int = 50  # findings kept per rule; the rest are counted as omitted
 
 
@@ -83,6 +84,16 @@ class Rule:
     severity: str
     summary: str
     check: Check = field(repr=False, compare=False)
+
+
+def grouped(pairs: Iterable[tuple[K, V]]) -> list[tuple[K, list[V]]]:
+    """(key, [values]) per distinct key, in first-seen order. A rule reports one finding per group
+    of like problems (per component, per instance, per pair of link records), not one per node or
+    edge, so the rules group their hits by a key and pass the groups to `LintContext.capped`."""
+    groups: dict[K, list[V]] = {}
+    for key, value in pairs:
+        groups.setdefault(key, []).append(value)
+    return list(groups.items())
 
 
 def node_list(names: Iterable[str], total: int | None = None, shown: int = 4) -> str:

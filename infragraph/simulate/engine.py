@@ -92,13 +92,16 @@ def engine_error_type() -> type[Exception]:
 
 def engine_error(g: FQG, exc: Exception) -> InfraGraphError:
     """The user's error for an engine exception (`engine_error_type()`) raised while simulating on
-    `g`: an unreachable pair is named by its nodes; any other refusal is quoted. An 'internal'
-    kind is an engine bug, not bad input, and is re-raised as RuntimeError (exit code 3)."""
-    kind, message, src, dst = (list(exc.args) + [None] * 4)[:4]
+    `g`: an unreachable pair is named by its nodes and left unlocated, a property of the graph (the
+    CLI locates it at the fabric, cli.common.about_source); a refusal the engine says one option
+    caused (`field`: halving-doubling on 6 members, a deadlock of arrival scheduling) is located at
+    that SimulationOptions field (the CLI shows the option, `--algorithm`); any other is quoted. An
+    'internal' kind is an engine bug, not bad input, and is re-raised as RuntimeError (exit code 3)."""
+    kind, message, src, dst, field = (list(exc.args) + [None] * 5)[:5]
     if kind == "unreachable":
         return error(f"no path from '{g.node_name(src)}' to '{g.node_name(dst)}': these NPUs must "
                      "communicate in this collective but the graph does not connect them",
                      hint="check the edges between their hosts and the fabric (`infragraph info`)")
     if kind == "internal":
         raise RuntimeError(message)
-    return error(f"cannot simulate: {message}")
+    return error(f"cannot simulate: {message}", field)

@@ -25,6 +25,7 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "ceil": math.ceil, "floor": math.floor,
 }
 MAX_EXPONENT = 1024
+MAX_INT_BITS = 1 << 16  # largest whole number a power may build (about 19,700 digits)
 MAX_REPEAT = 10_000  # longest string or list a `*` may build
 
 _BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
@@ -110,6 +111,9 @@ def _eval_node(node: ast.AST, env: Mapping[str, Any]) -> Any:
         a, b = _eval(node.left, env), _eval(node.right, env)
         if isinstance(node.op, ast.Pow) and isinstance(b, (int, float)) and abs(b) > MAX_EXPONENT:
             raise ExprError(f"exponent {b} is too large (at most {MAX_EXPONENT})", node.col_offset)
+        if isinstance(node.op, ast.Pow) and _power_bits(a, b) > MAX_INT_BITS:
+            # Each exponent within MAX_EXPONENT still nests: ((10**1000)**1000)**10 took 18 s.
+            raise ExprError(f"the power builds a number of more than {MAX_INT_BITS} bits", node.col_offset)
         if isinstance(node.op, ast.Mult) and _repeat_count(a, b) > MAX_REPEAT:
             raise ExprError(f"repetition builds more than {MAX_REPEAT} items", node.col_offset)
         return _BINARY[type(node.op)](a, b)
@@ -151,6 +155,14 @@ def _eval_node(node: ast.AST, env: Mapping[str, Any]) -> Any:
             raise ExprError(f"format '{spec}' is too wide", node.col_offset)
         return format(value, spec)
     raise ExprError(f"'{type(node).__name__}' is not allowed", getattr(node, "col_offset", 0))
+
+
+def _power_bits(a: Any, b: Any) -> int:
+    """About how many bits the whole number a ** b has (0 unless both are whole numbers, b > 0):
+    float powers overflow to an error by themselves, whole ones grow without limit."""
+    if isinstance(a, int) and isinstance(b, int) and not isinstance(a, bool) and b > 0 and abs(a) > 1:
+        return (abs(a).bit_length() - 1) * b
+    return 0
 
 
 def _repeat_count(a: Any, b: Any) -> int:

@@ -24,6 +24,7 @@ from ..document.io import YamlSourceMap
 from ..document.reader import parse_text
 from ..errors import Diagnostic, InfraGraphError, Location, SourceMap, did_you_mean, found_line, read_text
 from ..schemas import schema_errors
+from ..sources import DOCUMENT_SUFFIXES
 from ..units import UnitError, parse_size_bytes
 from . import expr
 from .columns import METRICS, WORKLOAD_METRICS, reserved
@@ -32,7 +33,6 @@ from .workloads import KEYS as WORKLOAD_KEYS, NOT_FOR_WORKLOADS, WorkloadBase, c
 
 MAX_AXIS_VALUES = 100_000
 MAX_POINTS = 1_000_000
-DOCUMENT_SUFFIXES = (".yaml", ".yml", ".json")
 OPTION, PARAM, VARIABLE, WORKLOAD = "option", "param", "variable", "workload"
 OPTION_COLUMNS = {column for _field, column, _check in OPTIONS.values()}
 

@@ -6,9 +6,12 @@ and the journal — every row checked (columns.check_row), a bad one refused wit
 or row, since a row taken on trust would enter the table as a result — and the driver reuses the
 rows that still match their point. Only the last line of the journal may be cut short (a kill in
 the middle of a write): it is dropped, and the journal is trimmed to its last whole line before
-new rows are appended. Both tables are written to a temporary name and renamed, so a reader never
-sees half a file; the journal is removed once the table holds its rows. RESULTS.lock (lock.py)
-keeps a second sweep out for the whole run.
+new rows are appended. Both tables are written to a temporary name, flushed to disk and renamed
+(output.open_output, durable), so a reader never sees half a file and a crash leaves the old table
+or the new one; the journal is removed once both tables hold its rows. A Ctrl-C while the tables
+are written (the sweep's last step, also after an interrupted run) waits until they are
+(output.sigint_deferred), then interrupts. RESULTS.lock (lock.py) keeps a second sweep out for the
+whole run.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from ..errors import Diagnostic, InfraGraphError, Location, error
+from ..output import open_output, sigint_deferred
 from .columns import FIRST, METRICS, PREFIXES, STATUS, WORKLOAD_METRICS, RowError, check_row
 from .lock import OutputLock
 
@@ -51,7 +55,7 @@ class ResultStore:
             raise InfraGraphError(Diagnostic(f"cannot write results: {reason}", Location(str(self.parquet)))) from None
         self.lock.acquire()
         for table in (self.parquet, self.csv):
-            for tmp in table.parent.glob(f".{table.name}.*.tmp"):
+            for tmp in table.parent.glob(f".{table.name}.*.part"):  # open_output's, left by a kill -9
                 tmp.unlink(missing_ok=True)
         return self
 
@@ -137,9 +141,12 @@ class ResultStore:
 
         self.close()
         table = pa.table({name: _column([r.get(name) for r in rows]) for name in _columns(rows, report or [])})
-        _atomic(self.parquet, lambda tmp: pq.write_table(table, tmp))
-        _atomic(self.csv, lambda tmp: pacsv.write_csv(table, tmp))
-        self.journal.unlink(missing_ok=True)
+        with sigint_deferred():
+            with open_output(self.parquet, binary=True, durable=True) as fh:
+                pq.write_table(table, fh)
+            with open_output(self.csv, binary=True, durable=True) as fh:
+                pacsv.write_csv(table, fh)
+            self.journal.unlink(missing_ok=True)
 
 
 def _columns(rows: Iterable[dict[str, Any]], report: list[str]) -> list[str]:
@@ -171,13 +178,3 @@ def _json_default(value: Any) -> Any:
     if hasattr(value, "item"):  # numpy scalars
         return value.item()
     raise TypeError(f"cannot store a {type(value).__name__} in the results table")
-
-
-def _atomic(path: Path, write) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        write(str(tmp))
-        os.replace(tmp, path)
-    except OSError as e:
-        tmp.unlink(missing_ok=True)
-        raise InfraGraphError(Diagnostic(f"cannot write results: {e.strerror or e}", Location(str(path)))) from None

@@ -20,10 +20,9 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..errors import InfraGraphError, Location, did_you_mean
-from ..workload.llm import LlmSpec, read_spec as read_llm_spec
+from ..workload.llm import REQUIRED_KEYS, LlmSpec, read_spec as read_llm_spec
 
 KEYS = tuple(f.name for f in fields(LlmSpec))
-REQUIRED = ("layers", "hidden", "heads", "seq", "vocab", "global_batch")
 # Simulation options that a workload's trace decides per node (as `simulate --workload` refuses them).
 NOT_FOR_WORKLOADS = ("collective", "size", "root")
 WORLD = ("dp", "pp", "tp")  # the keys whose product must be the fabric's NPU count, most often swept first
@@ -64,7 +63,7 @@ def read_base(value: Any, base: Path, fail: Callable[..., InfraGraphError]) -> W
 
 def check_required(base: WorkloadBase, swept: list[str], fail: Callable[..., InfraGraphError]) -> None:
     """Every required key is in the section or set by an axis or derived value."""
-    missing = [k for k in REQUIRED if k not in base.values and k not in swept]
+    missing = [k for k in REQUIRED_KEYS if k not in base.values and k not in swept]
     if missing:
         raise fail("workload", f"the workload needs {', '.join(repr(k) for k in missing)} (in this section, or "
                                "as an axis or derived value)")

@@ -32,8 +32,8 @@ from .launch import ANALYTICAL, config_args, run_script
 from .logical_dims import Stated, coarsen, same_groups, stated_dims
 from .readme import readme
 from .server_tiers import server_tier_product
-from .structure import (RING, SW, Dimension, Fabric, NotAProduct, NotSplittable, Product, detect_product, fabric,
-                        host_per_gpu_nic_pair, require_rated, scale_up_switches)
+from .structure import (RING, SW, Dimension, Fabric, NotAProduct, NotSplittable, Product, detect_product,
+                        host_per_gpu_nic_pair, rated_fabric, scale_up_switches)
 def network_yaml(dims: list[Dimension], shape: str, source: str) -> str:
     return render("astra_network.yml.j2", shape=shape, source=source,
                   topology=[d.kind for d in dims], npus_count=[d.size for d in dims],
@@ -148,23 +148,46 @@ def detect_for_astra(fab: Fabric, g: FQG, options: Options) -> Product:
     hint_text = g.graph_annotations.get(KIND_HINT_ANNOTATION)
     hint = [x.strip() for x in str(hint_text).split(",")] if hint_text else None
     try:
-        return detect_product(fab, False, hint)
+        return _with_fabric_notes(fab, detect_product(fab, False, hint))
     except NotAProduct as e:
         if options.approximate:
             try:
-                return clos_approximation(fab)
+                return clos_approximation(fab)  # its notes are those of the fabric it models
             except (NotAFatTree, NotSplittable):
                 pass
             try:
-                return detect_product(fab, True, hint)
+                return _with_fabric_notes(fab, detect_product(fab, True, hint))
             except NotAProduct:
-                return one_switch_approximation(fab, f"the graph is not an RI/FC/SW product ({e})")
+                return _with_fabric_notes(fab, one_switch_approximation(fab, f"the graph is not an RI/FC/SW product ({e})"))
         d = e.diagnostic()
         raise InfraGraphError(Diagnostic(
             f"the graph is not an RI/FC/SW product over its NPUs, which ASTRA-sim's analytical network needs: {d.message}",
-            d.location, d.hint if d.hint and "--approximate" in d.hint
-            else (d.hint + "; " if d.hint else "") + "or pass --approximate for the closest model (printed; a Clos "
-            "becomes one Switch dimension per tier)")) from None
+            d.location, _approximate_hint(fab, d.hint))) from None
+
+
+def _approximate_hint(fab: Fabric, hint: str | None) -> str:
+    """The refusal's hint: what --approximate would make of this fabric. A Clos gets
+    clos_approximation, so its shape is named (the detection's own '--approximate models each
+    network as one switch' is then not what happens); on servers with scale-up switches (NVSwitch)
+    that puts the scale-up domain first, which 'one Switch dimension per tier' left out."""
+    try:
+        clos = clos_approximation(fab)
+    except (NotAFatTree, NotSplittable):
+        if hint and "--approximate" in hint:
+            return hint
+        return (hint + "; " if hint else "") + "or pass --approximate for the closest model (printed)"
+    if scale_up_switches(fab).any():
+        how = ("the servers' scale-up domain as one Switch dimension, then one Switch dimension per tier that joins "
+               "several servers or groups of them")
+    else:
+        how = "one Switch dimension per tier that joins several ToRs' NPUs or groups of them"
+    return f"pass --approximate for the closest model, {clos.shape()}: {how} (printed, with its error)"
+
+
+def _with_fabric_notes(fab: Fabric, product: Product) -> Product:
+    """`product` with the fabric's notes first (hubs kept as forwarding nodes): they hold for a product
+    detected on `fab`, where an approximation that folds the servers (clos_approximation) says its own."""
+    return replace(product, notes=fab.notes + product.notes)
 
 
 def honour_stated(product: Product, stated: Stated) -> tuple[Product, str]:
@@ -228,8 +251,7 @@ class AstraAnalytical(Translator):
 
     def plan(self, g: FQG, options: Options) -> AnalyticalPlan:
         values = self.resolve_settings(options)
-        fab = fabric(g)
-        refuse(require_rated(fab, "ASTRA-sim"))
+        fab = rated_fabric(g, "ASTRA-sim")
         stated = stated_dims(g, fab.num_npus)
         product, dims_from = honour_stated(detect_for_astra(fab, g, options), stated)
         system, diags = system_config(product.dims, values, options.workload)
@@ -241,7 +263,7 @@ class AstraAnalytical(Translator):
     def render(self, plan: AnalyticalPlan) -> Bundle:
         fab, product = plan.fab, plan.product
         ranks = rank_names(fab, product.order)
-        notes = fab.notes + product.notes
+        notes = list(product.notes)
         if product.order is not None:
             notes.append(approximation_error(plan.g, product, plan.system, plan.workload))
         files: dict[str, str | bytes] = {

@@ -14,7 +14,7 @@ from typing import Any, Callable
 import numpy as np
 
 from ..errors import Diagnostic, Location
-from .base import Setting, choice, list_of, parse_float, parse_int, parse_positive_int, render
+from .base import Setting, choice, list_of, parse_int, parse_positive_float, parse_positive_int, render
 from .chakra_et import Workload
 from .structure import FC, RING, SW, Dimension, Fabric
 
@@ -46,7 +46,8 @@ SYSTEM_SETTINGS: tuple[Setting, ...] = (
     Setting("collective-optimization", "localBWAware",
             "localBWAware: reduce-scatter/all-gather around the last dimension; baseline: all-reduce per dimension",
             choice("baseline", "localBWAware")),
-    Setting("local-mem-bw", "1600", "GB/s (GB = 1e9 here) for reductions; missing -> undefined delay", parse_float),
+    Setting("local-mem-bw", "1600", "GB/s (GB = 1e9 here) for reductions; missing -> undefined delay",
+            parse_positive_float),
     Setting("intra-dimension-scheduling", "FIFO", "where a chunk waits in a dimension's queue (FIFO|SCF|"
             "lessRemainingPhaseFirst); ASTRA-sim 518bd51's JSON loader ignores it (runs FIFO)",
             choice("FIFO", "SCF", "lessRemainingPhaseFirst")),

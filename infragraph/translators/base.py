@@ -9,6 +9,7 @@ detection lives in `structure.py`.
 
 from __future__ import annotations
 
+import math
 import stat
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
@@ -144,25 +145,36 @@ def _show(value: Any) -> str:
 
 # --- parsers for settings ----------------------------------------------------------------------
 
-def parse_int(text: str) -> int:
+def _number(text: str, convert: Callable[[str], Any], what: str, low: float | None, low_ok: bool) -> Any:
+    """`text` as `convert` reads it, finite and above `low` (or at it, with `low_ok`): one parser for
+    every numeric setting, so each refuses a word, nan, inf and an out-of-range value alike (a
+    --set value goes into a bundle a backend runs, where a nan or a negative bandwidth fails late
+    or, worse, silently)."""
     try:
-        return int(text)
-    except ValueError:
-        raise ValueError("expected an integer") from None
+        value = convert(text)
+    except (ValueError, OverflowError):
+        value = None
+    bound = "" if low is None else f" {'>=' if low_ok else '>'} {low:g}"
+    below = low is not None and value is not None and (value < low or (value == low and not low_ok))
+    if value is None or not math.isfinite(value) or below:
+        raise ValueError(f"expected {what}{bound}")
+    return value
+
+
+def parse_int(text: str) -> int:
+    return _number(text, int, "an integer", None, True)
 
 
 def parse_positive_int(text: str) -> int:
-    v = parse_int(text)
-    if v <= 0:
-        raise ValueError("expected an integer > 0")
-    return v
+    return _number(text, int, "an integer", 0, False)
 
 
-def parse_float(text: str) -> float:
-    try:
-        return float(text)
-    except ValueError:
-        raise ValueError("expected a number") from None
+def parse_positive_float(text: str) -> float:
+    return _number(text, float, "a finite number", 0, False)
+
+
+def parse_nonnegative_float(text: str) -> float:
+    return _number(text, float, "a finite number", 0, True)
 
 
 def parse_bool(text: str) -> bool:

@@ -4,7 +4,7 @@ ASTRA-sim reads `<prefix>.<npu>.et` for every NPU. Each file is two length-delim
 protobuf messages: `GlobalMetadata` (version "0.0.4") and one `Node` of type COMM_COLL_NODE with the
 attributes `is_cpu_op` (bool false), `comm_type` (int64) and `comm_size` (int64 bytes per NPU; for
 all-gather the shard each NPU contributes). That is exactly the shape of ASTRA-sim's shipped
-microbenchmark workloads, which these files reproduce byte for byte (tests/test_translators_chakra_et.py).
+microbenchmark workloads, which these files reproduce byte for byte (tests/translators/test_chakra_et.py).
 
 The messages are Chakra's own (MLCommons' `mlc-chakra` package, through infragraph.workload.chakra),
 so the schema is never restated here. A oneof member set to 0/false is still written, which ASTRA-sim
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import error
-from ..workload.chakra import ET_VERSION, encode, schema
+from ..workload.chakra import ET_VERSION, MAX_I64, encode, schema
 
 # our collective name -> (Chakra CollectiveCommType, ASTRA-sim's file/node stem)
 COLLECTIVES: dict[str, tuple[int, str]] = {
@@ -29,7 +29,6 @@ COLLECTIVES: dict[str, tuple[int, str]] = {
 }
 DEFAULT_COLLECTIVE = "all-reduce"
 DEFAULT_SIZE = "1MiB"  # as `infragraph simulate`; packet-level backends (HTSim, ns-3) finish it in seconds
-MAX_COMM_SIZE = 2**63 - 1  # int64
 
 
 def _varint(n: int) -> bytes:
@@ -53,9 +52,9 @@ class Workload:
         if self.collective not in COLLECTIVES:
             raise error(f"collective '{self.collective}' has no Chakra workload here; expected one of: "
                         f"{', '.join(COLLECTIVES)}")
-        if not isinstance(self.size_bytes, int) or not 0 < self.size_bytes <= MAX_COMM_SIZE:
+        if not isinstance(self.size_bytes, int) or not 0 < self.size_bytes <= MAX_I64:
             raise error(f"collective size {self.size_bytes!r} bytes is out of range; expected a whole number of "
-                        f"bytes from 1 to {MAX_COMM_SIZE} (int64)")
+                        f"bytes from 1 to {MAX_I64} (int64)")
 
     @property
     def stem(self) -> str:

@@ -29,7 +29,7 @@ from .launch import HTSIM, config_args, run_script
 from .logical_dims import Chosen, same_groups, stated_dims
 from .readme import readme
 from .fat_tree import FatTree, NotAFatTree, infer
-from .structure import SW, Dimension, Fabric, NotSplittable, fabric, host_per_gpu_nic_pair, require_rated
+from .structure import SW, Dimension, Fabric, NotSplittable, host_per_gpu_nic_pair, rated_fabric
 
 
 def rules(ft: FatTree) -> list[tuple[str, bool, str]]:
@@ -165,8 +165,7 @@ class HTSim(Translator):
 
     def plan(self, g: FQG, options: Options) -> HTSimPlan:
         values = self.resolve_settings(options)
-        fab = fabric(g)
-        refuse(require_rated(fab, "HTSim"))
+        fab = rated_fabric(g, "HTSim")
         try:
             fab = host_per_gpu_nic_pair(fab)
             tree = infer(fab)

@@ -36,14 +36,14 @@ from scipy.sparse.csgraph import connected_components
 from ..errors import Diagnostic, InfraGraphError, Location
 from ..graph.fqg import FQG
 from .astra_system import REMOTE_MEMORY, SYSTEM_SETTINGS, rank_names, ranks_file, system_config
-from .base import (Bundle, Options, Setting, Translator, list_of, parse_bool, parse_float, parse_positive_int,
+from .base import (Bundle, Options, Setting, Translator, list_of, parse_bool, parse_nonnegative_float, parse_positive_int,
                    refuse, render)
 from .chakra_et import Workload, workload_files
 from .comparison import NS3 as NS3_MODEL, against_simulate
 from .launch import NS3, config_args, run_script
 from .logical_dims import Chosen, bundle_dims, stated_dims
 from .readme import readme
-from .structure import RING, Dimension, Fabric, fabric, require_rated
+from .structure import RING, Dimension, Fabric, rated_fabric
 
 SWITCH_KINDS = (1, 2)  # structure.SWITCH, structure.HUB: nodes that forward
 
@@ -158,7 +158,8 @@ NS3_SETTINGS: tuple[Setting, ...] = (
             "else one dimension of all NPUs (ring)", list_of(parse_positive_int)),
     Setting("forwarding-nodes", "false", "give NPUs wired to each other a forwarding switch node "
             "(ns-3 NPUs do not forward) instead of refusing multi-hop direct wiring", parse_bool),
-    Setting("forwarding-latency-ns", "0", "delay of the added NPU-to-forwarding-node links (ns)", parse_float),
+    Setting("forwarding-latency-ns", "0", "delay of the added NPU-to-forwarding-node links (ns)",
+            parse_nonnegative_float),
     Setting("fork-limits", "true", "refuse what ASTRA-sim's ns-3 fork cannot hold (switches over 1024 ports, "
             "more than 64,770 links); false writes it anyway, flagged", parse_bool),
     *SYSTEM_SETTINGS,
@@ -240,8 +241,7 @@ class Ns3(Translator):
 
     def plan(self, g: FQG, options: Options) -> Ns3Plan:
         values = self.resolve_settings(options)
-        fab = fabric(g)
-        refuse(require_rated(fab, "ns-3"))
+        fab = rated_fabric(g, "ns-3")
         notes = list(fab.notes)
         src, dst, bw, lat, err = fab.src, fab.dst, fab.bw_gbps, fab.lat_ns, _edge_error_rates(fab)
         num_nodes = fab.num_vertices

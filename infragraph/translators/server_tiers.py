@@ -66,7 +66,7 @@ def server_tier_product(fab: Fabric) -> Product:
     gpu_out = keep_edge & ((src < N) | (dst < N))
     gpu_cap = np.bincount(np.where(src < N, src, dst)[gpu_out], weights=fab.bw_gbps[gpu_out], minlength=N).min()
     groups = server[:N]
-    group_gpus, bw, lat, levels = gpus, min(float(gpu_cap), np.inf), host_lat, []
+    group_gpus, bw, lat, levels, said = gpus, min(float(gpu_cap), np.inf), host_lat, [], []
     for t in range(tiers):
         below = keep_edge & (lo == t - 1) & (hi == t)  # links from tier t-1 (servers for t = 0) into tier t
         if not below.any():
@@ -78,8 +78,12 @@ def server_tier_product(fab: Fabric) -> Product:
         bw, lat = min(bw, share), lat + float(fab.lat_ns[below].max())
         label = _components(fab, member | up | ((tier >= 0) & (tier <= t)))
         size = _uniform_count(label[:N], f"tier-{t} groups") // group_gpus
+        below_name = "servers" if t == 0 else f"tier-{t - 1} groups"
         if size > 1:
             dims.append(Dimension(SW, size, 0, bw, lat, exact=False))
+            said.append(f"tier {t} SW({size}) over {size} {below_name}")
+        else:
+            said.append(f"tier {t} joins no two {below_name} (no dimension)")
         levels.append(label[:N])
         group_gpus *= size
     if group_gpus != N:
@@ -95,7 +99,7 @@ def server_tier_product(fab: Fabric) -> Product:
     up_count = int(up.sum())
     note = (f"APPROXIMATION: servers of {gpus} GPUs on {up_count // max(1, N // gpus)} scale-up switch(es) each (e.g. "
             f"'{fab.name(int(np.flatnonzero(up)[0]))}') in a {tiers}-tier Clos, modelled as {Product(dims).shape()}: "
-            f"the scale-up domain, then one Switch dimension per tier over servers; bandwidth per GPU "
+            f"the scale-up domain SW({gpus}), then {'; '.join(said)}; bandwidth per GPU "
             f"({', '.join(f'{d.bw_gbps:g}' for d in dims)} Gbit/s: the scale-up links, then each GPU's share of the "
             f"links leaving its group upwards), latency per hop the links from a GPU up to that tier "
             f"({', '.join(f'{d.lat_ns:g}' for d in dims)} ns); ASTRA-sim gives each dimension its own links, where "

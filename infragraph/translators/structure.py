@@ -32,14 +32,13 @@ import numpy as np
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components, dijkstra
 
-from ..errors import Diagnostic, Location
+from ..errors import Diagnostic, InfraGraphError, Location
 from ..graph.fqg import FQG
 from ..graph.ranks import NPU_TYPE, npu_order
 from ..importers.astra_analytical import FC, RING, SW  # ASTRA-sim's dimension kinds
 
 SWITCH_TYPE = "switch"
 NPU, SWITCH, HUB = 0, 1, 2
-KIND_NAMES = {NPU: "NPU", SWITCH: "switch", HUB: "hub"}
 
 
 # --- fabric graph ---------------------------------------------------------------------------------
@@ -234,8 +233,11 @@ def fabric(g: FQG) -> Fabric:
     return fab
 
 
-def require_rated(fab: Fabric, what: str) -> list[Diagnostic]:
-    """Errors for fabric links without bandwidth or latency (a backend needs both)."""
+def rated_fabric(g: FQG, what: str) -> Fabric:
+    """The fabric of `g` (`fabric`), refused with one located error per missing quantity when a
+    link has no bandwidth or no latency: every packet- and flow-level backend (`what` names it)
+    needs both on every link, and each translator's plan starts here, so they refuse alike."""
+    fab = fabric(g)
     out = []
     for arr, attr, unit in ((fab.bw_gbps, "bandwidth", "gigabits_per_second"), (fab.lat_ns, "latency", "ns")):
         bad = np.flatnonzero(np.isnan(arr))
@@ -246,7 +248,9 @@ def require_rated(fab: Fabric, what: str) -> list[Diagnostic]:
                 f"{bad.size:,} link(s) have no {attr}, e.g. '{fab.name(int(fab.src[e]))}' - '{fab.name(int(fab.dst[e]))}' "
                 f"(link '{link}'); {what} needs a {attr} on every link",
                 Location(path=fab.edge_where(e)), f"give link '{link}' a physical.{attr} ({unit})"))
-    return out
+    if out:
+        raise InfraGraphError(out)
+    return fab
 
 
 # --- multi-dimensional product detection ---------------------------------------------------------
@@ -333,7 +337,7 @@ def detect_product(fab: Fabric, approximate: bool = False, kind_hint: list[str] 
     direct = (s_ < N) & (d_ < N)
     da, db = np.minimum(s_[direct], d_[direct]), np.maximum(s_[direct], d_[direct])
     dkey = da * N + db
-    pair_keys, pair_mult = np.unique(dkey, return_counts=True)
+    pair_keys = np.unique(dkey)
     pairs = set(pair_keys.tolist()) if pair_keys.size < 5_000_000 else None
     members, edge_net = _networks(fab)
     net_of_0 = {i for i, m in enumerate(members) if m.size and m[0] == 0}

@@ -27,7 +27,6 @@ class Aggregated:
     view: View
     structure: Structure
     xy: np.ndarray  # box centres: the centroid of their members' positions
-    member_of: np.ndarray  # per box of the detailed view, its aggregated box
 
 
 def aggregate(v: View, s: Structure, xy: np.ndarray, max_boxes: int) -> Aggregated | None:
@@ -50,7 +49,7 @@ def aggregate(v: View, s: Structure, xy: np.ndarray, max_boxes: int) -> Aggregat
         tier[key] = s.tier
     kind = "tiers" if tier is not None else "placed"  # placed: draw boxes at their centroids
     xy_agg = np.stack([np.bincount(key, weights=xy[:, i]) / np.bincount(key) for i in (0, 1)], axis=1)
-    return Aggregated(agg, Structure(kind, s.description, tier=tier), xy_agg, key)
+    return Aggregated(agg, Structure(kind, s.description, tier=tier), xy_agg)
 
 
 def collapse(v: View, key: np.ndarray, captions: list[str]) -> View:

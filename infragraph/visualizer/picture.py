@@ -23,7 +23,6 @@ from .scene import Scene
 from .structure import units
 from .style import RAIL_COLOURS, count, gbps, heat, kind_colours, width_legend, widths
 
-FORMATS = ("svg", "png", "pdf")
 POINTS_PER_UNIT = 50.0
 MAX_LINE_LABELS = 150
 

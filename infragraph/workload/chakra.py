@@ -26,6 +26,7 @@ def located(file: str, message: str, line: int | None = None, column: int | None
     return InfraGraphError(Diagnostic(message, Location(file=str(file), line=line, column=column), hint))
 
 MAX_U64 = 2**64 - 1  # Chakra's uint64 fields (duration_micros, num_ops, tensor_size, ...)
+MAX_I64 = 2**63 - 1  # Chakra's int64_val attributes (comm_size)
 ET_VERSION = "0.0.4"  # what ASTRA-sim's shipped microbenchmark traces carry in GlobalMetadata.version
 
 

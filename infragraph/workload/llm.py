@@ -29,11 +29,11 @@ from pathlib import Path
 from typing import Any
 
 from ..document.io import YamlSourceMap
+from ..document.reader import parse_text
 from ..errors import Diagnostic, InfraGraphError, Location, error
-from .chakra import et_bytes, located, make_node
+from .chakra import MAX_I64, et_bytes, located, make_node
 
 BYTES = 2  # bf16
-INT64_MAX = 2**63 - 1  # Chakra's int64_val attributes
 MAX_NODES = 2**31  # ET nodes in a step, all ranks (GPT-3 175B at micro-batch 1 on 1,024 GPUs: 14.5 M)
 
 
@@ -110,9 +110,9 @@ class LlmSpec:
                                                        self.logit_flops()) // self.tp),
                             (f"one node's bytes of weights and activations (hidden {h}, seq {s}, micro_batch {b}, "
                              f"layers {self.layers})", (self.params() + 4 * b * s * h * self.top_k) * BYTES)):
-            if value > INT64_MAX:
+            if value > MAX_I64:
                 raise error(f"workload spec: {what} come to {value:.3e}, more than a Chakra ET node holds "
-                            f"(int64, {INT64_MAX:.3e})")
+                            f"(int64, {MAX_I64:.3e})")
 
     @property
     def f(self) -> int:
@@ -142,13 +142,25 @@ class LlmSpec:
     def logit_flops(self) -> int:
         return 2 * self.micro_batch * self.seq * self.hidden * self.vocab
 
+    def expert_params(self) -> int:
+        """One MLP (dense) or one expert's: 2hf + h + f."""
+        return 2 * self.hidden * self.f + self.hidden + self.f
+
+    def dense_layer_params(self) -> int:
+        """A layer's parameters outside its experts: attention 4h^2 + 4h, two layer norms 4h, and the
+        MLP of a dense model."""
+        h = self.hidden
+        return 4 * h * h + 4 * h + 4 * h + (0 if self.experts else self.expert_params())
+
     def params(self) -> int:
         """Parameters: per layer 4h^2 + 4h (attention) + MLP 2hf + h + f (x experts) + 4h (two
         layer norms); word and position embeddings Vh + sh (the output layer shares the words)."""
-        h, f = self.hidden, self.f
-        mlp = 2 * h * f + h + f
-        per_layer = 4 * h * h + 4 * h + mlp * max(1, self.experts) + 4 * h
-        return self.layers * per_layer + self.vocab * h + self.seq * h
+        per_layer = self.dense_layer_params() + self.expert_params() * self.experts
+        return self.layers * per_layer + self.vocab * self.hidden + self.seq * self.hidden
+
+    def active_params(self) -> int:
+        """The parameters one token goes through: top_k experts of each MoE layer (params() if dense)."""
+        return self.params() - self.layers * self.expert_params() * (self.experts - self.top_k if self.experts else 0)
 
     def step_flops(self) -> int:
         """Forward + backward (2x forward) FLOPs of the whole step, every GPU together."""
@@ -210,7 +222,18 @@ class Generator:
             ep_group = self.group(dp_ranks[start:start + s.ep])
         act = BYTES * b * sq * h  # one micro-batch's activations, bytes
         layers = s.layers // s.pp
-        layer_params = (s.params() - s.vocab * h - sq * h) // s.layers // s.tp
+        # The parameters a rank holds per layer, each with the data-parallel group that reduces its
+        # gradients: the dense part over the DP group; with expert parallelism, its experts / ep
+        # experts over the ranks that hold the same ones (d mod ep alike: Megatron-LM's expert
+        # data-parallel group, dp / ep ranks; none when ep = dp). Until 26 Nov 2026 every expert was
+        # reduced over the whole DP group: ep x the experts' gradient bytes, on the wrong group.
+        experts_here = s.expert_params() * s.experts // s.ep // s.tp
+        shards: list[tuple[int | None, int, str]] = [(dp_group, s.dense_layer_params() // s.tp, "dp")]
+        if s.ep == 1:
+            shards = [(dp_group, shards[0][1] + experts_here, "dp")]
+        else:
+            edp_ranks = dp_ranks[d % s.ep::s.ep]
+            shards.append((self.group(edp_ranks) if len(edp_ranks) > 1 else None, experts_here, "edp"))
         first, last = p == 0, p == s.pp - 1
         me = s.rank(t, d, p)
         r = _Rank()
@@ -226,8 +249,11 @@ class Generator:
             """One layer's forward or backward for micro-batch j: returns (last node, last compute)."""
             mult = 1 if phase == "fwd" else 2
             tag = f"mb{j}_l{i}_{phase}"
-            if s.zero == 3 and dp_group is not None:
-                dep = self.collective(r, f"{tag}_zero3_ag", "all-gather", BYTES * layer_params / s.dp, dp_group, (dep,))
+            if s.zero == 3:
+                for group, params, what in shards:
+                    width = len(self.groups[group]) if group is not None else 1
+                    dep = self.collective(r, f"{tag}_zero3_{what}_ag".replace("_dp_", "_"), "all-gather",
+                                          BYTES * params / width, group, (dep,))
             blocks = [("attn", s.attention_flops(), 4 * h * h), ("mlp", s.mlp_flops(), 2 * h * s.f)]
             if phase == "bwd":
                 blocks.reverse()
@@ -244,8 +270,10 @@ class Generator:
                 if moe:
                     dep = self.collective(r, f"{tag}_combine", "all-to-all", act * s.top_k / s.tp, ep_group, (dep,))
                 dep = tp_comm(f"{tag}_{block}", dep) if tp_group else dep
-            if s.zero == 3 and dp_group is not None and phase == "bwd":
-                dep = self.collective(r, f"{tag}_zero3_rs", "reduce-scatter", BYTES * layer_params, dp_group, (dep,))
+            if s.zero == 3 and phase == "bwd":
+                for group, params, what in shards:
+                    dep = self.collective(r, f"{tag}_zero3_{what}_rs".replace("_dp_", "_"), "reduce-scatter",
+                                          BYTES * params, group, (dep,))
             return dep, last_c
 
         pp_bytes = act / s.tp if s.sequence_parallel else act
@@ -285,18 +313,21 @@ class Generator:
                     dep = r.add(f"mb{j}_bwd_send", "send", (dep,), comm_src=me, comm_dst=s.rank(t, d, p - 1),
                                 comm_size=int(pp_bytes), comm_tag=1)
                 last_any.append(dep)
-        if dp_group is not None and s.zero < 3:
-            stage_params = layers * layer_params + (s.vocab * h // s.tp if first or last else 0)
-            grads = BYTES * stage_params
+        if s.zero < 3:
             deps = tuple(last_any)
-            if s.zero == 0:
-                r.add("dp_grad_ar", "collective", deps, comm_type="all-reduce", comm_size=int(grads),
-                      pg_name=str(dp_group))
-            else:
-                x = r.add("dp_grad_rs", "collective", deps, comm_type="reduce-scatter", comm_size=int(grads),
-                          pg_name=str(dp_group))
-                r.add("dp_param_ag", "collective", (x,), comm_type="all-gather", comm_size=max(1, int(grads / s.dp)),
-                      pg_name=str(dp_group))
+            for group, params, what in shards:
+                if group is None:
+                    continue
+                stage_params = layers * params + (s.vocab * h // s.tp if what == "dp" and (first or last) else 0)
+                grads = BYTES * stage_params
+                if s.zero == 0:
+                    r.add(f"{what}_grad_ar", "collective", deps, comm_type="all-reduce", comm_size=int(grads),
+                          pg_name=str(group))
+                else:
+                    x = r.add(f"{what}_grad_rs", "collective", deps, comm_type="reduce-scatter", comm_size=int(grads),
+                              pg_name=str(group))
+                    r.add(f"{what}_param_ag", "collective", (x,), comm_type="all-gather",
+                          comm_size=max(1, int(grads / len(self.groups[group]))), pg_name=str(group))
         return r.nodes
 
     def write(self, prefix: str | Path) -> dict[str, Any]:
@@ -317,46 +348,61 @@ class Generator:
 
 
 def summary(s: LlmSpec) -> dict[str, Any]:
-    return {"ranks": s.world, "params": s.params(), "tokens_per_step": s.tokens(), "step_flops": s.step_flops(),
-            "micro_batches": s.micro_batches, "six_p_t": 6 * s.params() * s.tokens(),
+    return {"ranks": s.world, "params": s.params(), "active_params": s.active_params(), "tokens_per_step": s.tokens(),
+            "step_flops": s.step_flops(), "micro_batches": s.micro_batches,
+            "six_p_t": 6 * s.active_params() * s.tokens(),  # a MoE token goes through top_k experts, not all
             "ideal_compute_s": s.step_flops() / s.world / (s.peak_tflops * 1e12 * s.efficiency)}
 
 
 SPEC_KEYS = {f.name for f in fields(LlmSpec)}
+REQUIRED_KEYS = ("layers", "hidden", "heads", "seq", "vocab", "global_batch")
+# The optional groups of a spec, each with one of its keys for the message when one is not a mapping.
+SECTIONS = {"model": "layers", "batch": "global_batch", "parallel": "tp", "moe": "experts", "gpu": "peak_tflops"}
 
 
 def read_spec(path: str | Path) -> LlmSpec:
     """A YAML or JSON mapping of LlmSpec's keys (flat, or grouped under model/batch/parallel/moe/gpu)."""
-    import yaml
-
     where = str(path)
     try:
         text = Path(path).read_text(encoding="utf-8")
-        raw = yaml.safe_load(text)
     except OSError as exc:
         raise located(where, f"cannot read the workload spec: {exc.strerror}") from None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        raise located(where, f"not YAML: {getattr(exc, 'problem', exc)}", mark.line + 1 if mark else None,
-                      mark.column + 1 if mark else None) from None
+    except UnicodeDecodeError as exc:
+        raise located(where, f"not text: {exc.reason} at byte {exc.start}") from None
+    # Strictly: a key given twice (`layers: 96` then `layers: 4`) is an error, not the last value.
+    raw = parse_text(text, where, "a workload spec needs " + ", ".join(REQUIRED_KEYS))
     if not isinstance(raw, dict):
         raise located(where, f"expected a mapping of spec keys, found {type(raw).__name__}")
+    source = YamlSourceMap(text, where)
     flat: dict[str, Any] = {}
     for key, value in raw.items():
-        if isinstance(value, dict) and key in ("model", "batch", "parallel", "moe", "gpu"):
+        if key in SECTIONS:
+            if not isinstance(value, dict):  # `batch: 16` read as an unknown key 'batch' before
+                loc = source.locate(str(key))
+                raise located(where, f"{key}: expected a mapping of its keys (e.g. {SECTIONS[key]}: ...), found "
+                              f"{type(value).__name__} {value!r}", loc.line, loc.column)
             for k, v in value.items():
+                if k in flat:  # the same key in two sections, or flat and in a section
+                    loc = source.locate(f"{key}.{k}")
+                    first = f"{flat[k][0]}.{k}" if flat[k][0] else k
+                    raise located(where, f"{key}.{k}: given twice (first as {first}); expected once",
+                                  loc.line, loc.column)
                 flat[k] = (key, v)
         else:
+            if key in flat:
+                loc = source.locate(str(key))
+                raise located(where, f"{key}: given twice (first as {flat[key][0]}.{key}); expected once",
+                              loc.line, loc.column)
             flat[key] = (None, value)
     unknown = [(sec, k) for k, (sec, _) in flat.items() if k not in SPEC_KEYS]
     if unknown:
         sec, k = unknown[0]
         from ..errors import did_you_mean
 
-        loc = YamlSourceMap(text, where).locate(f"{sec}.{k}" if sec else k)
+        loc = source.locate(f"{sec}.{k}" if sec else k)
         raise located(where, f"{sec + '.' if sec else ''}{k}: unknown key; expected one of: {', '.join(sorted(SPEC_KEYS))}",
                       loc.line, loc.column, hint=did_you_mean(k, sorted(SPEC_KEYS)))
-    missing = [k for k in ("layers", "hidden", "heads", "seq", "vocab", "global_batch") if k not in flat]
+    missing = [k for k in REQUIRED_KEYS if k not in flat]
     if missing:
         raise located(where, f"missing key '{missing[0]}'")
     try:
@@ -367,6 +413,6 @@ def read_spec(path: str | Path) -> LlmSpec:
         if key is None:
             raise located(where, message) from None
         section = flat[key][0]
-        loc = YamlSourceMap(text, where).locate(f"{section}.{key}" if section else key)
+        loc = source.locate(f"{section}.{key}" if section else key)
         raise InfraGraphError(Diagnostic(message, Location(where, loc.line, loc.column,
                                                            f"{section}.{key}" if section else key))) from None

@@ -23,6 +23,10 @@ collective that shares no link. A message crosses the same links and adds its ro
 latencies and the two endpoint delays (docs/workloads.md, "Contention between concurrent
 collectives").
 
+Every job routes as it would alone: an all-to-all's messages between servers with PXN (the
+default, `--pxn auto`), the rest without (the network's own routing is the whole system's
+all-reduce's; `Session::add_job` takes each job's setting).
+
 `--model astra` keeps timing each collective alone (timing.py), which is exact there: ASTRA-sim's
 congestion-unaware backend has no contention; so does `--network alone` (`ReplayOptions.shared_network`).
 
@@ -179,9 +183,12 @@ def nccl_links(p: PreparedGraph, call: EngineCall, s: Servers) -> bytes:
 
 def _shape(k: dict[str, Any], efficiency: float, latency_ns: float) -> tuple:
     """What a job of the engine call `k` brings to the shared network (workload_python.rs, `Shape`),
-    its bytes over the wire at `efficiency` payload and `latency_ns` added to its members' finishes."""
+    its bytes over the wire at `efficiency` payload and `latency_ns` added to its members' finishes,
+    and its routing's PXN (an all-to-all's by default: simulate.run._routing), which the network's
+    own routing (the whole system's all-reduce's) does not have."""
     return (k["collective"], float(k["size_bytes"]) / efficiency, list(k["algorithms"]), list(k["dims"]),
-            int(k["chunks"]), float(k["endpoint_delay_ns"]), bool(k["local_ring"]), int(k["root"]), float(latency_ns))
+            int(k["chunks"]), float(k["endpoint_delay_ns"]), bool(k["local_ring"]), int(k["root"]), float(latency_ns),
+            bool(k.get("pxn", False)))
 
 
 def _same(a: Any, b: Any) -> bool:

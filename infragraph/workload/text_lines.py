@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from ..errors import did_you_mean
-from .chakra import MAX_U64, located
+from .chakra import MAX_I64, MAX_U64, located
 
 FIELDS = 12
 COMPUTE = {2: "forward compute time", 5: "input-gradient compute time", 8: "weight-gradient compute time"}
@@ -23,7 +23,6 @@ COMM_SIZE = {4: "forward comm size", 7: "input-gradient comm size", 10: "weight-
 UPDATE = 11
 # The names Chakra's converter maps to a collective; NONE: no collective (in DATA / MODEL / HYBRID).
 COMM_TYPES = ("ALLREDUCE", "ALLGATHER", "REDUCESCATTER", "ALLTOALL", "NONE")
-MAX_I64 = 2**63 - 1  # Chakra's comm_size attribute (int64_val)
 
 
 def check_layer_lines(where: str, lines: list[str]) -> None:

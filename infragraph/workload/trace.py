@@ -240,6 +240,7 @@ def _read_file(path: Path, rank: int) -> dict[int, Node]:
         raise located(where, "empty file; expected GlobalMetadata then the nodes") from None
     from google.protobuf.message import DecodeError
 
+    i = 0
     try:
         S.GlobalMetadata().ParseFromString(first)
         nodes: dict[int, Node] = {}
@@ -252,7 +253,8 @@ def _read_file(path: Path, rank: int) -> dict[int, Node]:
                             f"unique within a rank's trace (first: '{nodes[n.id].name}')")
             nodes[n.id] = n
     except DecodeError as exc:
-        raise located(where, f"not a Chakra ET message ({exc})") from None
+        what = "message 0 (GlobalMetadata)" if i == 0 else f"message {i} (the node after id {max(nodes, default='none')})"
+        raise located(where, f"{what}: not a Chakra ET message ({exc})") from None
     for n in nodes.values():
         if n.kind == "send" and n.src != rank:
             raise located(where, f"node {n.id} '{n.name}': send from rank {n.src} in rank {rank}'s trace; a send "
@@ -299,33 +301,76 @@ def read_comm_groups(path: str | os.PathLike, num_npus: int) -> dict[int, tuple[
     """ASTRA-sim's comm-group JSON: {"<group id>": [ranks...]}, ids >= 1 (0 and "" mean every NPU)."""
     where = str(path)
     try:
-        with open(path, encoding="utf-8") as fh:
-            raw = json.load(fh)
+        text = Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
         raise located(where, "communicator group file not found") from None
+    except OSError as exc:
+        raise located(where, f"cannot read the communicator group file: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise located(where, f"not JSON: {exc.reason} at byte {exc.start}") from None
+    try:  # strictly: a group id given twice is an error, not its last rank list
+        raw = json.loads(text, object_pairs_hook=_unique_group_ids)
     except json.JSONDecodeError as exc:
         raise located(where, f"not JSON: {exc.msg}", exc.lineno, exc.colno) from None
+    except _RepeatedGroup as exc:
+        line, column = _key_position(text, exc.args[0], exc.args[1])
+        raise located(where, f"group id {exc.args[0]!r} appears twice; expected each group once", line,
+                      column) from None
     if not isinstance(raw, dict):
         raise located(where, f"expected an object mapping group ids to rank lists, found {type(raw).__name__}")
     groups: dict[int, tuple[int, ...]] = {}
     for key, ranks in raw.items():
+        line, column = _key_position(text, key, 1)
+
+        def at(message: str) -> Exception:
+            return located(where, message, line, column)
+
         try:
             gid = int(key)
         except ValueError:
-            raise located(where, f"group id '{key}' is not a whole number") from None
+            raise at(f"group id '{key}' is not a whole number") from None
         if gid < 1:
-            raise located(where, f"group id {gid}: ids start at 1 (0 is the group of every NPU)")
+            raise at(f"group id {gid}: ids start at 1 (0 is the group of every NPU)")
+        if gid in groups:  # "1" and "01"
+            raise at(f"group id '{key}' is group {gid} again; expected each group once")
         if not isinstance(ranks, list) or not ranks or not all(isinstance(r, int) and not isinstance(r, bool)
                                                                for r in ranks):
-            raise located(where, f"group {gid}: expected a non-empty list of ranks, found {ranks!r}")
+            raise at(f"group {gid}: expected a non-empty list of ranks, found {ranks!r}")
         bad = [r for r in ranks if not 0 <= r < num_npus]
         if bad:
-            raise located(where, f"group {gid} names rank {bad[0]}, but the fabric has ranks 0..{num_npus - 1}")
+            raise at(f"group {gid} names rank {bad[0]}, but the fabric has ranks 0..{num_npus - 1}")
         dup = [r for r, k in Counter(ranks).items() if k > 1]
         if dup:
-            raise located(where, f"group {gid} lists rank {dup[0]} twice")
+            raise at(f"group {gid} lists rank {dup[0]} twice")
         groups[gid] = tuple(ranks)
     return groups
+
+
+class _RepeatedGroup(Exception):
+    """A key given twice in one JSON object: (key, which occurrence)."""
+
+
+def _unique_group_ids(pairs: list[tuple[str, object]]) -> dict:
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            raise _RepeatedGroup(key, 2)
+        seen.add(key)
+    return dict(pairs)
+
+
+def _key_position(text: str, key: str, occurrence: int) -> tuple[int | None, int | None]:
+    """Line and column (1-based) of the `occurrence`-th `"key":` in a JSON text; (None, None) when
+    the key is not written plainly (escaped characters)."""
+    needle, at = json.dumps(key), -1
+    for _ in range(occurrence):
+        at = text.find(needle, at + 1)
+        while at >= 0 and not text[at + len(needle):].lstrip().startswith(":"):
+            at = text.find(needle, at + 1)
+        if at < 0:
+            return None, None
+    line = text.count("\n", 0, at) + 1
+    return line, at - (text.rfind("\n", 0, at) + 1) + 1
 
 
 def _check_communication(w: Workload, prefix: str) -> None:

@@ -128,8 +128,13 @@ pub struct PhaseAlgo {
 }
 
 impl PhaseAlgo {
-    /// Checks the op/algorithm/size combination once, before simulation.
+    /// Checks the op/algorithm/size combination once, before simulation; a refusal is the
+    /// algorithm option's (the group's size comes from the fabric, but the choice is the user's).
     pub fn validate(&self) -> SimResult<()> {
+        self.check().map_err(|e| e.about("algorithm"))
+    }
+
+    fn check(&self) -> SimResult<()> {
         let unsupported = |why: &str| {
             Err(SimError::Unsupported(format!("{} {} on {} members: {why}", self.algo.name(), self.op.name(), self.n)))
         };
@@ -544,7 +549,8 @@ pub(crate) mod tests {
 
     #[test]
     fn unsupported_combinations_are_errors() {
-        assert!(phase(Op::AllReduce, Algo::HalvingDoubling, 6).validate().is_err());
+        assert!(matches!(phase(Op::AllReduce, Algo::HalvingDoubling, 6).validate(),
+                         Err(SimError::About { field: "algorithm", .. })));
         assert!(phase(Op::AllToAll, Algo::DoubleBinaryTree, 8).validate().is_err());
     }
 }

@@ -143,6 +143,10 @@ struct Job {
     /// Member index by NPU rank, under the astra models (a direct all-reduce's second-round
     /// message is matched to a receive by its sender's position; `direct_packets`).
     member_of: HashMap<u32, u32, FxBuild>,
+    /// Its messages between servers go with PXN (`Router::route_set_via`): `SimConfig::pxn` in
+    /// one run; a workload session's jobs differ (`Session::add_job`: an all-to-all with it, the
+    /// rest without, as each runs alone).
+    pxn: bool,
 }
 
 struct Sim<'t> {
@@ -284,6 +288,7 @@ pub fn simulate_watched(
             start_ns: spec.starts.get(gi).cloned().unwrap_or_else(|| vec![0.0; members]),
             endpoint_delay_ns: spec.endpoint_delay_ns,
             member_of: members_by_rank(group, cfg.astra),
+            pxn: cfg.pxn,
             plan: p,
             base,
             queue_base,
@@ -394,9 +399,11 @@ impl<'t> Session<'t> {
     }
 
     /// Adds a collective over `group` (NPU ranks, in member order) planned as `spec` says (its
-    /// operation, size, dimensions, algorithms, chunks, endpoint delay); no member has started
-    /// (`start_member`). Returns the job's number.
-    pub fn add_job(&mut self, spec: &CollectiveSpec, group: &[u32]) -> SimResult<u32> {
+    /// operation, size, dimensions, algorithms, chunks, endpoint delay), its messages between
+    /// servers with PXN or not as `pxn` says (as the collective alone would route them: the
+    /// session's own sends take `SimConfig::pxn`); no member has started (`start_member`).
+    /// Returns the job's number.
+    pub fn add_job(&mut self, spec: &CollectiveSpec, group: &[u32], pxn: bool) -> SimResult<u32> {
         let n = self.sim.npu_nodes.len();
         if let Some(&r) = group.iter().find(|&&r| r as usize >= n) {
             return Err(SimError::InvalidInput(format!("rank {r} is not an NPU rank (there are {n})")));
@@ -423,6 +430,7 @@ impl<'t> Session<'t> {
             start_ns: vec![0.0; members],
             endpoint_delay_ns: spec.endpoint_delay_ns,
             member_of: members_by_rank(group, self.sim.cfg.astra),
+            pxn,
             plan: p,
             base,
             queue_base,
@@ -942,7 +950,8 @@ impl<'t> Sim<'t> {
                      LIFO scheduling the members of a dimension picked different chunks and wait on \
                      each other; FIFO scheduling cannot deadlock",
                     job.plan.ranks[m], job.chunks_left[m]
-                )));
+                ))
+                .about("scheduling"));
             }
         }
         Ok(())
@@ -1316,7 +1325,7 @@ impl<'t> Sim<'t> {
         let pos = plan.position(chunk, p, member);
         let peer = member + snd.to * stride - pos * stride;
         let (src, dst) = (self.jobs[j].member_nodes[member], self.jobs[j].member_nodes[peer]);
-        let set = if way == NO_WAY { self.router.route_set(src, dst)? } else { self.explicit[way as usize] };
+        let set = if way == NO_WAY { self.router.route_set_via(src, dst, self.jobs[j].pxn)? } else { self.explicit[way as usize] };
         let n = self.router.parts(set).len();
         let parent = if n == 1 {
             WHOLE

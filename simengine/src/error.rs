@@ -13,6 +13,20 @@ pub enum SimError {
     Unsupported(String),
     /// The event queue ran dry while chunks were still unfinished.
     Deadlock(String),
+    /// An error caused by one option: `field` is the SimulationOptions field ("algorithm",
+    /// "routing_policy"), which the Python side turns into the option the user gave (`--algorithm`)
+    /// instead of an error located nowhere.
+    About { field: &'static str, error: Box<SimError> },
+}
+
+impl SimError {
+    /// This error, said to be caused by the option `field` (an `About` keeps the innermost cause).
+    pub fn about(self, field: &'static str) -> SimError {
+        match self {
+            SimError::About { .. } => self,
+            error => SimError::About { field, error: Box::new(error) },
+        }
+    }
 }
 
 impl fmt::Display for SimError {
@@ -24,6 +38,7 @@ impl fmt::Display for SimError {
             }
             SimError::Unsupported(m) => write!(f, "unsupported: {m}"),
             SimError::Deadlock(m) => write!(f, "simulation deadlocked: {m}"),
+            SimError::About { error, .. } => error.fmt(f),
         }
     }
 }

@@ -27,6 +27,7 @@ pub mod monitor;
 pub mod network;
 pub mod pair_gate;
 pub mod plan;
+mod prefetch;
 pub mod results;
 pub mod routing;
 pub mod symmetry;

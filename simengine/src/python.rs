@@ -1,7 +1,7 @@
 //! PyO3 glue, kept thin: converts Python lists/options to engine inputs, runs the engine without
 //! the GIL, and converts results to a dict. Engine errors become `SimEngineError(kind, message,
-//! src_node, dst_node)` so Python can name nodes; a Rust panic is caught here and reported as an
-//! internal error instead of crossing the FFI boundary.
+//! src_node, dst_node, field)` so Python can name nodes and the option at fault; a Rust panic is
+//! caught here and reported as an internal error instead of crossing the FFI boundary.
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
@@ -85,7 +85,7 @@ fn global_ways(
     Ok(out)
 }
 
-create_exception!(_simengine, SimEngineError, PyException, "Simulation failed: args are (kind, message, src_node, dst_node).");
+create_exception!(_simengine, SimEngineError, PyException, "Simulation failed: args are (kind, message, src_node, dst_node, field: the SimulationOptions field that caused it or None).");
 
 /// An engine error as Python's `SimEngineError` (also for the workload glue).
 pub(crate) fn engine_error(e: SimError) -> PyErr {
@@ -93,13 +93,17 @@ pub(crate) fn engine_error(e: SimError) -> PyErr {
 }
 
 fn to_py(e: SimError) -> PyErr {
-    let (kind, src, dst) = match &e {
-        SimError::InvalidInput(_) => ("invalid-input", None, None),
+    let (cause, field) = match &e {
+        SimError::About { field, error } => (error.as_ref(), Some(*field)),
+        error => (error, None),
+    };
+    let (kind, src, dst) = match cause {
+        SimError::InvalidInput(_) | SimError::About { .. } => ("invalid-input", None, None),
         SimError::Unreachable { src, dst } => ("unreachable", Some(*src), Some(*dst)),
         SimError::Unsupported(_) => ("unsupported", None, None),
         SimError::Deadlock(_) => ("deadlock", None, None),
     };
-    SimEngineError::new_err((kind, e.to_string(), src, dst))
+    SimEngineError::new_err((kind, e.to_string(), src, dst, field))
 }
 
 fn parse<T>(what: &str, value: &str, options: &[(&str, T)]) -> Result<T, SimError>

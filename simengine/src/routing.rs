@@ -129,6 +129,9 @@ pub struct Router<'t> {
     upcoming: Vec<u32>,
     /// (source, destination) -> route set (see `parts`).
     cache: HashMap<(u32, u32), u32, FxBuild>,
+    /// The same for routes asked with PXN the other way than `pxn` (`route_set_via`): a workload's
+    /// all-to-all runs with PXN on a network whose other traffic runs without it.
+    cache_other_pxn: HashMap<(u32, u32), u32, FxBuild>,
     arena: Vec<u32>,
     routes: Vec<RouteInfo>,
     /// Per route set, its span in `parts`; per part, a route and its share of the bytes.
@@ -210,6 +213,7 @@ impl<'t> Router<'t> {
             hubs: if metric == Metric::Hops { HubTrees::new(topo) } else { None },
             upcoming: Vec::new(),
             cache: HashMap::default(),
+            cache_other_pxn: HashMap::default(),
             arena: Vec::new(),
             routes: Vec::new(),
             sets: Vec::new(),
@@ -426,16 +430,38 @@ impl<'t> Router<'t> {
         Ok(r)
     }
 
+    /// Route set id for traffic from node `src` to node `dst` with PXN on or off as `pxn` says,
+    /// whatever `with_pxn` set for the rest (cached per pair and setting). Between NPUs of two
+    /// servers with NICs only; otherwise, and for `pxn` as set, `route_set`.
+    pub fn route_set_via(&mut self, src: u32, dst: u32, pxn: bool) -> SimResult<u32> {
+        if pxn == self.pxn || self.exit_nics(src, dst).is_none() {
+            return self.route_set(src, dst);
+        }
+        if let Some(&r) = self.cache_other_pxn.get(&(src, dst)) {
+            return Ok(r);
+        }
+        let r = self.make(src, dst, pxn)?;
+        self.cache_other_pxn.insert((src, dst), r);
+        Ok(r)
+    }
+
     fn lookup(&mut self, src: u32, dst: u32) -> SimResult<u32> {
         if let Some(&r) = self.cache.get(&(src, dst)) {
             return Ok(r);
         }
+        let r = self.make(src, dst, self.pxn)?;
+        self.cache.insert((src, dst), r);
+        Ok(r)
+    }
+
+    /// A new route set from `src` to `dst` (PXN as `pxn` says), not cached.
+    fn make(&mut self, src: u32, dst: u32, pxn: bool) -> SimResult<u32> {
         let dor_ranks = self.dor.as_ref().and_then(|(_, rank_of)| Some((*rank_of.get(&src)?, *rank_of.get(&dst)?)));
         let proxy = self.exit_nics(src, dst).and_then(|(_, nic_d)| Some((self.proxy(src, dst)?, nic_d)));
         let via_proxy = |(p, nic_d): (u32, u32), nic_p: u32| vec![src, p, nic_p, nic_d, dst];
         let mut waypoints = match (dor_ranks, self.exit_nics(src, dst)) {
             (Some((rs, rd)), _) => self.dor_waypoints(rs, rd),
-            (None, Some(_)) if self.pxn && proxy.is_some() => {
+            (None, Some(_)) if pxn && proxy.is_some() => {
                 let p = proxy.expect("checked");
                 via_proxy(p, self.affinity[&p.0].0)
             }
@@ -472,7 +498,6 @@ impl<'t> Router<'t> {
         }
         let set = self.sets.len() as u32;
         self.sets.push((set_start, self.parts.len() as u32 - set_start));
-        self.cache.insert((src, dst), set);
         Ok(set)
     }
 
@@ -498,7 +523,8 @@ impl<'t> Router<'t> {
                 return Err(SimError::Unsupported(format!(
                     "spraying from node {src} to node {dst} takes more than {MAX_SPRAY_PATHS} ways; use the \
                      ecmp or adaptive routing policy on that tier"
-                )));
+                ))
+                .about("routing_policy"));
             }
             ways = ways
                 .iter()
@@ -1162,6 +1188,17 @@ mod tests {
         let mut p = Router::new(t, Metric::Hops, true, None).unwrap().with_affinity(&npus, &[3, 8, 7, 9], &[0, 0, 1, 1]).unwrap().with_pxn();
         assert_eq!(nodes(&mut p, 0, 5), vec![2, 1, 8, 11, 9, 5]);
         assert_eq!(nodes(&mut p, 0, 4), vec![3, 10, 7, 4]); // same rail: no detour
+        // Asked per route: with PXN on a router without it, without on one with it; each way
+        // cached apart, the default's routes unchanged.
+        let via = |r: &mut Router, a, b, pxn| -> Vec<u32> {
+            let set = r.route_set_via(a, b, pxn).unwrap();
+            r.links(r.parts(set)[0].0).iter().map(|&l| t.link_to[l as usize]).collect()
+        };
+        assert_eq!(via(&mut r, 0, 5, true), vec![2, 1, 8, 11, 9, 5]);
+        assert!(nodes(&mut r, 0, 5).contains(&12));
+        assert!(via(&mut p, 0, 5, false).contains(&12));
+        assert_eq!(via(&mut p, 0, 5, true), nodes(&mut p, 0, 5));
+        assert_eq!(via(&mut r, 0, 1, true), vec![2, 1]); // one server: PXN has nothing to do
     }
 
     #[test]

@@ -15,6 +15,9 @@
 //! Semantics as the format's (schedule.py): a step's transfers read the state at the start of
 //! the step; a copy replaces the receiver's state, a reduce adds to it (to what earlier transfers
 //! of the same step left); a receiver may get a chunk by copy once per step.
+
+use crate::prefetch::{prefetch_entry, AHEAD};
+
 const P: u64 = (1 << 61) - 1;
 
 /// A column of unsigned little-endian values of `width` bytes (2 or 4).
@@ -141,23 +144,6 @@ struct State {
 }
 
 const COPIED: u64 = 1 << 63;
-
-/// How many transfers ahead the proof asks for the states it will read (see synth::AHEAD).
-const AHEAD: usize = 16;
-
-#[inline(always)]
-fn prefetch_entry<T>(x: &T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: prefetching never faults; both addresses lie inside `x`.
-    unsafe {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        let p = x as *const T as *const i8;
-        _mm_prefetch::<_MM_HINT_T0>(p);
-        _mm_prefetch::<_MM_HINT_T0>(p.add(std::mem::size_of::<T>() - 1));
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = x;
-}
 
 /// Where the proof of one part of the chunks fails: at transfer `at` (in step and list order) or,
 /// after the last step, at (chunk, rank) `end`; with the message.

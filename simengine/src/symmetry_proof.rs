@@ -171,41 +171,20 @@ fn shape(topo: &Topology, npu_nodes: &[u32], cfg: &SimConfig) -> Result<Shape, S
         side[a as usize] = Side::Anchor;
     }
     // Inside the servers: from the NPUs, never past an anchor.
-    let mut queue: Vec<u32> = npu_nodes.iter().copied().filter(|&x| side[x as usize] != Side::Anchor).collect();
-    for &x in &queue {
+    let inside: Vec<u32> = npu_nodes.iter().copied().filter(|&x| side[x as usize] != Side::Anchor).collect();
+    for &x in &inside {
         side[x as usize] = Side::Server;
     }
-    let mut head = 0;
-    while head < queue.len() {
-        let u = queue[head];
-        head += 1;
-        for &w in topo.out_neighbors(u) {
-            if side[w as usize] == Side::Unreached {
-                side[w as usize] = Side::Server;
-                queue.push(w);
-            }
-        }
-    }
+    breadth_first(topo, &mut side, inside, Side::Server, |_, _| {});
     // The fabric, level by level from the anchors.
     let mut level = vec![NONE; nodes];
-    let mut order: Vec<u32> = anchors.clone();
-    order.sort_unstable();
-    order.dedup();
-    for &a in &order {
+    let mut start: Vec<u32> = anchors.clone();
+    start.sort_unstable();
+    start.dedup();
+    for &a in &start {
         level[a as usize] = 0;
     }
-    let mut head = 0;
-    while head < order.len() {
-        let u = order[head];
-        head += 1;
-        for &w in topo.out_neighbors(u) {
-            if side[w as usize] == Side::Unreached {
-                side[w as usize] = Side::Fabric;
-                level[w as usize] = level[u as usize] + 1;
-                order.push(w);
-            }
-        }
-    }
+    let order = breadth_first(topo, &mut side, start, Side::Fabric, |u, w| level[w as usize] = level[u as usize] + 1);
     let (mut up_start, mut up) = (Vec::with_capacity(nodes + 1), Vec::new());
     up_start.push(0u32);
     for u in 0..nodes {
@@ -248,6 +227,26 @@ fn shape(topo: &Topology, npu_nodes: &[u32], cfg: &SimConfig) -> Result<Shape, S
         })
         .collect();
     Ok(Shape { side, level, order, sorted_start, sorted, npu_rank, up_start, up, position })
+}
+
+/// Breadth-first from `queue` (already marked) over the nodes still `Unreached`: each is marked `mark`
+/// and handed to `visit(u, w)` (w reached from u) for what the walk records; returns every node
+/// walked, the start first, in visit order. `shape`'s two walks (inside the servers, then across
+/// the fabric from the anchors) differ only in the mark and the record.
+fn breadth_first(topo: &Topology, side: &mut [Side], mut queue: Vec<u32>, mark: Side, mut visit: impl FnMut(u32, u32)) -> Vec<u32> {
+    let mut head = 0;
+    while head < queue.len() {
+        let u = queue[head];
+        head += 1;
+        for &w in topo.out_neighbors(u) {
+            if side[w as usize] == Side::Unreached {
+                side[w as usize] = mark;
+                visit(u, w);
+                queue.push(w);
+            }
+        }
+    }
+    queue
 }
 
 /// Builds the node map of the generator XOR `t` and checks it (module doc, 1): the maps, or why not.

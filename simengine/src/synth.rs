@@ -20,6 +20,8 @@
 //! start to its landing (serialization + path latency).
 use std::collections::BTreeMap;
 
+use crate::prefetch::{prefetch, prefetch_entry, prefetch_ptr, AHEAD};
+
 const EPS: f64 = 1e-9;
 
 /// Logical links in CSR form; resources are dense ids 0..resources.
@@ -146,24 +148,6 @@ impl Rng {
     fn peek(&self, ahead: u64, n: usize) -> usize {
         Self::scale(self.0.wrapping_add(GOLDEN.wrapping_mul(ahead + 1)), n)
     }
-}
-
-/// Ask the CPU to start loading `x`'s cache line (a hint: no effect on results).
-#[inline(always)]
-fn prefetch<T>(x: &T) {
-    prefetch_ptr(x as *const T);
-}
-
-/// `prefetch` of an address that need not hold a value (a list's next free slot).
-#[inline(always)]
-fn prefetch_ptr<T>(x: *const T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch never faults, whatever the address.
-    unsafe {
-        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(x as *const i8)
-    };
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = x;
 }
 
 fn csr(groups: usize, keys: impl Iterator<Item = (usize, u32)> + Clone) -> (Vec<u32>, Vec<u32>) {
@@ -628,18 +612,6 @@ pub fn replay(links: &Links, link: &[u32], chunk: &[u32], reduce: &[bool], chunk
 struct Ready {
     t: f64,
     round: u32,
-}
-
-/// How many transfers ahead the replay asks for the (rank, chunk) states it will read: its loop
-/// is ~10 ns of work against ~100 ns to fetch a state from memory when the state outgrows the
-/// cache (every entry is touched in no useful order).
-const AHEAD: usize = 16;
-
-/// Ask the CPU to load both cache lines a packed entry may straddle.
-#[inline(always)]
-fn prefetch_entry<T>(x: &T) {
-    prefetch(x);
-    prefetch_ptr((x as *const T as *const u8).wrapping_add(std::mem::size_of::<T>() - 1));
 }
 
 /// The replay's loop: transfer i of `count` is `transfer(i)` = (link, chunk, reduce), taken in

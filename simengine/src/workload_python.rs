@@ -147,8 +147,8 @@ fn workload_replay<'py>(py: Python<'py>, npu_ptr: &[u8], op: &[u8], resource: &[
 
 /// A collective's plan as the workload's shared network gets it: (collective, size in bytes,
 /// algorithms, logical dimensions, chunks, endpoint delay ns, ASTRA-sim communicator group, root,
-/// ns added to each member's finish).
-pub type Shape = (String, f64, Vec<String>, Vec<usize>, usize, f64, bool, usize, f64);
+/// ns added to each member's finish, PXN for its messages between servers).
+pub type Shape = (String, f64, Vec<String>, Vec<usize>, usize, f64, bool, usize, f64, bool);
 
 /// The workload replay on one shared network (workload_session), called by `simulate` with its
 /// fabric, common options (`base`) and network configuration. `w` holds the DAG arrays of
@@ -187,7 +187,8 @@ pub fn replay_shared<'py>(py: Python<'py>, topo: &Topology, npu_nodes: &[u32], b
         return Err(PyValueError::new_err("workload: spec_of, p2p or shapes disagree with the DAG"));
     }
     let finish_extra_ns: Vec<f64> = shapes.iter().map(|s| s.8).collect();
-    let specs = shapes.iter().map(|(coll, size, algos, dims, chunks, delay, local_ring, root, _)| -> Result<CollectiveSpec, SimError> {
+    let pxn: Vec<bool> = shapes.iter().map(|s| s.9).collect();
+    let specs = shapes.iter().map(|(coll, size, algos, dims, chunks, delay, local_ring, root, _, _)| -> Result<CollectiveSpec, SimError> {
         Ok(CollectiveSpec { op: Op::parse(coll)?, size_bytes: *size, groups: vec![], dims: dims.clone(),
             algorithms: algos.iter().map(|a| Algo::parse(a)).collect::<Result<Vec<_>, _>>()?, programs: vec![],
             chunk_programs: vec![], chunk_order: None, root: *root, chunks: *chunks, endpoint_delay_ns: *delay,
@@ -195,7 +196,7 @@ pub fn replay_shared<'py>(py: Python<'py>, topo: &Topology, npu_nodes: &[u32], b
     }).collect::<Result<Vec<_>, _>>().map_err(crate::python::engine_error)?;
     let run = || -> Result<_, SimError> {
         let session = Session::new(topo, npu_nodes, base, cfg)?;
-        let mut shared = Shared::new(session, &spec_of, &specs, &finish_extra_ns, &dag.channel, &p2p, &send_spec,
+        let mut shared = Shared::new(session, &spec_of, &specs, &finish_extra_ns, &pxn, &dag.channel, &p2p, &send_spec,
                                      send_extra_ns, &edge_latency_ns);
         let out = replay_with(&dag, &mut shared)?;
         Ok((out, shared))

@@ -40,6 +40,9 @@ pub struct Shared<'s, 't> {
     /// Per spec: added to each member's finish (NCCL mode: NCCL's modelled latency of the call,
     /// charged once as when the collective is timed alone; 0 otherwise).
     finish_extra_ns: &'s [f64],
+    /// Per spec: its messages between servers go with PXN (as it would route them alone: an
+    /// all-to-all's by default; `Session::add_job`).
+    pxn: &'s [bool],
     /// NCCL mode: per edge, the latency (ns) a message pays on top of the network's time, summed
     /// over its route (the session's links then have none: NCCL's collectives count their latency
     /// in `finish_extra_ns`); empty otherwise. `message_extra_ns`: per p2p key, that sum (the
@@ -70,9 +73,9 @@ const ARRIVE: u8 = 2;
 impl<'s, 't> Shared<'s, 't> {
     #[allow(clippy::too_many_arguments)]
     pub fn new(session: Session<'t>, spec_of: &'s [u32], specs: &'s [CollectiveSpec], finish_extra_ns: &'s [f64],
-               channel: &'s [u32], p2p: &'s [(u32, u32, f64)], send_spec: &'s [u32], send_extra_ns: f64,
+               pxn: &'s [bool], channel: &'s [u32], p2p: &'s [(u32, u32, f64)], send_spec: &'s [u32], send_extra_ns: f64,
                edge_latency_ns: &'s [f64]) -> Self {
-        Shared { session, spec_of, specs, channel, p2p, send_spec, send_extra_ns, finish_extra_ns, edge_latency_ns,
+        Shared { session, spec_of, specs, channel, p2p, send_spec, send_extra_ns, finish_extra_ns, pxn, edge_latency_ns,
                  message_extra_ns: vec![0.0; p2p.len()], joining: HashMap::new(), jobs: Vec::new(), ran: Vec::new() }
     }
 }
@@ -130,7 +133,7 @@ impl Driver for Shared<'_, '_> {
         let key = self.channel[node as usize] as usize;
         let (src, dst, bytes) = self.p2p[key];
         if let Some(&spec) = self.send_spec.get(key).filter(|&&s| s != RAW) {
-            let job = self.session.add_job(&self.specs[spec as usize], &[src, dst])?;
+            let job = self.session.add_job(&self.specs[spec as usize], &[src, dst], self.pxn[spec as usize])?;
             self.jobs.push(JobOf::Send { node, left: 2 });
             self.session.start_member(job, 0, t);
             self.session.start_member(job, 1, t);
@@ -148,7 +151,8 @@ impl Driver for Shared<'_, '_> {
         let job = match self.joining.get(&first) {
             Some(&j) => j,
             None => {
-                let j = self.session.add_job(&self.specs[self.spec_of[node as usize] as usize], group)?;
+                let spec = self.spec_of[node as usize] as usize;
+                let j = self.session.add_job(&self.specs[spec], group, self.pxn[spec])?;
                 let n = group.len();
                 self.jobs.push(JobOf::Collective(self.ran.len() as u32));
                 self.ran.push(Ran { nodes: vec![u32::MAX; n], issue_ns: vec![f64::NAN; n], finish_ns: vec![f64::NAN; n] });
@@ -219,7 +223,7 @@ mod tests {
         let mut s = Session::new(&topo, &npus, &spec, &cfg).unwrap();
         let mut t = 0.0;
         for k in 0..1000u32 {
-            let job = s.add_job(&spec, &[0, 2]).unwrap();
+            let job = s.add_job(&spec, &[0, 2], false).unwrap();
             s.start_member(job, 0, t);
             s.start_member(job, 1, t);
             let mut due = drain(&mut s);
@@ -241,7 +245,7 @@ mod tests {
         let cfg = SimConfig { model: Model::Fair, ..SimConfig::default() };
         let run = |with_message: bool| {
             let mut s = Session::new(&topo, &npus, &spec, &cfg).unwrap();
-            let job = s.add_job(&spec, &[0, 2]).unwrap();
+            let job = s.add_job(&spec, &[0, 2], false).unwrap();
             s.start_member(job, 0, 0.0);
             s.start_member(job, 1, 0.0);
             if with_message {

@@ -308,8 +308,8 @@ fn fifo_never_deadlocks_on_asymmetric_fabrics_and_lifo_deadlock_is_reported() {
         assert_eq!(out.messages, out.delivered);
         s.scheduling = Scheduling::Newest;
         match simulate(&t, &ranks(16), &s, &cfg) {
-            Err(_simengine::error::SimError::Deadlock(msg)) => {
-                assert!(msg.contains("FIFO"));
+            Err(_simengine::error::SimError::About { field: "scheduling", error }) => {
+                assert!(matches!(*error, _simengine::error::SimError::Deadlock(ref msg) if msg.contains("FIFO")));
                 lifo_deadlocks += 1;
             }
             Err(e) => panic!("unexpected error {e}"),

@@ -9,17 +9,10 @@ import json
 
 import pytest
 
-from infragraph.cli import main
 from infragraph.cli.analyze import MAX_TRIALS, available_cpus
+from tests.helpers import run_cli as run
 
 CLOS = "std.fabrics.clos"
-
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    assert "Traceback" not in err and "internal error" not in err
-    return code, out, err
 
 
 def test_huge_trials_refused_with_the_limit(capsys):

@@ -11,17 +11,11 @@ import pytest
 
 from infragraph import __version__
 from infragraph.cli import main
+from tests.helpers import run_cli as run
 
 ROOT = Path(__file__).parent.parent.parent
 RING = str(ROOT / "examples" / "ring8.igl")
 MINI = str(ROOT / "tests" / "data" / "mini.yaml")
-
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    assert "Traceback" not in err and "internal error" not in err
-    return code, out, err
 
 
 @pytest.mark.parametrize("argv, option, words", [
@@ -77,7 +71,7 @@ def test_simulate_option_errors_name_the_option(capsys, argv, option, words):
     (["simulate", RING, "--chunks", "two"], "--chunks", "invalid int value"),
     (["translate", RING, "--to", "ns4", "-o", "x"], "--to", "did you mean 'ns3'?"),
     (["lint", RING, "--for", "ns"], "--for", "unknown translator 'ns'"),
-    (["import", RING, "--from", "y", "-o", "y.yaml"], "--from", "invalid choice: 'y'"),
+    (["import", RING, "--from", "y", "-o", "y.yaml"], "--from", "unknown format 'y'; expected one of: astra-analytical"),
 ])
 def test_unknown_names_are_usage_errors_naming_the_option(capsys, argv, option, words):
     with pytest.raises(SystemExit) as info:

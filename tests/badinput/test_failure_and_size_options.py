@@ -10,14 +10,13 @@ import re
 import pytest
 
 from infragraph.cli import build_parser, main
+from tests.helpers import run_cli
 
 CLOS = "std.fabrics.clos"
 
 
 def run(capsys, *argv: str) -> tuple[int, str]:
-    code = main(list(argv))
-    _, err = capsys.readouterr()
-    assert "Traceback" not in err and "internal error" not in err
+    code, _, err = run_cli(capsys, *argv)
     return code, err
 
 

@@ -70,25 +70,17 @@ def test_nccl_nvlink_count_out_of_range(capsys, tmp_path, count):
                           f"number of links from 1 to 64")
 
 
-def test_nccl_duplicate_busid(capsys, tmp_path):
-    text = NCCL.replace('busid="0000:12:00.0"', 'busid="0000:11:00.0"')
+@pytest.mark.parametrize("old, new, marker, message", [
+    ('busid="0000:12:00.0"', 'busid="0000:11:00.0"', '<pci busid="0000:11:00.0"', "duplicate PCI busid 0000:11:00.0"),
+    ('<gpu dev="1"', '<gpu dev="0"', '<gpu dev="0"', "duplicate GPU dev 0"),
+])
+def test_nccl_duplicate_ids_name_both_places(capsys, tmp_path, old, new, marker, message):
+    text = NCCL.replace(old, new)
     path = write(tmp_path, "n.xml", text)
     code, err = imported(capsys, tmp_path, path, "nccl")
     assert code == 1
-    first = at(path, text, 'busid="0000:11:00.0"').split(":")[1]
-    second = at(path, text, '<pci busid="0000:11:00.0"', 2)
-    assert err.startswith(f"{second}: error: duplicate PCI busid "
-                          f"0000:11:00.0 (first at line {first})")
-
-
-def test_nccl_duplicate_gpu_dev(capsys, tmp_path):
-    text = NCCL.replace('<gpu dev="1"', '<gpu dev="0"')
-    path = write(tmp_path, "n.xml", text)
-    code, err = imported(capsys, tmp_path, path, "nccl")
-    assert code == 1
-    first = at(path, text, '<gpu dev="0"').split(":")[1]
-    second = at(path, text, '<gpu dev="0"', 2)
-    assert err.startswith(f"{second}: error: duplicate GPU dev 0 (first at line {first})")
+    first = at(path, text, marker).split(":")[1]
+    assert err.startswith(f"{at(path, text, marker, 2)}: error: {message} (first at line {first})")
 
 
 def test_edge_list_mapping_duplicate_key(capsys, tmp_path):

@@ -12,6 +12,7 @@ import pytest
 from infragraph.cli import main
 from infragraph.errors import InfraGraphError
 from infragraph.output import check_output, open_output, write_text
+from tests.helpers import run_cli
 
 ROOT = Path(__file__).parent.parent.parent
 RING = str(ROOT / "examples" / "ring8.igl")
@@ -21,9 +22,7 @@ needs_dev_full = pytest.mark.skipif(not FULL.exists(), reason="no /dev/full on t
 
 
 def run(capsys, *argv: str) -> tuple[int, str]:
-    code = main(list(argv))
-    err = capsys.readouterr().err
-    assert "Traceback" not in err and "internal error" not in err
+    code, _, err = run_cli(capsys, *argv)
     return code, err
 
 

@@ -7,17 +7,11 @@ from __future__ import annotations
 import pyarrow.parquet as pq
 import pytest
 
+from tests.sweep.workload_specs import TINY_MODEL
+
 from .input_cases import at, cli, write
 
-SPEC = """\
-source: std.fabrics.stack
-workload:
-  layers: 2
-  hidden: 256
-  heads: 4
-  seq: 128
-  vocab: 100
-  global_batch: 4
+SPEC = TINY_MODEL + """\
 axes:
   shape: "RI(4)"
   tp: [2, 4]

@@ -22,7 +22,7 @@ def _set(tmp_path, case):
         return prefix, cg, r"wl\.0\.et: error: dependency cycle"
     if case == "group":
         prefix, cg = write_set(tmp_path, [[coll(1, "all-reduce", 8, group=1)]] * 8, {1: [0, 9]})
-        return prefix, cg, r"wl\.json: error: group 1 names rank 9, but the fabric has ranks 0\.\.7"
+        return prefix, cg, r"wl\.json:1:2: error: group 1 names rank 9, but the fabric has ranks 0\.\.7"
     if case == "send-to-itself":  # was "rank 0 appears twice in one process group" from the engine
         prefix, cg = write_set(tmp_path, [[send(1, 0, 0, 8), recv(2, 0, 0, 8)]] + [[comp(1, 1)]] * 7)
         return prefix, cg, r"wl\.0\.et: error: node 1 'send1': send 0 -> 0: a rank sends to itself; expected two different"
@@ -36,6 +36,34 @@ def test_inconsistent_traces_are_located_errors(tmp_path, capsys, case):
     code, out = cli(capsys, "simulate", RING, "--workload", prefix, *(["--comm-group", cg] if cg else []))
     assert code == 1 and re.search(message, out), out
     assert "Traceback" not in out
+
+
+@pytest.mark.parametrize("text,message", [
+    # found by the review of 26 Nov 2026: the last list won silently (group 1 became [2, 3], and rank 0's
+    # collective was refused as issued by a non-member, located at the trace, not at the group file)
+    ('{"1": [0, 1, 2, 3, 4, 5, 6, 7],\n "1": [2, 3]}', r"cg\.json:2:2: error: group id '1' appears twice"),
+    ('{"1": [0, 1, 2, 3, 4, 5, 6, 7],\n "01": [2, 3]}', r"cg\.json:2:2: error: group id '01' is group 1 again"),
+    # were located at the file alone
+    ('{"1": [0, 1, 2, 3, 4, 5, 6, 7],\n  "2": [2, 9]}', r"cg\.json:2:3: error: group 2 names rank 9, but the fabric"),
+    ('{"1": [0, 1, 2, 3, 4, 5, 6, 7], "2": "0-3"}', r"cg\.json:1:33: error: group 2: expected a non-empty list"),
+])
+def test_a_bad_comm_group_file_is_located_at_its_group(tmp_path, capsys, text, message):
+    prefix, _ = write_set(tmp_path, [[coll(1, "all-reduce", 8, group=1)]] * 8)
+    cg = tmp_path / "cg.json"
+    cg.write_text(text)
+    code, out = cli(capsys, "simulate", RING, "--workload", prefix, "--comm-group", cg)
+    assert code == 1 and re.search(message, out), out
+
+
+def test_a_corrupt_trace_names_the_message(tmp_path, capsys):
+    """It said "not a Chakra ET message (... Wire format was corrupt)" without saying where."""
+    prefix, cg = write_set(tmp_path, [[comp(1, 1), comp(2, 1, deps=(1,)), comp(3, 1, deps=(2,))]] * 8)
+    data = bytearray(open(f"{prefix}.3.et", "rb").read())
+    third = len(data) - 1  # the last node's last byte: a field tag with no value
+    data[third] = 0xFF
+    open(f"{prefix}.3.et", "wb").write(bytes(data))
+    code, out = cli(capsys, "simulate", RING, "--workload", prefix)
+    assert code == 1 and re.search(r"wl\.3\.et: error: message 3 \(the node after id 2\): not a Chakra ET message", out), out
 
 
 @pytest.mark.parametrize("argv,message", [
@@ -128,6 +156,25 @@ def test_an_unknown_workload_spec_key_is_located_at_its_line(tmp_path, capsys):
     spec.write_text(SPEC.replace("tp: 2\n", "parallel:\n  tpp: 2\n"))
     code, out = cli(capsys, "workload", spec, "-o", tmp_path / "step")
     assert code == 1 and out.startswith(f"{spec}:8:8: error: parallel.tpp: unknown key") and "did you mean 'tp'?" in out, out
+
+
+@pytest.mark.parametrize("text,where,message", [
+    # found by the review of 26 Nov 2026: the last value won silently (a 7.9 B model for GPT-3's 96 layers)
+    (SPEC.replace("layers: 4\n", "layers: 96\nlayers: 4\n"), ":2:1:", "duplicate key 'layers' (first at line 1, column 1)"),
+    ('{"layers": 96, "layers": 4}', ":1:16:", "duplicate key 'layers' (first at line 1, column 2)"),
+    # a key flat and again in its section: the section's value won silently
+    (SPEC + "model:\n  layers: 8\n", ":11:11:", "model.layers: given twice (first as layers); expected once"),
+    # was "batch: unknown key ... did you mean 'micro_batch'?"
+    (SPEC.replace("global_batch: 8\n", "batch: 8\n"), ":6:8:",
+     "batch: expected a mapping of its keys (e.g. global_batch: ...), found int 8"),
+    ("# nothing yet\n", ":1:1:", "the file is empty (or only comments); a workload spec needs layers, hidden"),
+])
+def test_a_duplicated_or_misshapen_spec_key_is_located(tmp_path, capsys, text, where, message):
+    spec = tmp_path / ("ws.json" if text.startswith("{") else "ws.yaml")
+    spec.write_text(text)
+    code, out = cli(capsys, "workload", spec, "-o", tmp_path / "out" / "step")
+    assert code == 1 and out.startswith(f"{spec}{where} error: {message}"), out
+    assert not (tmp_path / "out").exists()
 
 
 def test_a_comparison_with_synthesized_is_refused_for_a_workload(tmp_path, capsys):

@@ -5,17 +5,10 @@ import json
 
 import pytest
 
-from infragraph.cli import main
 from infragraph.collectives.schedule import load_schedule, validate
+from tests.helpers import run_cli as run
 
 MESH = ["std.fabrics.mesh", "-D", "sizes=[3,3]"]
-
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    assert "Traceback" not in err and "internal error" not in err
-    return code, out, err
 
 
 def test_writes_a_schedule_that_validates_and_states_its_times(capsys, tmp_path):

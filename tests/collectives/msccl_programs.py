@@ -7,6 +7,16 @@ def _step(s, type_, buf="i", src=-1, dst=-1, cnt=1, depid=-1, deps=-1, hasdep=0,
             f'dstoff="{dst}" cnt="{cnt}" depid="{depid}" deps="{deps}" hasdep="{hasdep}"/>')
 
 
+def _tb(tb: int, send: int, recv: int, steps: list[str]) -> str:
+    """One thread block; every program's blocks are written alike (msccl-tools' indentation)."""
+    return f'    <tb id="{tb}" send="{send}" recv="{recv}" chan="0">\n' + "\n".join(steps) + "\n    </tb>"
+
+
+def _gpu(r: int, i_chunks: int, o_chunks: int, s_chunks: int, tbs: list[str]) -> str:
+    return (f'  <gpu id="{r}" i_chunks="{i_chunks}" o_chunks="{o_chunks}" s_chunks="{s_chunks}">\n'
+            + "\n".join(tbs) + "\n  </gpu>")
+
+
 def _algo(name, coll, n, chunks, gpus, proto="Simple", nchannels=1, inplace=1):
     return (f'<algo name="{name}" proto="{proto}" nchannels="{nchannels}" nchunksperloop="{chunks}" ngpus="{n}" '
             f'coll="{coll}" inplace="{inplace}">\n' + "\n".join(gpus) + "\n</algo>\n")
@@ -25,9 +35,7 @@ def ring_allreduce(n: int = 8) -> str:
         for j in range(n - 1):
             c = (r - j) % n
             steps.append(_step(n + j, "rcs" if j < n - 2 else "r", src=c, dst=c))
-        gpus.append(f'  <gpu id="{r}" i_chunks="{n}" o_chunks="{n}" s_chunks="0">\n'
-                    f'    <tb id="0" send="{(r + 1) % n}" recv="{(r - 1) % n}" chan="0">\n'
-                    + "\n".join(steps) + "\n    </tb>\n  </gpu>")
+        gpus.append(_gpu(r, n, n, 0, [_tb(0, (r + 1) % n, (r - 1) % n, steps)]))
     return _algo(f"ring_allreduce_{n}", "allreduce", n, n, gpus)
 
 
@@ -46,11 +54,11 @@ def allpairs_allreduce(n: int = 8) -> str:
                      _step(1, "r", src=r, dst=p, dstbuf="s", hasdep=1),
                      _step(2, "s", src=r, dst=r, depid=local, deps=len(peers) - 1),
                      _step(3, "r", src=p, dst=p)]
-            tbs.append(f'    <tb id="{t}" send="{p}" recv="{p}" chan="0">\n' + "\n".join(steps) + "\n    </tb>")
+            tbs.append(_tb(t, p, p, steps))
         adds = [_step(i, "re", src=p, dst=r, srcbuf="s", dstbuf="i", depid=i, deps=1,
                       hasdep=int(i == len(peers) - 1)) for i, p in enumerate(peers)]
-        tbs.append(f'    <tb id="{local}" send="-1" recv="-1" chan="0">\n' + "\n".join(adds) + "\n    </tb>")
-        gpus.append(f'  <gpu id="{r}" i_chunks="{n}" o_chunks="{n}" s_chunks="{n}">\n' + "\n".join(tbs) + "\n  </gpu>")
+        tbs.append(_tb(local, -1, -1, adds))
+        gpus.append(_gpu(r, n, n, n, tbs))
     return _algo(f"allpairs_allreduce_{n}", "allreduce", n, n, gpus)
 
 
@@ -61,8 +69,8 @@ def allpairs_allgather(n: int = 8) -> str:
         tbs = []
         for t, p in enumerate(q for q in range(n) if q != r):
             steps = [_step(0, "s", buf="o", src=r, dst=r), _step(1, "r", buf="o", src=p, dst=p)]
-            tbs.append(f'    <tb id="{t}" send="{p}" recv="{p}" chan="0">\n' + "\n".join(steps) + "\n    </tb>")
-        gpus.append(f'  <gpu id="{r}" i_chunks="1" o_chunks="{n}" s_chunks="0">\n' + "\n".join(tbs) + "\n  </gpu>")
+            tbs.append(_tb(t, p, p, steps))
+        gpus.append(_gpu(r, 1, n, 0, tbs))
     return _algo(f"allpairs_allgather_{n}", "allgather", n, n, gpus)
 
 
@@ -75,7 +83,5 @@ def ring_allgather(n: int = 8) -> str:
             c = (r - j) % n
             steps.append(_step(j, "rcs" if j < n - 1 else "r", buf="o", src=c, dst=c))
         copy = _step(0, "cpy", srcbuf="i", src=0, dstbuf="o", dst=r)
-        gpus.append(f'  <gpu id="{r}" i_chunks="1" o_chunks="{n}" s_chunks="0">\n'
-                    f'    <tb id="0" send="{(r + 1) % n}" recv="{(r - 1) % n}" chan="0">\n' + "\n".join(steps)
-                    + f'\n    </tb>\n    <tb id="1" send="-1" recv="-1" chan="0">\n{copy}\n    </tb>\n  </gpu>')
+        gpus.append(_gpu(r, 1, n, 0, [_tb(0, (r + 1) % n, (r - 1) % n, steps), _tb(1, -1, -1, [copy])]))
     return _algo(f"ring_allgather_{n}", "allgather", n, n, gpus, inplace=0)

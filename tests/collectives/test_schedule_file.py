@@ -105,6 +105,19 @@ def test_malformed_files_are_located(tmp_path, edit_header, edit_bytes, message)
         read_schedule_file(_write(tmp_path, edit_header, edit_bytes))
 
 
+def test_header_integers_written_as_integral_floats_are_read_exactly(tmp_path):
+    """The header's integers obey the schema's "integer" (any number without a fraction), as the
+    JSON format's do (tests/collectives/test_schema.py): 4.0 is 4, 4.5 is located."""
+    def as_floats(h):
+        h.update(ranks=4.0, transfers=float(h["transfers"]))
+        _column(h, "src")["offset"] = float(_column(h, "src")["offset"])
+    back = read_schedule_file(_write(tmp_path, as_floats))
+    assert back.ranks == 4 and type(back.ranks) is int and back.transfers == 24
+    assert np.array_equal(back.src, read_schedule(ring("all-reduce", 4)).columns().src)
+    with pytest.raises(ScheduleError, match=r"s.igsched: /ranks: expected an integer, found 4.5$"):
+        read_schedule_file(_write(tmp_path, lambda h: h.update(ranks=4.5)))
+
+
 def test_a_truncated_file_is_located(tmp_path):
     path = _write(tmp_path)
     data = open(path, "rb").read()

@@ -5,6 +5,7 @@ pass the schema and fail the reader, and are listed as such."""
 from __future__ import annotations
 
 import copy
+import json
 
 import pytest
 
@@ -113,3 +114,60 @@ def test_schedule_doc_round_trips():
     assert schedule_doc(schedule) == doc
     assert schema_errors("collective-schedule", schedule_doc(schedule)) == []
     assert read_schedule(schedule_doc(schedule)) == schedule
+
+
+# Integer fields as JSON text: JSON Schema's "integer" is any number with a zero fractional part
+# (1.0 and 1e3 included), so the reader takes those too, as the exact int; "reader" rows pass the
+# schema and fail only the reader's range checks (or a number beyond 2**53 written with an exponent).
+INTEGER_TEXT = [  # (field, JSON text, the reader's value, or "both" / "reader": who refuses it)
+    (("chunks_per_rank",), "1", 1),
+    (("chunks_per_rank",), "1.0", 1),
+    (("chunks_per_rank",), "1e0", 1),
+    (("chunks_per_rank",), "1e3", 1000),
+    (("chunks_per_rank",), "9007199254740992.0", 1 << 53),
+    (("chunks_per_rank",), "123456789012345678901234567890", 123456789012345678901234567890),
+    (("chunks_per_rank",), "1.5", "both"),
+    (("chunks_per_rank",), "0.0", "both"),
+    (("chunks_per_rank",), "true", "both"),
+    (("chunks_per_rank",), '"1"', "both"),
+    (("chunks_per_rank",), "NaN", "both"),
+    (("chunks_per_rank",), '"NaN"', "both"),
+    (("chunks_per_rank",), "Infinity", "both"),
+    (("chunks_per_rank",), "1e300", "reader"),
+    (("steps", 0, 0, "chunk"), "3", 3),
+    (("steps", 0, 0, "chunk"), "3.0", 3),
+    (("steps", 0, 0, "chunk"), "3E+0", 3),
+    (("steps", 0, 0, "chunk"), "1.5", "both"),
+    (("steps", 0, 0, "chunk"), "-1.0", "both"),
+    (("steps", 0, 0, "chunk"), "false", "both"),
+    (("steps", 0, 0, "chunk"), '"3"', "both"),
+    (("steps", 0, 0, "chunk"), "-Infinity", "both"),
+    (("steps", 0, 0, "chunk"), "1e3", "reader"),
+    (("steps", 0, 0, "chunk"), "123456789012345678901234567890", "reader"),
+    (("steps", 0, 0, "src"), "0.0", 0),
+    (("ranks",), "4.0", 4),
+]
+
+
+@pytest.mark.parametrize("field, text, outcome", INTEGER_TEXT, ids=[f"{'/'.join(map(str, f))}={t}" for f, t, _ in INTEGER_TEXT])
+def test_integer_fields_agree_with_the_schema(field, text, outcome):
+    doc = _mutate(_set(list(field), "@VALUE@"))
+    doc = json.loads(json.dumps(doc).replace('"@VALUE@"', text))  # the text as any JSON parser reads it
+    where = "/" + "/".join(map(str, field))
+    assert (schema_errors("collective-schedule", doc) == []) == (outcome != "both"), text
+    if isinstance(outcome, int):
+        schedule = read_schedule(doc, "s.json")
+        got = getattr(schedule, field[-1]) if len(field) == 1 else getattr(schedule.steps[0][0], field[-1])
+        assert got == outcome and type(got) is int
+    else:
+        with pytest.raises(ScheduleError, match=f"^s.json: {where}: expected "):
+            read_schedule(doc, "s.json")
+
+
+def test_a_fraction_names_the_value_found():
+    doc = _mutate(_set(["steps", 1, 0, "chunk"], 1.5))
+    with pytest.raises(ScheduleError, match=r"^s.json: /steps/1/0/chunk: expected an integer, found 1.5$"):
+        read_schedule(doc, "s.json")
+    doc = _mutate(_set(["ranks"], 1e300))
+    with pytest.raises(ScheduleError, match=r"/ranks: expected an integer, found 1e\+300 \(beyond 2\*\*53"):
+        read_schedule(doc, "s.json")

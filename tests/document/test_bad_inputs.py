@@ -3,21 +3,9 @@
 import pytest
 
 from infragraph.graph.query import nodes_where
-from tests.helpers import error_of, graph
+from tests.helpers import TWO_DEVICES, error_of, graph
 
-HEAD = """
-name: t
-devices:
-- name: host
-  components: [{name: xpu, choice: xpu, count: 2}, {name: nic, choice: nic, count: 2}]
-  links: [{name: pcie}]
-  edges: [{ep1: {component: xpu}, ep2: {component: nic}, link: pcie, scheme: one2one}]
-- name: switch
-  components: [{name: asic, choice: switch, count: 1}, {name: port, choice: port, count: 4}]
-  links: [{name: ic}]
-  edges: [{ep1: {component: asic}, ep2: {component: port}, link: ic, scheme: many2many}]
-links: [{name: eth}]
-"""
+HEAD = TWO_DEVICES
 INSTANCES = "instances: [{name: host, device: host, count: 2}, {name: sw, device: switch, count: 1}]\n"
 
 

@@ -264,3 +264,31 @@ def test_nvswitch_reduction_of_servers_outside_the_group_is_not_fabric_sharp():
     assert r["nccl"]["algorithm"] == "ring"  # NVLS across servers and CollNet: neither applies
     one = simulate(g, Opts(size_bytes=1 << 30, groups=(tuple(range(4)),)))
     assert one["nccl"]["algorithm"] == "nvls"  # one server of reducing NVSwitch chips
+
+
+@pytest.fixture(scope="module")
+def dgx4():
+    """4 DGX H100 on a rail-optimized two-tier Clos (32 GPUs; NIC i of every server on leaf i)."""
+    return blueprints.graph("std.fabrics.clos", hosts=4, radix=8, tiers=2, nics_per_host=8, rail_optimized=True,
+                            host_device="dgx.dgx()")
+
+
+@pytest.mark.parametrize("collective,size,group", [
+    ("all-reduce", 1 << 28, None),                          # two levels: rings in and across servers
+    ("all-reduce", 1 << 28, (0, 8, 16, 24)),                # a DP ring, one GPU per server, through its NIC
+    ("reduce-scatter", 1 << 27, tuple(range(8))),           # a TP ring inside one server
+])
+def test_aware_pipelines_nccls_rings_through_switches_and_nics(dgx4, collective, size, group):
+    """Found by the review of 26 Nov 2026: under `aware` every NVSwitch, PCIe switch, NIC and leaf
+    stored and forwarded whole messages in NCCL mode, so a ring across servers paid its
+    serialization at each of ~6 hops (an 8-server DP all-reduce: 394 ms against its 60.6 ms NIC
+    bound). NCCL's data crosses them in packets: a ring's messages, which never meet on a link,
+    now take exactly `fair`'s time."""
+    groups = None if group is None else (group,)
+    fair = simulate(dgx4, Opts(collective=collective, size_bytes=size, groups=groups, model="fair", top_links=0))
+    aware = simulate(dgx4, Opts(collective=collective, size_bytes=size, groups=groups, model="aware", top_links=0))
+    assert fair["nccl"]["algorithm"] in ("ring", "tree") and aware["nccl"] == fair["nccl"]
+    assert aware["collective_time_ns"] == pytest.approx(fair["collective_time_ns"], rel=1e-9)
+    if group == (0, 8, 16, 24):  # the hand bound: 2 (n-1)/n S over one NIC at NCCL's 48 GB/s, plus NCCL's latency
+        bound = 2 * 3 / 4 * size / 48.0 + aware["nccl"]["latency_ns"]
+        assert aware["collective_time_ns"] == pytest.approx(bound, rel=1e-6)

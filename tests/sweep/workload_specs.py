@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-TINY = """\
-name: tiny workload sweep
+# The fabric and the model every small workload spec shares (here and in tests/badinput).
+TINY_MODEL = """\
 source: std.fabrics.stack
 workload:
   layers: 2
@@ -15,6 +15,9 @@ workload:
   seq: 128
   vocab: 100
   global_batch: 4
+"""
+
+TINY = "name: tiny workload sweep\n" + TINY_MODEL + """\
 axes:
   shape: "FC(2)_RI(2)"
   tp: [2, 4]

@@ -7,6 +7,7 @@ import yaml
 
 from infragraph import blueprints
 from infragraph import translators as T
+from infragraph.errors import InfraGraphError
 from infragraph.translators.astra_system import rank_names
 from infragraph.translators.fat_tree import NotAFatTree
 from infragraph.translators.server_tiers import server_tier_product
@@ -57,3 +58,30 @@ def test_the_error_statement_is_computed_even_where_lifo_deadlocks_our_engine():
     error = next(n for n in notes if n.startswith("error of this approximation"))
     assert "not computed" not in error and "ns here vs" in error
     assert "deadlock" not in error or "in FIFO chunk order" in error
+
+
+def test_the_refusal_says_what_approximate_makes_of_switch_servers():
+    """The hint said 'a Clos becomes one Switch dimension per tier' on NVSwitch servers too, where
+    --approximate puts the scale-up domain first and a tier joining one server adds none."""
+    dgx = blueprints.graph("std.fabrics.clos", radix=8, nics_per_host=8, rail_optimized=True, host_device="dgx.dgx()")
+    with pytest.raises(InfraGraphError) as caught:
+        T.get("astra-analytical").translate(dgx, T.Options())
+    assert caught.value.diagnostics[0].hint.startswith(
+        "pass --approximate for the closest model, SW(8)_SW(4): the servers' scale-up domain as one Switch dimension, "
+        "then one Switch dimension per tier that joins several servers or groups of them")
+    plain = blueprints.graph("std.fabrics.clos", radix=4, tiers=3)
+    with pytest.raises(InfraGraphError) as caught:
+        T.get("astra-analytical").translate(plain, T.Options())
+    assert caught.value.diagnostics[0].hint.startswith(  # was 'to model each network as one switch'
+        "pass --approximate for the closest model, SW(2)_SW(2)_SW(4): one Switch dimension per tier")
+
+
+def test_approximate_on_switch_servers_names_each_tier_and_keeps_no_hub_note():
+    """The notes said the servers' CPU/PCIe complexes are 'kept as a forwarding node (hub)' (the
+    model folds them into the dimensions) and 'one Switch dimension per tier' where the spines add none."""
+    g = blueprints.graph("std.fabrics.clos", radix=8, nics_per_host=8, rail_optimized=True, host_device="dgx.dgx()")
+    notes = T.get("astra-analytical").translate(g, T.Options(approximate=True)).notes
+    assert not any("forwarding node (hub)" in n for n in notes), notes
+    model = next(n for n in notes if n.startswith("APPROXIMATION: servers of 8 GPUs"))
+    assert "modelled as SW(8)_SW(4): the scale-up domain SW(8), then tier 0 SW(4) over 4 servers; tier 1 joins no " \
+           "two tier-0 groups (no dimension)" in model

@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from infragraph.errors import InfraGraphError
 from infragraph.graph.failures import FailureSpec, with_failures
 from infragraph.sources import load_graph
 from infragraph.translators import Options, get
@@ -67,3 +68,18 @@ def test_translators_take_a_broken_torus(torus, backend):
         b = get(backend).translate(g)
         assert json.loads(b.files["engine_input.json"])["logical_dims"] == [4, 4]
         assert "--dims 4,4 " in b.files["run.sh"] and not any("no logical dimensions" in n for n in b.notes)
+
+
+@pytest.mark.parametrize("backend", ["astra-analytical", "htsim", "ns3"])
+def test_a_link_without_latency_is_refused_at_the_link_by_every_packet_backend(tmp_path, backend):
+    """rated_fabric: the one check every backend's plan starts with, located at the edge record."""
+    program = tmp_path / "unrated.igl"
+    program.write_text('link l { bandwidth = 100 Gbps }\ndevice n { component xpu: xpu }\n'
+                       'fabric f { instance n[4]: n\n n.xpu -- n.xpu ring via l\n annotate n.xpu rank = auto }\n')
+    g = load_graph(program)
+    with pytest.raises(InfraGraphError) as e:
+        get(backend).plan(g, Options())
+    (d,) = e.value.diagnostics
+    assert d.message.startswith("4 link(s) have no latency, e.g. 'n.0.xpu.0' - 'n.1.xpu.0' (link 'l'); ")
+    assert d.message.endswith("needs a latency on every link")
+    assert d.location.path == "edges[0]" and d.hint == "give link 'l' a physical.latency (ns)"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from infragraph.errors import InfraGraphError
-from infragraph.workload.llm import Generator, LlmSpec, read_spec, summary
+from infragraph.workload.llm import BYTES, Generator, LlmSpec, read_spec, summary
 from infragraph.workload.trace import read_et_set
 
 GPT3 = dict(layers=96, hidden=12288, heads=96, seq=2048, vocab=51200, global_batch=1536, tp=8, pp=8, dp=16)
@@ -33,6 +33,13 @@ def test_moe_routes_each_token_through_top_k_experts():
     moe = LlmSpec(layers=2, hidden=64, heads=4, seq=16, vocab=100, global_batch=8, dp=4, ep=2, experts=8, top_k=2)
     assert moe.mlp_flops() == 2 * dense.mlp_flops()
     assert moe.params() - dense.params() == 2 * 7 * (2 * 64 * 256 + 64 + 256)
+
+
+def test_a_moe_token_uses_top_k_experts_of_the_parameters():
+    dense = LlmSpec(layers=2, hidden=64, heads=4, seq=16, vocab=100, global_batch=8, dp=4)
+    moe = LlmSpec(layers=2, hidden=64, heads=4, seq=16, vocab=100, global_batch=8, dp=4, ep=2, experts=8, top_k=2)
+    assert dense.active_params() == dense.params()
+    assert moe.active_params() == dense.params() + 2 * (2 * 64 * 256 + 64 + 256)  # a second expert per layer
 
 
 def _traces(tmp_path, **kw):
@@ -100,10 +107,45 @@ def test_generated_step_replays(tmp_path):
     ("layers: 2\nhidden: 64\nheads: 4\nseq: 8\nvocab: 10\nglobal_batch: 4\ntp: 0\n", "'tp' is 0"),
     ("model:\n  layers: 2\n  hiden: 64\n", "model.hiden: unknown key"),
     ("layers: 2\n", "missing key 'hidden'"),
-    ("layers: [2\n", "spec.yaml:2:1: error: not YAML"),
+    ("layers: [2\n", "spec.yaml:2:1: error: invalid YAML"),
 ])
 def test_bad_specs(tmp_path, text, message):
     p = tmp_path / "spec.yaml"
     p.write_text(text)
     with pytest.raises(InfraGraphError, match=message.replace("(", r"\(").replace(")", r"\)")):
         read_spec(p)
+
+
+def _dp_collectives(w, rank):
+    return {n.name: (n.collective, n.comm_size, tuple(w.groups[n.group])) for n in w.nodes[rank].values()
+            if n.kind == "collective" and not n.name.startswith("mb")}
+
+
+@pytest.mark.parametrize("zero", [0, 1])
+def test_expert_gradients_are_reduced_over_the_ranks_holding_the_same_experts(tmp_path, zero):
+    """Found by the review of 26 Nov 2026: with ep = dp every rank's gradients of all `experts`
+    experts were reduced over the whole DP group (8 x the expert bytes of a rank holding one expert,
+    on the wrong group). Megatron-LM: experts / ep experts per rank, reduced over dp / ep ranks."""
+    s, _, w = _traces(tmp_path, dp=4, ep=2, experts=8, top_k=2, zero=zero, global_batch=8)
+    h, f, L = s.hidden, s.f, s.layers
+    dense = BYTES * (L * (4 * h * h + 8 * h) + s.vocab * h)  # one stage, first and last: the embedding
+    experts = BYTES * L * (8 // 2) * (2 * h * f + h + f)
+    got = _dp_collectives(w, 1)  # DP index 1: expert shard 1, held by DP indices 1 and 3 too
+    first = "dp_grad_ar" if zero == 0 else "dp_grad_rs"
+    assert got[first] == ("all-reduce" if zero == 0 else "reduce-scatter", dense, (0, 1, 2, 3))
+    assert got["edp" + first[2:]][1:] == (experts, (1, 3))
+    if zero:
+        assert got["dp_param_ag"][1] == dense // 4 and got["edp_param_ag"][1:] == (experts // 2, (1, 3))
+
+
+def test_expert_gradients_need_no_reduction_when_every_dp_rank_holds_other_experts(tmp_path):
+    s, _, w = _traces(tmp_path, dp=4, ep=4, experts=8, zero=1, global_batch=8)
+    dense = BYTES * (s.layers * (4 * s.hidden ** 2 + 8 * s.hidden) + s.vocab * s.hidden)
+    assert _dp_collectives(w, 0) == {"dp_grad_rs": ("reduce-scatter", dense, (0, 1, 2, 3)),
+                                     "dp_param_ag": ("all-gather", dense // 4, (0, 1, 2, 3))}
+
+
+def test_zero3_gathers_a_moe_layer_from_its_two_groups(tmp_path):
+    s, _, w = _traces(tmp_path, dp=4, ep=2, experts=4, zero=3, global_batch=8)
+    names = [n.name for _, n in sorted(w.nodes[0].items()) if n.kind == "collective"]
+    assert names[:3] == ["mb0_l0_fwd_zero3_ag", "mb0_l0_fwd_zero3_edp_ag", "mb0_l0_fwd_dispatch"]

@@ -136,9 +136,12 @@ def test_astra_keeps_timing_each_collective_alone(ring5, tmp_path):
 # the host cable at NCCL's credit, 48 of its 50 GB/s (search.cc's per-channel speeds; the spine
 # uplink is not a server cable and keeps 50 GB/s), so it takes S / 48 B/ns + NCCL's latency L.
 # Together (fair): both groups' flows cross the one uplink each way, 25 B/ns each from start to
-# end: S / 25 + L, i.e. S / 25 - S / 48 longer. Aware (FIFO store-and-forward links): the uplink
-# serializes one 16 MiB message at a time at 50 B/ns, so one group finishes as alone and the other
-# S / 50 later.
+# end: S / 25 + L, i.e. S / 25 - S / 48 longer. Aware (FIFO links; in NCCL mode a message pipelines
+# through the switches and NICs): the uplink carries one 16 MiB message at a time, the first as its
+# host cable feeds it (S / 48), so the second starts there S / 48 after it and, then limited by its
+# destination's host cable at 48 B/ns, finishes S / 48 later; one group finishes as alone. (Until
+# 26 Nov 2026 every switch and NIC stored and forwarded whole messages: S / 50 later here, and a
+# ring across servers paid its serialization at every hop, 6x its time on DGX H100 servers.)
 NS = 1 << 24
 
 
@@ -175,7 +178,7 @@ def test_nccl_two_groups_on_one_uplink_take_longer_than_alone_by_a_derivable_amo
         assert finish(together)[:5] == [pytest.approx(t + NS / 25 - NS / 48, abs=1e-6)] * 2 + [1000] + \
             [pytest.approx(t + NS / 25 - NS / 48, abs=1e-6)] * 2
     else:
-        assert sorted(c["end_ns"] for c in together["collectives"]) == [t, pytest.approx(t + NS / 50, abs=1e-6)]
+        assert sorted(c["end_ns"] for c in together["collectives"]) == [t, pytest.approx(t + NS / 48, abs=1e-6)]
 
 
 @pytest.mark.parametrize("model", ["fair", "aware"])
@@ -208,6 +211,53 @@ def test_nccl_protocol_overhead_is_bytes_on_the_wire(tmp_path):
     alone = replay(p, w, ReplayOptions(sim=SimulationOptions(model="fair"), shared_network=False))
     assert shared["step_time_ns"] == alone["step_time_ns"] == one["collective_time_ns"]
     assert [t["bytes"] for t in shared["tiers"]] == [2 * t["bytes"] for t in alone["tiers"]]
+
+
+# PXN (NCCL's PCI x NVLink, on by default since NCCL 2.12: NCCL_PXN_DISABLE=0): an all-to-all's message
+# to a GPU of another server first crosses NVLink to the GPU of its own server on the destination's
+# rail, which sends it through its NIC. The fabric: 2 servers of 2 H100-class GPUs (one 450 GB/s
+# scale-up switch; GPU i and NIC i on PCIe switch i), rail-optimized (NIC i of both servers on leaf
+# i), the leaves joined by 100 Gb/s = 12.5 GB/s spine cables (two per leaf). A 16 MiB all-to-all:
+# each GPU sends S / 4 = 4 MiB to each of its 3 peers. With PXN every message between servers stays
+# on its destination's rail: host cable i of a server carries the 4 MiB of both its GPUs to GPU i of
+# the other server, 8 MiB per direction at NCCL's credit for a 400 Gb/s NIC, 48 GB/s: 174,762.67 ns
+# (NCCL's modelled latency of an all-to-all is 0 here), and nothing crosses the spine. Without it the
+# 4 cross-rail messages leaving each rail's leaf (8 MiB) go up its two 12.5 GB/s spine cables: at
+# least 4 MiB / 12.5 GB/s = 335,544.32 ns. Shared and alone must route it alike.
+PXN_S = 1 << 24
+
+
+@pytest.fixture(scope="module")
+def rails2():
+    return prepare(blueprints.graph(
+        "std.fabrics.clos", radix=4, tiers=2, hosts=2, nics_per_host=2, rail_optimized=True,
+        fabric_link='link(100 Gbps, 500 ns, "switch to switch")',
+        host_device="hosts.host(cpus=1, gpus=2, nics=2, pcie_switches=2, scaleup_switches=1, scaleup_bandwidth=450 GB/s)"))
+
+
+@pytest.mark.parametrize("model", ["fair", "aware"])
+def test_nccl_all_to_all_keeps_pxn_on_the_shared_network(rails2, tmp_path, model):
+    prefix, cg = write_set(tmp_path, [[coll(1, "all-to-all", PXN_S)]] * 4)
+    w = read_et_set(prefix, 4, cg)
+    shared = replay(rails2, w, ReplayOptions(sim=SimulationOptions(model=model)))
+    alone = replay(rails2, w, ReplayOptions(sim=SimulationOptions(model=model), shared_network=False))
+    assert (shared["network"], alone["network"]) == ("shared", "alone (--network alone)")
+    assert finish(shared) == [pytest.approx(x, rel=1e-12) for x in finish(alone)]
+    spine = {t["tier"]: t["bytes"] for t in shared["tiers"]}["leaf–spine"]
+    assert spine == 0.0  # every message stayed on its destination's rail
+    if model == "fair":
+        assert finish(shared) == [pytest.approx(2 * PXN_S / 4 / 48, rel=1e-12)] * 4  # 174,762.67 ns
+
+
+def test_pxn_off_crosses_the_spine_alike_shared_and_alone(rails2, tmp_path):
+    prefix, cg = write_set(tmp_path, [[coll(1, "all-to-all", PXN_S)]] * 4)
+    w = read_et_set(prefix, 4, cg)
+    opts = SimulationOptions(model="fair", pxn=False)
+    shared = replay(rails2, w, ReplayOptions(sim=opts))
+    alone = replay(rails2, w, ReplayOptions(sim=opts, shared_network=False))
+    assert finish(shared) == [pytest.approx(x, rel=1e-12) for x in finish(alone)]
+    assert shared["step_time_ns"] >= PXN_S / 4 / 12.5 > 2 * PXN_S / 4 / 48
+    assert {t["tier"]: t["bytes"] for t in shared["tiers"]}["leaf–spine"] > 0
 
 
 # ASTRA-sim's congestion-aware binary (518bd51, 1-D topologies only) on the 1,024-NPU GPT-3-like step of

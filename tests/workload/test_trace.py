@@ -62,7 +62,7 @@ def test_dependency_on_an_unknown_node(tmp_path):
 
 def test_group_naming_an_unknown_rank(tmp_path):
     prefix, cg = write_set(tmp_path, [[coll(1, "all-reduce", 64, group=1)]] * 2, {1: [0, 1, 5]})
-    with pytest.raises(InfraGraphError, match=r"wl\.json: error: group 1 names rank 5, but the fabric has ranks 0\.\.1"):
+    with pytest.raises(InfraGraphError, match=r"wl\.json:1:2: error: group 1 names rank 5, but the fabric has ranks 0\.\.1"):
         read_et_set(prefix, 2, cg)
 
 

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
-
 import numpy as np
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
-from ..model import Finding, LintContext, node_list
+from ..model import Finding, LintContext, grouped, node_list
 from .registry import rule
 
 
@@ -20,10 +18,8 @@ def unconnected(ctx: LintContext):
     was never cabled, whether or not its insides are wired."""
     g, f = ctx.g, ctx.facts
     lonely = np.flatnonzero((f.degree == 0) & ~f.of_type("port"))
-    groups: dict[tuple[int, int], list[int]] = defaultdict(list)
-    for n in lonely.tolist():
-        groups[(int(g.node_instance[n]), int(g.node_component[n]))].append(n)
-    for (inst, comp), nodes in ctx.capped("IG002", list(groups.items())):
+    groups = grouped(((int(g.node_instance[n]), int(g.node_component[n])), n) for n in lonely.tolist())
+    for (inst, comp), nodes in ctx.capped("IG002", groups):
         names = f.names(nodes[:4])
         c = g.components[comp]
         yield Finding(

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
-
 import numpy as np
 
-from ..model import Finding, LintContext, node_list
+from ..model import Finding, LintContext, grouped, node_list
 from .registry import rule
 
 
@@ -53,10 +51,8 @@ def npu_missing_rank(ctx: LintContext):
     has = np.zeros(g.num_nodes, dtype=bool)
     has[np.fromiter(ranks.keys(), dtype=np.int64, count=len(ranks))] = True
     missing = xpus[~has[xpus]]
-    by_instance: dict[int, list[int]] = defaultdict(list)
-    for n in missing.tolist():
-        by_instance[int(g.node_instance[n])].append(n)
-    for inst, nodes in ctx.capped("IG012", list(by_instance.items())):
+    by_instance = grouped((int(g.node_instance[n]), n) for n in missing.tolist())
+    for inst, nodes in ctx.capped("IG012", by_instance):
         names = ctx.facts.names(nodes[:4])
         yield Finding(
             "IG012",

@@ -10,13 +10,11 @@ known speed. An annotation that is not a bandwidth is ignored here (it is not th
 
 from __future__ import annotations
 
-from collections import defaultdict
-
 import numpy as np
 
 from ... import units
 from ...graph.fqg import FQG, LinkInfo
-from ..model import Finding, LintContext
+from ..model import Finding, LintContext, grouped
 from ...units import format_bandwidth
 from .registry import rule
 
@@ -100,10 +98,8 @@ def cable_speed_mismatch(ctx: LintContext):
     speed = node_speeds(g, f.bandwidth, f.is_cable, f.of_type("port"))
     a, b = speed[g.edge_src], speed[g.edge_dst]
     bad = np.flatnonzero(f.is_cable & ~np.isnan(a) & ~np.isnan(b) & ~np.isclose(a, b, rtol=SAME_SPEED_RTOL, atol=0))
-    groups: dict[tuple, list[int]] = defaultdict(list)
-    for e in bad.tolist():
-        groups[(int(g.edge_origin[e]), min(a[e], b[e]), max(a[e], b[e]))].append(e)
-    for (_, lo, hi), edges in ctx.capped("IG006", list(groups.items())):
+    groups = grouped(((int(g.edge_origin[e]), min(a[e], b[e]), max(a[e], b[e])), e) for e in bad.tolist())
+    for (_, lo, hi), edges in ctx.capped("IG006", groups):
         e = edges[0]
         s, d = _pair(g, e)
         yield Finding(
@@ -135,14 +131,15 @@ def parallel_links_differ(ctx: LintContext):
     sig = _link_signatures(g)[g.edge_link[edges]]
     starts = np.flatnonzero(np.r_[True, group[1:] != group[:-1]])
     lo, hi = np.minimum.reduceat(sig, starts), np.maximum.reduceat(sig, starts)
-    findings: dict[tuple, list[int]] = defaultdict(list)
     ends = np.r_[starts[1:], edges.size]
-    for i in np.flatnonzero(lo != hi).tolist():
-        members = edges[starts[i]:ends[i]]
-        msig = sig[starts[i]:ends[i]]
-        ea, eb = int(members[np.argmin(msig)]), int(members[np.argmax(msig)])
-        findings[(int(g.edge_link[ea]), int(g.edge_link[eb]), int(g.edge_origin[eb]))].append(eb)
-    for (la, lb, _), examples in ctx.capped("IG007", list(findings.items())):
+
+    def differing():  # (lowest and highest link signature's links, the record of the highest), edge
+        for i in np.flatnonzero(lo != hi).tolist():
+            members, msig = edges[starts[i]:ends[i]], sig[starts[i]:ends[i]]
+            ea, eb = int(members[np.argmin(msig)]), int(members[np.argmax(msig)])
+            yield (int(g.edge_link[ea]), int(g.edge_link[eb]), int(g.edge_origin[eb])), eb
+
+    for (la, lb, _), examples in ctx.capped("IG007", grouped(differing())):
         s, d = _pair(g, examples[0])
         yield Finding(
             "IG007",
@@ -172,11 +169,9 @@ def duplicate_edge(ctx: LintContext):
     # first occurrence of each repeated (pair, link): walk back to the start of the run
     run_start = np.maximum.accumulate(np.where(np.r_[True, (key_g[1:] != key_g[:-1]) | (key_l[1:] != key_l[:-1])],
                                                np.arange(e_sorted.size), 0))
-    findings: dict[tuple[int, int], list[tuple[int, int]]] = defaultdict(list)
-    for i in repeat.tolist():
-        first, dup = int(e_sorted[run_start[i]]), int(e_sorted[i])
-        findings[(int(g.edge_origin[first]), int(g.edge_origin[dup]))].append((first, dup))
-    for (r_first, r_dup), pairs in ctx.capped("IG011", list(findings.items())):
+    firsts, dups = e_sorted[run_start[repeat]].tolist(), e_sorted[repeat].tolist()
+    findings = grouped(((int(g.edge_origin[f]), int(g.edge_origin[d])), (f, d)) for f, d in zip(firsts, dups))
+    for (r_first, r_dup), pairs in ctx.capped("IG011", findings):
         first, dup = pairs[0]
         s, d = _pair(g, dup)
         origin = "this record" if r_first == r_dup else ctx.locate.edge_path(first)

@@ -48,11 +48,8 @@ def translator_refuses(ctx: LintContext):
     if not target:
         return
     translator = load_translator(target)
-    options = None
-    if ctx.options.target_options:  # translator settings (`--set`-style KEY=VALUE), when given
-        options = importlib.import_module("infragraph.translators").Options(settings=dict(ctx.options.target_options))
     try:
-        diags = list(translator.check(ctx.g, options))
+        diags = list(translator.check(ctx.g, None))
     except InfraGraphError as e:
         diags = e.diagnostics
     refusals = [d for d in diags if d.severity == "error"]

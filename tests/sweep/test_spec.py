@@ -12,7 +12,7 @@ from infragraph.errors import InfraGraphError
 from infragraph.sweep.points import expand
 from infragraph.sweep.spec import read_spec
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "sweeps"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "sweeps"
 
 
 def write(tmp_path: Path, text: str, name: str = "spec.yaml") -> Path:
@@ -217,7 +217,7 @@ def test_file_sources_relative_to_the_spec_and_the_d_prefix(tmp_path):
     assert [dict(p.defines) for p in points] == [{"npus": "4"}, {"npus": "6"}]
     assert points[0].graph_key != points[1].graph_key
     # a document has no parameters: every name must be an option or a variable
-    (tmp_path / "mini.yaml").write_text((Path(__file__).parent / "data" / "mini.yaml").read_text())
+    (tmp_path / "mini.yaml").write_text((Path(__file__).resolve().parents[1] / "data" / "mini.yaml").read_text())
     assert len(expand(read_spec(write(tmp_path, "source: mini.yaml\naxes: {size: [1KiB, 2KiB]}\n")))) == 2
     assert "not a parameter of 'mini.yaml'" in error_of(write(tmp_path, "source: mini.yaml\naxes: {npus: [4]}\n"))
     # hypercube's `dims` parameter, next to the simulation option of the same name

@@ -18,7 +18,7 @@ from infragraph.lint.rules import RULES
 from infragraph.lint.sarif import to_sarif
 from infragraph.schemas import validator
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 LINT = DATA / "lint"
 MIXED = [LINT / "IG011_duplicate_edge.yaml", LINT / "IG001_port_cabled_twice.fqg.json",
          LINT / "IG004_npu_unreachable.yaml", DATA / "lint" / "missing.yaml"]
@@ -37,7 +37,7 @@ def sarif_validator():
 
 
 def test_sarif_is_valid_and_located(report, sarif_validator):
-    log = to_sarif(report, root=Path(__file__).parent.parent)
+    log = to_sarif(report, root=Path(__file__).resolve().parents[2])
     errors = [f"{list(e.absolute_path)}: {e.message}" for e in sarif_validator.iter_errors(log)]
     assert errors == []
     run = log["runs"][0]

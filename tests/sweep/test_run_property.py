@@ -31,7 +31,7 @@ from hypothesis import strategies as st
 from infragraph.sweep import sweep
 from tests.helpers import NO_FIXED_PORT
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 RUN_COLUMNS = {"worker", "point_wall_s", "engine_wall_s", "compiled"}  # where and how fast, not what
 SLOW = pytest.mark.skipif(os.environ.get("INFRAGRAPH_SLOW") != "1", reason="long variant: INFRAGRAPH_SLOW=1")
 FAST_RUNS = settings(max_examples=3, deadline=None, derandomize=True, database=None,
@@ -97,7 +97,7 @@ def assert_same_table(out: Path, reference: list[dict]) -> None:
     """Every point exactly once, in order, as in the uninterrupted run; nothing of the run left over."""
     assert computed(out.with_suffix(".parquet")) == reference
     assert not out.with_suffix(".partial.jsonl").exists() and not out.with_suffix(".lock").exists()
-    assert not list(out.parent.glob(".*.tmp"))
+    assert not list(out.parent.glob(".*.part"))  # the tables' temporaries (output.open_output)
 
 
 # -- SIGKILL of the whole run, then resume -----------------------------------------------------------

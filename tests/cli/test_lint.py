@@ -14,15 +14,14 @@ import pytest
 from infragraph.cli import main
 from infragraph.errors import Diagnostic, Location
 from infragraph.lint.rules import targets
+from tests.helpers import run_cli
 
-DATA = Path(__file__).parent / "data" / "lint"
-ROOT = Path(__file__).parent.parent
+DATA = Path(__file__).resolve().parents[1] / "data" / "lint"
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
-    code = main(["lint", *argv])
-    out, err = capsys.readouterr()
-    return code, out, err
+    return run_cli(capsys, "lint", *argv)
 
 
 @pytest.fixture(autouse=True)

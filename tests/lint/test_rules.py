@@ -12,7 +12,7 @@ from infragraph.lint.config import LintConfig
 from infragraph.lint.engine import lint_files
 from infragraph.lint.rules import RULES
 
-DATA = Path(__file__).parent / "data" / "lint"
+DATA = Path(__file__).resolve().parents[1] / "data" / "lint"
 
 # fixture, rule, line, column, document path, message fragments, nodes that must be named
 CASES = [
@@ -55,7 +55,7 @@ def lint(*names: str, config: LintConfig | None = None, paths: list[str] | None 
 
 
 def test_every_rule_has_a_broken_fixture():
-    covered = {c[1] for c in CASES} | {"IG013"}  # IG013 needs a translator: tests/test_lint_cli.py
+    covered = {c[1] for c in CASES} | {"IG013"}  # IG013 needs a translator: tests/cli/test_lint.py
     assert covered == set(RULES)
 
 
