@@ -4,7 +4,7 @@
     infragraph simulate FABRIC --workload out/gpt3/step --comm-group out/gpt3/step.json
 
 SPEC is a YAML mapping: layers, hidden, heads, seq, vocab, global_batch, micro_batch, tp, pp, dp,
-ep, experts, top_k, sequence_parallel, zero (3 = FSDP), schedule (1f1b), peak_tflops, efficiency,
+ep, experts, top_k, sequence_parallel, zero (3 = FSDP), grad_reduce_in_bf16, schedule (1f1b), peak_tflops, efficiency,
 hbm_gb_per_s (flat, or grouped under model/batch/parallel/moe/gpu). Formulas: docs/workloads.md.
 """
 

@@ -33,7 +33,11 @@ from ..document.reader import parse_text
 from ..errors import Diagnostic, InfraGraphError, Location, error
 from .chakra import MAX_I64, et_bytes, located, make_node
 
-BYTES = 2  # bf16
+BYTES = 2  # bf16: weights, activations and the parameters ZeRO gathers
+# Gradients reduced across data-parallel ranks: fp32 unless the spec says grad_reduce_in_bf16, as
+# Megatron-LM does for bf16 training (megatron/training/arguments.py: bf16 sets
+# accumulate_allreduce_grads_in_fp32 unless --grad-reduce-in-bf16).
+FP32 = 4
 MAX_NODES = 2**31  # ET nodes in a step, all ranks (GPT-3 175B at micro-batch 1 on 1,024 GPUs: 14.5 M)
 
 
@@ -57,6 +61,7 @@ class LlmSpec:
     top_k: int = 1
     sequence_parallel: bool = False
     zero: int = 0  # 0..3; FSDP is zero 3
+    grad_reduce_in_bf16: bool = False  # Megatron-LM's --grad-reduce-in-bf16 (default: fp32)
     schedule: str = "1f1b"
     peak_tflops: float = 989.0  # H100 SXM dense bf16
     efficiency: float = 0.5
@@ -117,6 +122,11 @@ class LlmSpec:
     @property
     def f(self) -> int:
         return self.ffn or 4 * self.hidden
+
+    @property
+    def grad_bytes(self) -> int:
+        """Bytes per gradient element in the data-parallel reductions (FP32 above)."""
+        return BYTES if self.grad_reduce_in_bf16 else FP32
 
     @property
     def world(self) -> int:
@@ -273,7 +283,7 @@ class Generator:
             if s.zero == 3 and phase == "bwd":
                 for group, params, what in shards:
                     dep = self.collective(r, f"{tag}_zero3_{what}_rs".replace("_dp_", "_"), "reduce-scatter",
-                                          BYTES * params, group, (dep,))
+                                          s.grad_bytes * params, group, (dep,))
             return dep, last_c
 
         pp_bytes = act / s.tp if s.sequence_parallel else act
@@ -319,7 +329,7 @@ class Generator:
                 if group is None:
                     continue
                 stage_params = layers * params + (s.vocab * h // s.tp if what == "dp" and (first or last) else 0)
-                grads = BYTES * stage_params
+                grads = s.grad_bytes * stage_params
                 if s.zero == 0:
                     r.add(f"{what}_grad_ar", "collective", deps, comm_type="all-reduce", comm_size=int(grads),
                           pg_name=str(group))
@@ -327,7 +337,7 @@ class Generator:
                     x = r.add(f"{what}_grad_rs", "collective", deps, comm_type="reduce-scatter", comm_size=int(grads),
                               pg_name=str(group))
                     r.add(f"{what}_param_ag", "collective", (x,), comm_type="all-gather",
-                          comm_size=max(1, int(grads / len(self.groups[group]))), pg_name=str(group))
+                          comm_size=max(1, int(BYTES * stage_params / len(self.groups[group]))), pg_name=str(group))
         return r.nodes
 
     def write(self, prefix: str | Path) -> dict[str, Any]:

@@ -286,6 +286,8 @@ class Replay:
             "messages": self.timer.messages, "tiers": tiers, "engine_runs": self.timer.engine_runs,
             "network": self.network,
         }
+        if self.timer.cautions:
+            out["caveats"] = list(self.timer.cautions.values())
         with_step_idle(out)
         if self.opts.keep_timeline:
             out["timeline"] = [self._timeline(r) for r in range(self.w.num_npus)]

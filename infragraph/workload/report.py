@@ -65,6 +65,8 @@ def format_report(r: dict[str, Any], top: int = 8) -> str:
         # Whether concurrent collectives contended: 'alone' times each by itself (optimistic where
         # groups share links), which a reader of the step time must know.
         lines.append(f"network: {r['network']}")
+    for caveat in r.get("caveats", ()):
+        lines.append(f"caution: {caveat}")
     npus = r["npus"]
     if npus:
         def avg(k: str) -> float:

@@ -177,6 +177,22 @@ def test_a_duplicated_or_misshapen_spec_key_is_located(tmp_path, capsys, text, w
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.parametrize("argv", [["--breakdown", "b.png"], ["--network", "alone"], ["--roofline"],
+                                  ["--peak-perf", "989"], ["--comm-group", "g.json"], ["--passes", "1"],
+                                  ["--remote-mem-latency", "0"], ["--trace-ranks", "0"]])
+def test_workload_options_without_a_workload_are_refused(tmp_path, capsys, argv):
+    """Found by the review of 26 Nov 2026: they were ignored in silence (--breakdown wrote no picture)."""
+    code, out = cli(capsys, "simulate", RING, "--size", "1KiB", *argv)
+    assert code == 1 and out.startswith(f"{argv[0]}: error: {argv[0]} is for a workload replay"), out
+
+
+def test_a_shared_network_under_astra_is_refused(tmp_path, capsys):
+    """It ran every collective alone and said 'network: alone' after being asked for a shared one."""
+    prefix, _ = write_set(tmp_path, [[comp(1, 1)]] * 8)
+    code, out = cli(capsys, "simulate", RING, "--workload", prefix, "--model", "astra", "--network", "shared")
+    assert code == 1 and out.startswith("--network: error: --network shared: --model astra times every"), out
+
+
 def test_a_comparison_with_synthesized_is_refused_for_a_workload(tmp_path, capsys):
     """It said "unknown algorithm 'synthesized'" (the comparison is for one collective)."""
     prefix, _ = write_set(tmp_path, [[comp(1, 1)]] * 8)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from infragraph.errors import InfraGraphError
-from infragraph.workload.llm import BYTES, Generator, LlmSpec, read_spec, summary
+from infragraph.workload.llm import BYTES, FP32, Generator, LlmSpec, read_spec, summary
 from infragraph.workload.trace import read_et_set
 
 GPT3 = dict(layers=96, hidden=12288, heads=96, seq=2048, vocab=51200, global_batch=1536, tp=8, pp=8, dp=16)
@@ -128,21 +128,43 @@ def test_expert_gradients_are_reduced_over_the_ranks_holding_the_same_experts(tm
     on the wrong group). Megatron-LM: experts / ep experts per rank, reduced over dp / ep ranks."""
     s, _, w = _traces(tmp_path, dp=4, ep=2, experts=8, top_k=2, zero=zero, global_batch=8)
     h, f, L = s.hidden, s.f, s.layers
-    dense = BYTES * (L * (4 * h * h + 8 * h) + s.vocab * h)  # one stage, first and last: the embedding
-    experts = BYTES * L * (8 // 2) * (2 * h * f + h + f)
+    dense = L * (4 * h * h + 8 * h) + s.vocab * h  # parameters of one stage, first and last: the embedding
+    experts = L * (8 // 2) * (2 * h * f + h + f)
     got = _dp_collectives(w, 1)  # DP index 1: expert shard 1, held by DP indices 1 and 3 too
     first = "dp_grad_ar" if zero == 0 else "dp_grad_rs"
-    assert got[first] == ("all-reduce" if zero == 0 else "reduce-scatter", dense, (0, 1, 2, 3))
-    assert got["edp" + first[2:]][1:] == (experts, (1, 3))
+    assert got[first] == ("all-reduce" if zero == 0 else "reduce-scatter", FP32 * dense, (0, 1, 2, 3))
+    assert got["edp" + first[2:]][1:] == (FP32 * experts, (1, 3))
     if zero:
-        assert got["dp_param_ag"][1] == dense // 4 and got["edp_param_ag"][1:] == (experts // 2, (1, 3))
+        assert got["dp_param_ag"][1] == BYTES * dense // 4 and got["edp_param_ag"][1:] == (BYTES * experts // 2, (1, 3))
 
 
 def test_expert_gradients_need_no_reduction_when_every_dp_rank_holds_other_experts(tmp_path):
     s, _, w = _traces(tmp_path, dp=4, ep=4, experts=8, zero=1, global_batch=8)
-    dense = BYTES * (s.layers * (4 * s.hidden ** 2 + 8 * s.hidden) + s.vocab * s.hidden)
-    assert _dp_collectives(w, 0) == {"dp_grad_rs": ("reduce-scatter", dense, (0, 1, 2, 3)),
-                                     "dp_param_ag": ("all-gather", dense // 4, (0, 1, 2, 3))}
+    dense = s.layers * (4 * s.hidden ** 2 + 8 * s.hidden) + s.vocab * s.hidden
+    assert _dp_collectives(w, 0) == {"dp_grad_rs": ("reduce-scatter", FP32 * dense, (0, 1, 2, 3)),
+                                     "dp_param_ag": ("all-gather", BYTES * dense // 4, (0, 1, 2, 3))}
+
+
+@pytest.mark.parametrize("bf16", [False, True])
+@pytest.mark.parametrize("zero", [0, 1, 3])
+def test_gradients_are_reduced_in_fp32_as_megatron_does_for_bf16(tmp_path, zero, bf16):
+    """Found by the review of 26 Nov 2026: gradients crossed the DP group in bf16 (2 B), which
+    Megatron-LM never does unless told to (--grad-reduce-in-bf16): for bf16 training its arguments.py
+    sets accumulate_allreduce_grads_in_fp32, so its DP all-reduce / reduce-scatter moves 4 B per
+    gradient; the updated parameters ZeRO gathers are bf16."""
+    s, _, w = _traces(tmp_path, tp=2, dp=2, zero=zero, grad_reduce_in_bf16=bf16)
+    per_rank = (s.layers * (12 * s.hidden ** 2 + 13 * s.hidden) + s.vocab * s.hidden) // 2  # dense, tp 2
+    grad = 2 if bf16 else 4
+    colls = [n for _, n in sorted(w.nodes[0].items()) if n.kind == "collective" and len(w.groups[n.group]) == 2
+             and w.groups[n.group] == (0, 2)]
+    reduced = sum(n.comm_size for n in colls if n.collective in ("all-reduce", "reduce-scatter"))
+    gathered = sum(n.comm_size for n in colls if n.collective == "all-gather")
+    if zero == 3:  # every layer's gradients once (no embedding: ZeRO 3 here shards the layers only)
+        assert reduced == pytest.approx(grad * s.layers * (12 * s.hidden ** 2 + 13 * s.hidden) // 2 * s.micro_batches,
+                                        rel=1e-6)
+    else:
+        assert reduced == pytest.approx(grad * per_rank, rel=1e-6)
+        assert gathered == (0 if zero == 0 else pytest.approx(2 * per_rank / 2, rel=1e-6))
 
 
 def test_zero3_gathers_a_moe_layer_from_its_two_groups(tmp_path):
