@@ -52,7 +52,7 @@ ADAM_BYTES = 3 * FP32 * 2 + BYTES
 # The unit of each float key, for its messages (an HBM bandwidth of '3.35 TB/s' is refused, not read).
 UNITS = {"peak_tflops": "TFLOP/s (1e12 FLOP/s)", "efficiency": "a fraction of peak",
          "hbm_gb_per_s": "GB/s (1e9 B/s)"}
-MAX_NODES = 2**31  # ET nodes in a step, all ranks (GPT-3 175B at micro-batch 1 on 1,024 GPUs: 14.5 M)
+MAX_NODES = 2**31  # ET nodes in a step, all ranks (GPT-3 175B at micro-batch 1 on 1,024 GPUs: 19.2 M)
 
 
 @dataclass(frozen=True)
