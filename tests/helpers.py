@@ -71,6 +71,14 @@ def one_diagnostic(call: Callable[..., object], *args: object, **kwargs: object)
     return d
 
 
+def error_text(call: Callable[..., object], *args: object) -> str:
+    """The rendered InfraGraphError `call(*args)` raises (file:line:col: error: ..., hints): what a
+    user reads, for tests that check the message and where it points."""
+    with pytest.raises(InfraGraphError) as e:
+        call(*args)
+    return str(e.value)
+
+
 def run_cli(capsys, *argv: str) -> tuple[int, str, str]:
     """(exit code, stdout, stderr) of `infragraph ARGV` run in-process. No input may make the
     command fail with a traceback or an internal error (exit 3), so either fails the test here,

@@ -286,9 +286,9 @@ class Replay:
             "messages": self.timer.messages, "tiers": tiers, "engine_runs": self.timer.engine_runs,
             "network": self.network,
         }
-        caveat = staggered_fair_caveat(self.opts.sim.model, out["collectives"])
-        if caveat:
-            out["caveats"] = [caveat]
+        caveats = [*self.timer.cautions.values(), staggered_fair_caveat(self.opts.sim.model, out["collectives"])]
+        if any(caveats):
+            out["caveats"] = [c for c in caveats if c]
         with_step_idle(out)
         if self.opts.keep_timeline:
             out["timeline"] = [self._timeline(r) for r in range(self.w.num_npus)]
