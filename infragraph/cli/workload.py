@@ -44,7 +44,9 @@ def run(args) -> int:
           f"{out['micro_batches']} micro-batches per step",
              f"step FLOPs {out['step_flops']:.4e} ({six_p_t} = {out['six_p_t']:.4e}); at "
           f"{spec.peak_tflops:g} TFLOP/s x {spec.efficiency:g} per GPU the compute alone takes "
-          f"{out['ideal_compute_s'] * 1e3:,.1f} ms"]
+          f"{out['ideal_compute_s'] * 1e3:,.1f} ms",
+             f"memory-bound operators (layer norms, softmax, dropouts, residuals, GeLU) at {spec.hbm_gb_per_s:g} GB/s "
+          f"of HBM: {out['memory_bound_s'] * 1e3:,.1f} ms per GPU, plus the optimizer step"]
     if not args.summary_only:
         lines.append(f"wrote {out['nodes']:,} nodes in {spec.world} traces {out['prefix']}.<rank>.et and "
                      f"{out['groups']} groups in {out['comm_group_file']}")

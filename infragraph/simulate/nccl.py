@@ -410,7 +410,13 @@ def engine_plan(g: FQG, bandwidth_gbps: np.ndarray, npu_nodes: np.ndarray, group
         bw = derated_bandwidth(g, bandwidth_gbps, npu_nodes, s, 1.0)
         notes.append("NCCL runs this as send/recv to every peer at once (direct); PXN (sending through the "
                      "NVLink peer on the destination's rail) follows the routing policy")
-        return EnginePlan(None, collective, size_bytes, ("direct",), (n,), 1, 1, 0.0, bw, tuple(notes))
+        # tuning.cc has no model for it, and NCCL mode's links carry no latency of their own
+        # (NCCL's latency of a call stands for theirs): the time is its bandwidth's alone.
+        latency = ("nccl-all-to-all-latency", "NCCL mode charges this all-to-all no latency (tuning.cc models none "
+                   "for send/recv, and NCCL mode's links carry none): its time is the bandwidth's only, "
+                   "optimistic where the messages are small")
+        return EnginePlan(None, collective, size_bytes, ("direct",), (n,), 1, 1, 0.0, bw, tuple(notes),
+                          cautions=(latency,))
     c = choose(collective, size_bytes, s, n)
     if c is None:
         raise ValueError(f"no NCCL algorithm for {collective}")  # every collective but send/recv has one
