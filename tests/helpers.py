@@ -5,11 +5,12 @@ from __future__ import annotations
 import os
 import textwrap
 from pathlib import Path
+from typing import Callable
 
 import pytest
 
 from infragraph.document import io
-from infragraph.errors import InfraGraphError
+from infragraph.errors import Diagnostic, InfraGraphError
 from infragraph.graph import FQG, expand
 
 
@@ -59,6 +60,23 @@ REPO = Path(__file__).resolve().parents[1]
 # A test's Dask LocalCluster: its scheduler's HTTP server (on even with the dashboard off) takes
 # any free port, not the fixed 8787 that another run on the machine may hold.
 NO_FIXED_PORT = {"dashboard_address": ":0"}
+
+
+def one_diagnostic(call: Callable[..., object], *args: object, **kwargs: object) -> Diagnostic:
+    """The single located diagnostic `call(*args, **kwargs)` raises as an InfraGraphError; fails the
+    test when it returns, raises something else, or reports more than one problem."""
+    with pytest.raises(InfraGraphError) as e:
+        call(*args, **kwargs)
+    (d,) = e.value.diagnostics
+    return d
+
+
+def error_text(call: Callable[..., object], *args: object) -> str:
+    """The rendered InfraGraphError `call(*args)` raises (file:line:col: error: ..., hints): what a
+    user reads, for tests that check the message and where it points."""
+    with pytest.raises(InfraGraphError) as e:
+        call(*args)
+    return str(e.value)
 
 
 def run_cli(capsys, *argv: str) -> tuple[int, str, str]:

@@ -21,7 +21,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "infragraph"
 # and earlier ones, never a later one. The document package is the format the front ends write and
 # expand reads, so it sits before them and imports no stage at all.
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("base", ("errors", "units", "paths", "limits", "output", "schemas", "uniques", "processes")),
+    ("base", ("errors", "units", "integers", "paths", "limits", "output", "schemas", "uniques", "processes")),
     ("document", ("document",)),
     ("front ends (source -> document)", ("lang", "importers", "blueprints")),
     ("expand", ("graph",)),

@@ -20,7 +20,7 @@ from .common import (about_failures, about_option, about_simulation_options, abo
                      at_least, emit, failure_spec, load_graph_with_progress, one_of, option_error, progress)
 from .sim_progress import SimProgress
 from .simulate_compare import run_compare, wants_comparison
-from .simulate_workload import add_arguments as add_workload_arguments, run_workload
+from .simulate_workload import add_arguments as add_workload_arguments, refuse_without_workload, run_workload
 
 
 
@@ -488,6 +488,7 @@ def _run(args) -> int:
     if args.workload:
         opts = options(args)
         return run_workload(args, opts, given, lambda npus: _check_against_graph(opts, npus))
+    refuse_without_workload(args)
     if wants_comparison(args.algorithm):  # ring,direct,synthesized: side by side (simulate_compare)
         return run_compare(args, parse_sizes(args.size),
                            lambda name: options(argparse.Namespace(**{**vars(args), "algorithm": name})),

@@ -26,19 +26,20 @@ def add_arguments(p) -> None:
                    help="replay a workload instead of one collective: a Chakra ET set (PREFIX.<rank>.et for every "
                         "NPU) or an ASTRA-sim text workload (.txt, converted by Chakra's converter)")
     w.add_argument("--comm-group", metavar="JSON", help="the ET set's communicator groups ({\"1\": [0, 1], ...})")
-    w.add_argument("--passes", type=int, default=1, help="text workload: training passes (default 1)")
+    w.add_argument("--passes", type=int, default=None, help="text workload: training passes (default 1)")
     w.add_argument("--text-update-times", action="store_true",
                    help="text workload (one-layer MICRO): wait the line's update time (ns) after the collective, as "
                         "ASTRA-sim's pre-Chakra workload layer did (the ASPLOS 2023 tutorial's 45,681 ns); Chakra's "
                         "converter and ASTRA-sim 518bd51 drop it")
     w.add_argument("--roofline", action="store_true",
                    help="time GPU compute nodes by roofline from num_ops/tensor_size (ASTRA-sim's roofline-enabled)")
-    w.add_argument("--peak-perf", default="900", metavar="TFLOPS",
+    w.add_argument("--peak-perf", default=None, metavar="TFLOPS",
                    help="roofline peak compute in TFLOP/s (1e12 FLOP/s; default 900, ASTRA-sim's example)")
     w.add_argument("--remote-mem-bw", default=None, metavar="GB/s",
                    help="memory load/store nodes: remote memory bandwidth in GB/s (1e9 B/s)")
-    w.add_argument("--remote-mem-latency", default="0", metavar="NS", help="memory load/store latency in ns")
-    w.add_argument("--network", choices=("shared", "alone"), default="shared",
+    w.add_argument("--remote-mem-latency", default=None, metavar="NS",
+                   help="memory load/store latency in ns (default 0)")
+    w.add_argument("--network", choices=("shared", "alone"), default=None,
                    help="the contention-aware models (fair, aware, astra-aware): collectives and messages in flight "
                         "at once share one network (shared, the default), or each is timed alone on the fabric, "
                         "as --model astra always is (alone: no contention between concurrent collectives)")
@@ -60,6 +61,20 @@ def _positive(text: str | None, option: str) -> float | None:
     return v
 
 
+WORKLOAD_ONLY = ("comm_group", "passes", "text_update_times", "roofline", "peak_perf", "remote_mem_bw",
+                 "remote_mem_latency", "network", "breakdown", "trace_ranks")
+
+
+def refuse_without_workload(args) -> None:
+    """The workload replay's options name what a replay does; without --workload they were ignored
+    in silence (`--breakdown b.png` wrote no picture)."""
+    for name in WORKLOAD_ONLY:
+        if getattr(args, name) not in (None, False):
+            option = "--" + name.replace("_", "-")
+            raise option_error(option, f"{option} is for a workload replay; give --workload PREFIX or FILE.txt, "
+                                       "or drop it")
+
+
 def _not_for_workload(args, given: list[str]) -> None:
     """--collective, --size, --root (given at all, even at their default) and --group are refused."""
     for option in given + (["--group"] if args.group else []):
@@ -77,6 +92,9 @@ def run_workload(args, sim_options, given: list[str], check_options: Callable[[i
     from ..workload.trace import read_et_set, read_text
 
     _not_for_workload(args, given)
+    args.passes = 1 if args.passes is None else args.passes
+    args.peak_perf = "900" if args.peak_perf is None else args.peak_perf
+    args.remote_mem_latency = "0" if args.remote_mem_latency is None else args.remote_mem_latency
     if args.passes < 1:
         raise option_error("--passes", f"bad --passes {args.passes}; expected a whole number >= 1")
     try:
@@ -86,11 +104,15 @@ def run_workload(args, sim_options, given: list[str], check_options: Callable[[i
     if not (math.isfinite(latency) and 0 <= latency < 2**63 and latency == int(latency)):
         raise option_error("--remote-mem-latency", f"bad --remote-mem-latency '{args.remote_mem_latency}'; "
                                                    "expected whole ns >= 0 (below 2^63)")
+    if args.network == "shared" and sim_options.model == "astra":  # it ran alone, saying 'network: alone'
+        raise option_error("--network", "--network shared: --model astra times every collective and message alone "
+                                        "(ASTRA-sim's congestion-unaware backend has no contention); --model "
+                                        "astra-aware shares one network")
     opts = ReplayOptions(sim=replace(sim_options, trace=False), roofline=args.roofline,
                          peak_perf_tflops=_positive(args.peak_perf, "--peak-perf"),
                          remote_mem_bw_gb_per_s=_positive(args.remote_mem_bw, "--remote-mem-bw"),
                          remote_mem_latency_ns=int(latency), keep_timeline=bool(args.trace or args.breakdown),
-                         shared_network=args.network == "shared")
+                         shared_network=args.network != "alone")
     trace_ranks = None
     if args.trace_ranks is not None:
         from ..simulate.spellings import parse_ranks as parse_group

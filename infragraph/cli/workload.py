@@ -4,7 +4,7 @@
     infragraph simulate FABRIC --workload out/gpt3/step --comm-group out/gpt3/step.json
 
 SPEC is a YAML mapping: layers, hidden, heads, seq, vocab, global_batch, micro_batch, tp, pp, dp,
-ep, experts, top_k, sequence_parallel, zero (3 = FSDP), schedule (1f1b), peak_tflops, efficiency,
+ep, experts, top_k, sequence_parallel, zero (3 = FSDP), grad_reduce_in_bf16, schedule (1f1b), peak_tflops, efficiency,
 hbm_gb_per_s (flat, or grouped under model/batch/parallel/moe/gpu). Formulas: docs/workloads.md.
 """
 
@@ -44,7 +44,9 @@ def run(args) -> int:
           f"{out['micro_batches']} micro-batches per step",
              f"step FLOPs {out['step_flops']:.4e} ({six_p_t} = {out['six_p_t']:.4e}); at "
           f"{spec.peak_tflops:g} TFLOP/s x {spec.efficiency:g} per GPU the compute alone takes "
-          f"{out['ideal_compute_s'] * 1e3:,.1f} ms"]
+          f"{out['ideal_compute_s'] * 1e3:,.1f} ms",
+             f"memory-bound operators (layer norms, softmax, dropouts, residuals, GeLU) at {spec.hbm_gb_per_s:g} GB/s "
+          f"of HBM: {out['memory_bound_s'] * 1e3:,.1f} ms per GPU, plus the optimizer step"]
     if not args.summary_only:
         lines.append(f"wrote {out['nodes']:,} nodes in {spec.world} traces {out['prefix']}.<rank>.et and "
                      f"{out['groups']} groups in {out['comm_group_file']}")

@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..integers import exact_integer, not_an_integer
+
 COLLECTIVES = ("all-gather", "reduce-scatter", "all-reduce")
 
 
@@ -45,8 +47,27 @@ def check_proof_size(ranks: int, chunks_per_rank: int, transfers: int) -> None:
                             "x chunks_per_rank transfers)")
 
 
+# What a transfer waits for (docs/collectives.md): "rank-steps", every receipt of its sender's
+# earlier steps; "chunks", only the sender's earlier receipts of the same chunk. One definition for
+# the JSON reader (schedule.py), the binary file's (schedule_file.py) and synthesize's option.
+DEPENDENCIES = ("rank-steps", "chunks")
+
+
+class ChunkSpace:
+    """The chunk count of a schedule, in objects (schedule.Schedule) or columns (ScheduleColumns):
+    one definition because chunk c belongs to rank c // chunks_per_rank in both, and every index
+    width and proof array is sized by it."""
+
+    ranks: int
+    chunks_per_rank: int
+
+    @property
+    def chunks(self) -> int:
+        return self.ranks * self.chunks_per_rank
+
+
 @dataclass(frozen=True, eq=False)
-class ScheduleColumns:
+class ScheduleColumns(ChunkSpace):
     """Transfers of step s are rows step_ptr[s] .. step_ptr[s + 1] of src, dst, chunk (unsigned
     ints) and reduce (bool: True reduces, False copies). Chunk c belongs to rank c // K."""
 
@@ -66,10 +87,6 @@ class ScheduleColumns:
     # names one) and the paths: node names between the two NPUs (schedule.py, "Paths").
     path: np.ndarray | None = None
     paths: tuple[tuple[str, ...], ...] = ()
-
-    @property
-    def chunks(self) -> int:
-        return self.ranks * self.chunks_per_rank
 
     @property
     def steps(self) -> int:
@@ -147,26 +164,16 @@ class ScheduleColumns:
                 None if self.path is None else np.asarray(self.path, dtype=np.int32), self.paths)
 
 
-# JSON Schema's "integer" is any number with a zero fractional part (JSON Schema core 2020-12,
-# 4.2.1): 1.0 and 1e3 are integers to the schema, so the reader takes them too. Above 2**53 every
-# double is integral and neighbouring integers share one, so a number written with a fraction or
-# an exponent there is not an exact integer and is refused (written as digits it is a Python int).
-EXACT_DOUBLE = 1 << 53
-
-
 def whole_number(value: object, where: str, low: int, high: int | None = None) -> int:
-    """An integer field's value as an int: an int, or a float with no fraction up to 2**53 in
-    magnitude (converted exactly); anything else (1.5, true, "1", NaN) is an error at `where`."""
-    if isinstance(value, float) and value.is_integer() and abs(value) <= EXACT_DOUBLE:
-        value = int(value)
-    if isinstance(value, bool) or not isinstance(value, int):
-        beyond = isinstance(value, float) and value.is_integer()
-        why = " (beyond 2**53 a number with a fraction or exponent is not exact; write its digits)" if beyond else ""
-        raise ScheduleError(f"{where}: expected an integer, found {value!r}{why}")
-    if value < low or (high is not None and value > high):
+    """An integer field's value as an int, by the rule every reader shares (`infragraph.integers`:
+    4.0 is 4; 1.5, true, "1", NaN are not integers), in low..high; else an error at `where`."""
+    number = exact_integer(value)
+    if number is None:
+        raise ScheduleError(f"{where}: {not_an_integer(value)}")
+    if number < low or (high is not None and number > high):
         wanted = f"an integer >= {low}" if high is None else f"{low}..{high}"
-        raise ScheduleError(f"{where}: expected {wanted}, found {value}")
-    return value
+        raise ScheduleError(f"{where}: expected {wanted}, found {number}")
+    return number
 
 
 def read_paths(raw: object, where: str) -> tuple[tuple[str, ...], ...]:

@@ -150,7 +150,7 @@ def from_dict(data: dict, annotations: dict | None = None) -> Infrastructure:
             [
                 Component(
                     c["name"],
-                    int(c["count"]),  # JSON Schema calls 2.0 an integer; the model wants an int
+                    int(c["count"]),  # validate_document made counts written 2.0 exact ints
                     c["choice"],
                     c.get("description", ""),
                     (c.get("custom") or {}).get("type"),

@@ -2,9 +2,12 @@
 
 JSON Schema validation of each record costs seconds per 100k records, so the schema checks the
 file's structure and its first `SCHEMA_SAMPLE` records, and every record is then checked field
-by field: the type of each field (exactly int or str: a float id would be truncated to another
-node, a string id coerced, a bool taken for 0/1), ranges (edge ends and links that exist,
-copies within their instance's count) and the links' numbers (finite; bandwidth > 0, latency >= 0).
+by field: the type of each field (a str, or an integer as the schema's "integer" means it:
+`infragraph.integers`, so 3.0 is node 3 while 3.5, "3" and true are errors: truncated, coerced or
+taken for 0/1 they would name another node), ranges (edge ends and links that exist, copies
+within their instance's count) and the links' numbers (finite; bandwidth > 0, latency >= 0).
+An integer written as an integral float is replaced in its record by the exact int, so that what
+reads the records next sees ints only.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import Diagnostic, InfraGraphError, Location
+from ..integers import exact_integer, not_an_integer
 from ..schemas import schema_errors
 from ..units import bandwidth_problem, latency_problem
 
@@ -24,16 +28,18 @@ MAX_REPORTED = 20
 NODE_FIELDS: dict[str, type] = {"name": str, "type": str, "instance": str, "instance_index": int, "device": str,
                                 "component": str, "component_index": int, "parent_device": str}
 EDGE_FIELDS: dict[str, type] = {"src": int, "dst": int, "link": int}
-_WORDS = {int: "an integer", str: "a string"}
+INSTANCE_FIELDS: dict[str, type] = {"name": str, "device": str, "count": int}
 
 
 def check_fqg_data(data: Any, filename: str) -> None:
-    """Raise InfraGraphError (file and record path) for anything `from_json_dict` must not read."""
+    """Raise InfraGraphError (file and record path) for anything `from_json_dict` must not read;
+    integral floats in integer fields become ints in their records."""
     diags = _schema(data)
     if not diags:
         nodes, node_diags = _columns(data["nodes"], NODE_FIELDS, "nodes")
         edges, edge_diags = _columns(data["edges"], EDGE_FIELDS, "edges")
-        diags = node_diags + edge_diags + _link_numbers(data["links"])
+        _, instance_diags = _columns(data["instances"], INSTANCE_FIELDS, "instances")
+        diags = node_diags + edge_diags + instance_diags + _link_numbers(data["links"])
     if not diags:
         diags = _ranges(data, nodes, edges)
     if diags:
@@ -50,7 +56,8 @@ def _schema(data: Any) -> list[Diagnostic]:
 
 def _columns(records: list, fields: dict[str, type], where: str) -> tuple[dict[str, list], list[Diagnostic]]:
     """Every record's fields as columns, each of exactly its type (one C-speed pass per column when
-    the records are clean; the first bad record is then found and named)."""
+    the records are clean; otherwise integral floats are made ints, and the first bad record is
+    found and named)."""
     bad_record = next((i for i, r in enumerate(records) if type(r) is not dict), None)
     if bad_record is not None:
         return {}, [Diagnostic(f"a record must be an object, got {records[bad_record]!r}",
@@ -63,12 +70,25 @@ def _columns(records: list, fields: dict[str, type], where: str) -> tuple[dict[s
         except KeyError:
             i = next(i for i, r in enumerate(records) if key not in r)
             return columns, out + [Diagnostic(f"record has no '{key}'", Location(path=f"{where}[{i}]"))]
-        if set(map(type, column)) <= {typ}:
+        if set(map(type, column)) <= {typ} or (typ is int and _integers(records, column, key)):
             continue
         i = next(i for i, v in enumerate(column) if type(v) is not typ)
-        out.append(Diagnostic(f"'{key}' must be {_WORDS[typ]}, got {column[i]!r}", Location(path=f"{where}[{i}].{key}"),
-                              "a float or string id would be read as a different node" if typ is int else None))
+        message = f"'{key}': {not_an_integer(column[i])}" if typ is int else f"'{key}' must be a string, got {column[i]!r}"
+        out.append(Diagnostic(message, Location(path=f"{where}[{i}].{key}"),
+                              "a fractional or string id would be read as a different node" if typ is int else None))
     return columns, out
+
+
+def _integers(records: list[dict], column: list, key: str) -> bool:
+    """Replace each integral float of `column` (and its record's `key`) by the exact int; False,
+    leaving the first value that is not an integer in place, when there is one."""
+    for i, value in enumerate(column):
+        if type(value) is not int:
+            number = exact_integer(value)
+            if number is None:
+                return False
+            column[i] = records[i][key] = number
+    return True
 
 
 def _link_numbers(links: list[dict]) -> list[Diagnostic]:

@@ -14,6 +14,7 @@ from typing import Any
 
 from ..document import tomlio
 from ..errors import Diagnostic, InfraGraphError, Location, did_you_mean, read_text
+from ..integers import exact_integer, not_an_integer
 from ..schemas import schema_errors
 from .model import LintOptions, Rule
 from .rules import RULES
@@ -87,6 +88,9 @@ def from_table(table: dict[str, Any], source: str, prefix: tuple = ()) -> LintCo
         return Location(source, path=f"{key}.{name}" if key else name)
 
     severity = {k.upper(): v for k, v in (table.get("severity") or {}).items()}
+    max_per_rule = exact_integer(table.get("max-findings-per-rule", 50))  # the schema's "integer": 3.0 is 3
+    if max_per_rule is None:
+        raise InfraGraphError(Diagnostic(not_an_integer(table["max-findings-per-rule"]), loc("max-findings-per-rule")))
     _checked_ids(list(severity), "severity", loc("severity"))
     return LintConfig(
         select=tuple(_checked_ids(table["select"], "select", loc("select"))) if "select" in table else None,
@@ -94,7 +98,7 @@ def from_table(table: dict[str, Any], source: str, prefix: tuple = ()) -> LintCo
         severity=severity,
         max_oversubscription=table.get("max-oversubscription"),
         target=table.get("for"),
-        max_per_rule=table.get("max-findings-per-rule", 50),
+        max_per_rule=max_per_rule,
         docs_url=table.get("docs-url"),
         source=source,
     )

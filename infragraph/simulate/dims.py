@@ -11,8 +11,8 @@ The annotation is used when it covers the process group (all NPUs); dimensions o
 dropped (`SW(*)` on one-GPU hosts). `--dims` overrides it.
 
 Which algorithm runs (`default_algorithm`, when none is asked for): on GPU servers (NPUs inside
-hosts that have NICs) `nccl`, NCCL's own choice (simulate.nccl), except for a point-to-point
-transfer, which has no algorithm to choose; on abstract fabrics (a torus of
+hosts that have NICs) `nccl`, NCCL's own choice (simulate.nccl; for a point-to-point transfer,
+which has no algorithm to choose, NCCL's send/recv at NCCL's per-link figures); on abstract fabrics (a torus of
 NPUs, an ASTRA-sim stack) ring, except all-to-all, which is direct (NCCL's send/recv all-to-all);
 the astra models keep ASTRA-sim's default, ring.
 
@@ -148,7 +148,7 @@ def default_algorithm(collective: str, model: str = "fair", in_servers: bool = F
     """The algorithm a run without --algorithm uses (see the module doc)."""
     if model.startswith("astra"):
         return "ring"
-    if in_servers and collective != "point-to-point":  # a single transfer: no algorithm to choose
+    if in_servers:  # a point-to-point transfer too: NCCL's send/recv, at NCCL's per-link figures
         return "nccl"
     return "direct" if collective == "all-to-all" else "ring"
 

@@ -79,7 +79,22 @@ PROTOCOL_EFFICIENCY = {"LL": 0.5, "LL128": 0.92, "Simple": 1.0}
 # stage), LL 512 KiB of which half is flags (32 KiB of data a step), LL128 120 elements x 640
 # threads x 8 B per step, 120/128 of it data. Payload bytes per pipeline stage and channel:
 STAGE_BYTES = {"LL": 32 << 10, "LL128": 120 * 640 * 8 * 120 // 128, "Simple": 2 << 20}
-MAX_ENGINE_CHUNKS = 16  # pipeline stages the engine runs (its cost grows with them)
+# collectives.h: a broadcast or reduce moves BROADCAST_CHUNKSTEPS = REDUCE_CHUNKSTEPS = 1 step per
+# pipeline stage (src/device/broadcast.h: each rank forwards a chunk as it arrives), so its chain
+# pipelines in steps: Simple 512 KiB a channel.
+CHAIN_STAGE_BYTES = {**STAGE_BYTES, "Simple": 512 << 10}
+MAX_ENGINE_CHUNKS = 16  # pipeline stages the engine runs across servers (its cost grows with them)
+# A broadcast/reduce chain's stages (one chunk per stage, NCCL's own count up to this): the chain
+# fills in (n - 2) stages, so fewer, larger chunks than NCCL's would inflate its time (16 chunks
+# made a 1 GiB broadcast on one DGX H100 +37 % slower than the chain of NCCL's 146 stages), and
+# at most about CHAIN_MESSAGES messages over the chain (chunks x ranks: the engine's cost).
+MAX_CHAIN_CHUNKS = 1024
+CHAIN_MESSAGES = 1 << 20
+# NVLink domains larger than an 8-GPU server (multi-node NVLink: GB200 NVL72, 72 GPUs) and an
+# all-reduce measured on a full GB200 NVL72 rack: `all_reduce_perf` busbw 681-724 GB/s at 1 GiB,
+# 835-847 GB/s at 4-8 GiB (coreweave/nccl-tests pull request 43; the algorithm is not stated).
+SERVER_GPUS = 8
+NVL72_MEASURED = "681-724 GB/s busbw at 1 GiB, 835-847 GB/s at 4-8 GiB (coreweave/nccl-tests pull request 43)"
 NET_OVERHEAD_US = 1.0  # tuning.cc getNetOverhead: x86 Intel host (x3 for Simple)
 
 
@@ -329,6 +344,12 @@ class EnginePlan:
     # Simple 1; NVLS: its efficiency), which `bandwidth_gbps` includes on top of NCCL's per-link
     # figures (`derated_bandwidth`); the workload's shared network charges it as bytes instead.
     payload_efficiency: float = 1.0
+    # The engine's own latency (the links' latencies and the endpoint delays) stands for the call's,
+    # in place of `latency_ns`: a point-to-point send, for which tuning.cc has no latency model.
+    engine_latency: bool = False
+    # (code, message) for each known way this run's time departs from what NCCL does: never silent,
+    # `simulate` lists them as warnings and a workload replay's report as cautions.
+    cautions: tuple[tuple[str, str], ...] = ()
 
 
 def contiguous(g_sid: np.ndarray, s: Servers) -> bool:
@@ -367,15 +388,35 @@ def engine_plan(g: FQG, bandwidth_gbps: np.ndarray, npu_nodes: np.ndarray, group
                 size_bytes: float, s: Servers) -> EnginePlan:
     """NCCL's choice for this call and the engine run reproducing it (module doc)."""
     n = len(group)
-    sid = server_of_npus(g, npu_nodes)[group]
+    every_sid = server_of_npus(g, npu_nodes)
+    sid = every_sid[group]
     two_level = s.nodes > 1 and s.ppn > 1 and contiguous(sid, s)
     dims = (s.ppn, s.nodes) if two_level else (n,)
     notes: list[str] = []
-    if collective in ("all-to-all", "point-to-point"):
+    if collective == "point-to-point":
+        # NCCL's send/recv: no algorithm or tuning.cc model (ncclTopoTuneModel tunes collectives
+        # only); src/graph/paths.cc (ncclTopoGetNchannels, ncclTopoComputeP2pChannelsPerPeer) gives
+        # a peer enough channels to fill its path (NVLink: 2 per NCCL NVLink bandwidth of the path;
+        # network: one per NIC, more up to P2P_PER_CHANNEL_NET_BW = 14 GB/s each), over the same
+        # transports and Simple FIFOs as a collective's. So the links run at NCCL's per-link figures,
+        # as for a collective; its latency is the engine's (the links' and the endpoint delays).
+        bw = derated_bandwidth(g, bandwidth_gbps, npu_nodes, s, 1.0)
+        notes.append("NCCL's send/recv: one message at NCCL's per-link figures (paths.cc gives a peer enough "
+                     "channels to fill its path), with the links' latencies and the endpoint delays (tuning.cc "
+                     "models no send/recv latency)")
+        return EnginePlan(None, collective, size_bytes, ("direct",), (n,), 1, 1, 0.0, bw, tuple(notes),
+                          engine_latency=True)
+    if collective == "all-to-all":
         bw = derated_bandwidth(g, bandwidth_gbps, npu_nodes, s, 1.0)
         notes.append("NCCL runs this as send/recv to every peer at once (direct); PXN (sending through the "
                      "NVLink peer on the destination's rail) follows the routing policy")
-        return EnginePlan(None, collective, size_bytes, ("direct",), (n,), 1, 1, 0.0, bw, tuple(notes))
+        # tuning.cc has no model for it, and NCCL mode's links carry no latency of their own
+        # (NCCL's latency of a call stands for theirs): the time is its bandwidth's alone.
+        latency = ("nccl-all-to-all-latency", "NCCL mode charges this all-to-all no latency (tuning.cc models none "
+                   "for send/recv, and NCCL mode's links carry none): its time is the bandwidth's only, "
+                   "optimistic where the messages are small")
+        return EnginePlan(None, collective, size_bytes, ("direct",), (n,), 1, 1, 0.0, bw, tuple(notes),
+                          cautions=(latency,))
     c = choose(collective, size_bytes, s, n)
     if c is None:
         raise ValueError(f"no NCCL algorithm for {collective}")  # every collective but send/recv has one
@@ -405,18 +446,41 @@ def engine_plan(g: FQG, bandwidth_gbps: np.ndarray, npu_nodes: np.ndarray, group
         if c.algorithm == "tree":
             notes.append("tree: simulated as its link loads with the per-server and per-rail rings (about 2 S/ppn "
                          "per GPU across servers either way), with NCCL's tree latency")
-    if len(dims) > 1 or collective in ("broadcast", "reduce"):
-        # NCCL pipelines its chunks through the ring and the chain; here chunks pipeline the
-        # intra-server and inter-server phases, and a broadcast/reduce chain, one stage at a time.
+    cautions: list[tuple[str, str]] = []
+    if collective in ("broadcast", "reduce"):
+        # NCCL's chain forwards each step-sized chunk as it arrives: one engine chunk per NCCL stage,
+        # so that the chain's fill, (n - 2) stages, is NCCL's.
+        stages = int(size_bytes // (CHAIN_STAGE_BYTES[c.protocol] * c.channels))
+        chunks = max(1, min(MAX_CHAIN_CHUNKS, max(MAX_ENGINE_CHUNKS, CHAIN_MESSAGES // n), stages))
+        if stages > chunks:
+            extra = (n - 2) * (1 / chunks - 1 / stages) * 100
+            cautions.append(("nccl-chain-chunks", f"the {collective} chain runs {chunks} engine chunks where NCCL "
+                             f"pipelines {stages} stages: its fill costs up to {extra:.2f} % more of the transfer "
+                             "than NCCL's"))
+        if s.nodes > 1 and s.ppn != 1:
+            cautions.append(("nccl-chain-one-rail", f"across servers the engine runs the {collective} chain between "
+                             "servers on the root's rail only (one NIC per server), where NCCL's "
+                             f"{c.channels} ring channels spread it over the servers' NICs: this time is "
+                             f"pessimistic where the NICs are the bottleneck (NCCL's own model: "
+                             f"{c.predicted_us / 1000:.3f} ms)"))
+    elif len(dims) > 1:
+        # NCCL pipelines its chunks through the ring; here chunks pipeline the intra-server and
+        # inter-server phases, one stage at a time.
         stage = STAGE_BYTES[c.protocol] * c.channels
         chunks = max(1, min(MAX_ENGINE_CHUNKS, int(size_bytes // stage)))
+    domain = int((every_sid == sid[0]).sum())  # GPUs in the first member's server (NVLink domain)
+    if s.nvswitch and domain > SERVER_GPUS and collective in ("all-reduce", "reduce-scatter", "all-gather"):
+        cautions.append(("nccl-mnnvl", f"the group's GPUs are in an NVLink domain of {domain} GPUs (multi-node "
+                         "NVLink, as GB200 NVL72): NCCL's NVLS on such a domain is not modelled or validated here "
+                         f"(this runs {c.algorithm}/{c.protocol}); an all-reduce measured on a full GB200 NVL72 "
+                         f"rack: {NVL72_MEASURED}"))
     bw = derated_bandwidth(g, bandwidth_gbps, npu_nodes, s, factor)
     notes.append(f"NCCL picks {c.algorithm}/{c.protocol} on {c.channels} channels (tuning.cc model: "
                  f"{c.predicted_us:.1f} us); link bandwidths derated to NCCL's per-link figures"
                  + ("" if factor == 1.0 else f" and x{factor} for the protocol")
                  + "; reductions are free (NCCL's bandwidths include them)")
     return EnginePlan(c, engine_collective, engine_size, algos, dims, chunks, 1,
-                      c.latency_us * 1000.0, bw, tuple(notes), factor)
+                      c.latency_us * 1000.0, bw, tuple(notes), factor, cautions=tuple(cautions))
 
 
 def bus_factor(collective: str, n: int) -> float:

@@ -420,7 +420,8 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
         raw["link_bytes"], raw["link_busy_ns"] = spread_bundles(planes, raw["link_bytes"], raw["link_busy_ns"])
     if plan is not None:
         _apply_nccl(raw, plan, opts, len(groups[0]))
-        opts = replace(opts, chunks=plan.chunks, active_chunks=plan.active_chunks, endpoint_delay_ns=0.0,
+        opts = replace(opts, chunks=plan.chunks, active_chunks=plan.active_chunks,
+                       endpoint_delay_ns=opts.endpoint_delay_ns if plan.engine_latency else 0.0,
                        optimization="localBWAware", local_mem_bw_gb_per_s=None)
     out = _result(p, replace(opts, algorithm=algorithm), groups, used, raw)
     out["algorithm_requested"] = list(opts.algorithm)
@@ -446,8 +447,12 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
             "candidates": [{"algorithm": a, "protocol": pr, "predicted_time_ns": t * 1000.0}
                            for a, pr, t in (c.candidates if c else ())],
             "engine_collective": plan.collective,
-            "notes": list(plan.notes) + _nccl_overrides(requested),
+            "notes": list(plan.notes) + _nccl_overrides(requested, plan.engine_latency),
+            "cautions": [message for _, message in plan.cautions],
         }
+        # What NCCL mode knowingly gets wrong or leaves out is said with every result (also
+        # without checks: a workload replay's runs report it as cautions, workload/timing.py).
+        out["warnings"].extend({"code": code, "message": message} for code, message in plan.cautions)
         if c is not None and c.algorithm == "nvls":  # in-switch reduction: above the NVLink bandwidth by design
             out["warnings"] = [w for w in out["warnings"] if w["code"] != "over-injection"]
             out["warnings"].append({"code": "in-switch-reduction", "message": (
@@ -604,10 +609,10 @@ def engine_call(p: PreparedGraph, opts: SimulationOptions) -> EngineCall:
     )
     if plan is not None:
         kwargs.update(collective=plan.collective, size_bytes=plan.size_bytes, chunks=plan.chunks,
-                      active_chunks=plan.active_chunks,
-                      endpoint_delay_ns=0.0, edge_bandwidth_gbps=plan.bandwidth_gbps,
-                      edge_latency_ns=np.zeros(len(p.arrays["edge_latency_ns"])),
+                      active_chunks=plan.active_chunks, edge_bandwidth_gbps=plan.bandwidth_gbps,
                       optimization="localBWAware", local_mem_bw_gb_per_s=None)
+        if not plan.engine_latency:  # NCCL's latency of the call stands for the links' and endpoints'
+            kwargs.update(endpoint_delay_ns=0.0, edge_latency_ns=np.zeros(len(p.arrays["edge_latency_ns"])))
     planes = None
     bandwidth = kwargs["edge_bandwidth_gbps"]
     named_paths = any(a[10] for entry in kwargs["schedules"] for a in entry)
@@ -676,13 +681,15 @@ def _schedule_arrays(p: PreparedGraph, opts: SimulationOptions, dims: Sequence[i
     return out
 
 
-def _nccl_overrides(opts: SimulationOptions) -> list[str]:
-    """NCCL mode sets chunking, delays and reductions itself: say which options it did not use."""
+def _nccl_overrides(opts: SimulationOptions, endpoint_delay_used: bool = False) -> list[str]:
+    """NCCL mode sets chunking, delays and reductions itself: say which options it did not use (a
+    send uses the endpoint delay: `EnginePlan.engine_latency`)."""
     d = SimulationOptions()
-    unused = [name for name, field_ in (("--chunks", "chunks"), ("--active-chunks", "active_chunks"),
-                                        ("--endpoint-delay", "endpoint_delay_ns"),
-                                        ("--local-mem-bw", "local_mem_bw_gb_per_s"), ("--optimization", "optimization"))
-              if getattr(opts, field_) not in (getattr(d, field_), None if field_ == "local_mem_bw_gb_per_s" else 0)]
+    fields = (("--chunks", "chunks"), ("--active-chunks", "active_chunks"), ("--endpoint-delay", "endpoint_delay_ns"),
+              ("--local-mem-bw", "local_mem_bw_gb_per_s"), ("--optimization", "optimization"))
+    unused = [name for name, field_ in fields
+              if not (endpoint_delay_used and field_ == "endpoint_delay_ns")
+              and getattr(opts, field_) not in (getattr(d, field_), None if field_ == "local_mem_bw_gb_per_s" else 0)]
     return [f"NCCL mode sets these itself and did not use {', '.join(unused)}"] if unused else []
 
 

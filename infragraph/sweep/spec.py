@@ -23,6 +23,7 @@ from ..document import tomlio
 from ..document.io import YamlSourceMap
 from ..document.reader import parse_text
 from ..errors import Diagnostic, InfraGraphError, Location, SourceMap, did_you_mean, found_line, read_text
+from ..integers import exact_integer, not_an_integer
 from ..schemas import schema_errors
 from ..sources import DOCUMENT_SUFFIXES
 from ..units import UnitError, parse_size_bytes
@@ -286,7 +287,9 @@ def _range(name: str, r: dict, where: str, fail) -> list[Any]:
         count = math.floor(math.log(hi / lo) / math.log(r["factor"]) + 1e-9) + 1
         values = [lo * r["factor"] ** i for i in range(min(count, MAX_AXIS_VALUES + 1))]
     elif mode == "count":
-        n = r["count"]
+        n = exact_integer(r["count"])  # the schema's "integer": 3.0 is 3
+        if n is None:
+            raise fail(f"{where}.count", not_an_integer(r["count"]))
         values = [lo + (hi - lo) * i / (n - 1) for i in range(min(n, MAX_AXIS_VALUES + 1))]
     else:
         step = r.get("step", 1)

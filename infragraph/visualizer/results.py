@@ -17,6 +17,7 @@ import numpy as np
 
 from ..errors import Diagnostic, InfraGraphError, Location
 from ..graph.fqg import FQG
+from ..integers import exact_integer
 
 
 def _fail(path: str, where: str, message: str, hint: str | None = None) -> InfraGraphError:
@@ -56,10 +57,10 @@ def link_utilization(g: FQG, path: str | Path, warn: Callable[[Diagnostic], None
         p = f"{where}links[{i}]"
         if not isinstance(item, dict):
             raise _fail(str(path), p, "expected an object with 'edge' and 'utilization'")
-        e, u = item.get("edge"), item.get("utilization")
-        if not isinstance(e, int) or not 0 <= e < g.num_edges:
-            raise _fail(str(path), f"{p}.edge", f"edge {e!r} is not an edge of '{g.name}' (0..{g.num_edges - 1})",
-                        "the results must come from the same graph file")
+        e, u = exact_integer(item.get("edge")), item.get("utilization")  # the schema's "integer": 3.0 is 3
+        if e is None or not 0 <= e < g.num_edges:
+            raise _fail(str(path), f"{p}.edge", f"edge {item.get('edge')!r} is not an edge of '{g.name}' "
+                        f"(0..{g.num_edges - 1})", "the results must come from the same graph file")
         if not _number(u) or u < 0:
             raise _fail(str(path), f"{p}.utilization", f"utilization must be a number ≥ 0, got {u!r}")
         util[e] = u if np.isnan(util[e]) else max(util[e], u)

@@ -14,6 +14,12 @@ parameters; ZeRO 3 / FSDP gathers each layer's parameters before its forward and
 reduce-scatters its gradients after its backward); MoE: an all-to-all of the routed tokens before
 and after the experts, forward and backward. Elements are 2 bytes (bf16).
 
+HBM: the memory-bound operators of a layer (layer norms, softmax, dropouts, residual adds, GeLU) and
+the optimizer step run as compute nodes of their own, timed bytes / HBM bandwidth; their byte
+counts are the reads and writes of the tensors in Korthikanti et al.'s activation inventory
+("Reducing Activation Recomputation in Large Transformer Models", MLSys 2023, section 4: 34sbh +
+5as^2b bytes per layer), with its tensor- and sequence-parallel split (docs/workloads.md, "HBM").
+
 Ranks: rank = tp_index + TP * (dp_index + DP * pp_index): TP inside the server first, then DP, then
 PP (Megatron's default order). Expert parallelism splits each DP group into DP/EP groups of EP
 consecutive members.
@@ -33,8 +39,20 @@ from ..document.reader import parse_text
 from ..errors import Diagnostic, InfraGraphError, Location, error
 from .chakra import MAX_I64, et_bytes, located, make_node
 
-BYTES = 2  # bf16
-MAX_NODES = 2**31  # ET nodes in a step, all ranks (GPT-3 175B at micro-batch 1 on 1,024 GPUs: 14.5 M)
+BYTES = 2  # bf16: weights, activations and the parameters ZeRO gathers
+# Gradients reduced across data-parallel ranks: fp32 unless the spec says grad_reduce_in_bf16, as
+# Megatron-LM does for bf16 training (megatron/training/arguments.py: bf16 sets
+# accumulate_allreduce_grads_in_fp32 unless --grad-reduce-in-bf16).
+FP32 = 4
+MASK = 1  # a dropout mask element (Megatron-LM / PyTorch: one byte per element)
+# The optimizer step per parameter it updates (Megatron-LM's mixed-precision Adam): read the fp32
+# master weight and the two fp32 moments and write them back (3 x 4 B each way), write the bf16
+# copy the next step computes with (2 B), and read the main gradient (4 B fp32, 2 B in bf16).
+ADAM_BYTES = 3 * FP32 * 2 + BYTES
+# The unit of each float key, for its messages (an HBM bandwidth of '3.35 TB/s' is refused, not read).
+UNITS = {"peak_tflops": "TFLOP/s (1e12 FLOP/s)", "efficiency": "a fraction of peak",
+         "hbm_gb_per_s": "GB/s (1e9 B/s)"}
+MAX_NODES = 2**31  # ET nodes in a step, all ranks (GPT-3 175B at micro-batch 1 on 1,024 GPUs: 19.2 M)
 
 
 @dataclass(frozen=True)
@@ -57,6 +75,7 @@ class LlmSpec:
     top_k: int = 1
     sequence_parallel: bool = False
     zero: int = 0  # 0..3; FSDP is zero 3
+    grad_reduce_in_bf16: bool = False  # Megatron-LM's --grad-reduce-in-bf16 (default: fp32)
     schedule: str = "1f1b"
     peak_tflops: float = 989.0  # H100 SXM dense bf16
     efficiency: float = 0.5
@@ -69,7 +88,8 @@ class LlmSpec:
                 raise error(f"workload spec: '{f.name}' is {v!r}; expected a whole number >= "
                             f"{0 if f.name in ('ffn', 'experts', 'zero') else 1}")
             if f.type == "float" and (not isinstance(v, (int, float)) or isinstance(v, bool) or not math.isfinite(v) or v <= 0):
-                raise error(f"workload spec: '{f.name}' is {v!r}; expected a finite number > 0")
+                raise error(f"workload spec: '{f.name}' is {v!r}; expected a finite number > 0, in "
+                            f"{UNITS[f.name]}")
             if f.type == "bool" and not isinstance(v, bool):  # 'yes please' would count as true
                 raise error(f"workload spec: '{f.name}' is {v!r}; expected true or false")
         checks = [
@@ -93,9 +113,10 @@ class LlmSpec:
         for ok, message in checks:
             if not ok:
                 raise error(f"workload spec: {message}")
-        # At most 8 nodes per layer, phase and micro-batch (compute, TP, MoE, ZeRO-3 collectives):
-        # a step beyond MAX_NODES would run for hours and exhaust memory before writing a file.
-        nodes = self.world * (self.micro_batches * (self.layers // self.pp) * 2 * 8 + 16)
+        # About 10 nodes per layer, phase and micro-batch (matmuls, memory-bound operators, TP, MoE,
+        # ZeRO-3 collectives): a step beyond MAX_NODES would run for hours and exhaust memory before
+        # writing a file.
+        nodes = self.world * (self.micro_batches * (self.layers // self.pp) * 2 * 10 + 16)
         if nodes > MAX_NODES:
             raise error(f"workload spec: global_batch {self.global_batch} over micro_batch {self.micro_batch} x dp "
                         f"{self.dp} is {self.micro_batches:,} micro-batches, which with {self.layers // self.pp} layers "
@@ -119,6 +140,11 @@ class LlmSpec:
         return self.ffn or 4 * self.hidden
 
     @property
+    def grad_bytes(self) -> int:
+        """Bytes per gradient element in the data-parallel reductions (FP32 above)."""
+        return BYTES if self.grad_reduce_in_bf16 else FP32
+
+    @property
     def world(self) -> int:
         return self.tp * self.pp * self.dp
 
@@ -138,6 +164,37 @@ class LlmSpec:
         """Dense MLP, or the routed experts: each token through top_k experts."""
         b, s, h = self.micro_batch, self.seq, self.hidden
         return 4 * b * s * h * self.f * (self.top_k if self.experts else 1)
+
+    def hbm_bytes(self, block: str, phase: str) -> int:
+        """One TP rank's HBM traffic, in bytes, of a layer block's memory-bound operators for one
+        micro-batch (docs/workloads.md, "HBM"). Each operator reads its inputs and writes its output
+        once (2 B per bf16 element, 1 B per dropout-mask element). Forward, per element: layer norm
+        4 (read x, write y), dropout 5 (read, write, mask), residual add 6 (two reads, a write),
+        softmax 4, GeLU 4; backward: layer norm 6 and softmax 6 and GeLU 6 (read the saved input or
+        output and the gradient, write the gradient), dropout 5 (gradient, mask, gradient), residual
+        6 (sum of two gradients). Tensors of b*s*h elements (layer norm, dropout, residual) are
+        replicated on every TP rank, or split over them with sequence parallelism; the a*s^2*b
+        attention scores (softmax, attention dropout) and the b*s*f GeLU elements split over TP,
+        Korthikanti et al.'s rule."""
+        b, s, h, t = self.micro_batch, self.seq, self.hidden, self.tp
+        rows = b * s * h // t if self.sequence_parallel else b * s * h
+        fwd = phase == "fwd"
+        # each block has one layer norm, one dropout and one residual add on b*s*h elements
+        shared = ((2 if fwd else 3) * BYTES + (2 * BYTES + MASK) + 3 * BYTES) * rows
+        if block == "attn":
+            scores = self.heads * s * s * b // t
+            # softmax (read + write, or 3 tensors backward) and the attention dropout
+            return shared + (2 if fwd else 3) * BYTES * scores + (2 * BYTES + MASK) * scores
+        gelu = b * s * self.f * (self.top_k if self.experts else 1) // t
+        return shared + (2 if fwd else 3) * BYTES * gelu
+
+    def layer_hbm_bytes(self) -> int:
+        """One TP rank's memory-bound bytes for one layer and micro-batch, forward and backward."""
+        return sum(self.hbm_bytes(block, phase) for block in ("attn", "mlp") for phase in ("fwd", "bwd"))
+
+    def optimizer_bytes_per_param(self) -> int:
+        """HBM bytes of the optimizer step per parameter it updates (ADAM_BYTES plus the gradient)."""
+        return ADAM_BYTES + self.grad_bytes
 
     def logit_flops(self) -> int:
         return 2 * self.micro_batch * self.seq * self.hidden * self.vocab
@@ -205,6 +262,14 @@ class Generator:
         return r.add(name, "compute", deps, ctrl, duration_us=max(1, round(seconds * 1e6)),
                      num_ops=int(flops), tensor_size=max(1, int(bytes_)))
 
+    def memory_bound(self, r: _Rank, name: str, bytes_: int, deps=()) -> int:
+        """A memory-bound node: bytes / HBM bandwidth, rounded to whole us (at least 1). num_ops is 1:
+        its few FLOPs per element are not counted in the step's FLOPs, and with it ASTRA-sim's roofline
+        (num_ops / min(bw x num_ops / tensor_size, peak)) gives tensor_size / bw too."""
+        seconds = bytes_ / (self.s.hbm_gb_per_s * 1e9)
+        return r.add(name, "compute", deps, (), duration_us=max(1, round(seconds * 1e6)), num_ops=1,
+                     tensor_size=max(1, int(bytes_)))
+
     def collective(self, r: _Rank, name: str, kind: str, size: float, group: int | None, deps=()) -> int | None:
         if group is None or size <= 0:
             return deps[0] if deps else None
@@ -265,15 +330,14 @@ class Generator:
                 c = self.compute(r, f"{tag}_{block}", mult * flops / s.tp,
                                  BYTES * (weights / s.tp * (s.top_k if moe else 1)) + 4 * act / s.tp,
                                  (dep,), (ctrl if k == 0 else last_c,))
-                last_c = c
-                dep = c
+                dep = last_c = self.memory_bound(r, f"{tag}_{block}_mem", s.hbm_bytes(block, phase), (c,))
                 if moe:
                     dep = self.collective(r, f"{tag}_combine", "all-to-all", act * s.top_k / s.tp, ep_group, (dep,))
                 dep = tp_comm(f"{tag}_{block}", dep) if tp_group else dep
             if s.zero == 3 and phase == "bwd":
                 for group, params, what in shards:
                     dep = self.collective(r, f"{tag}_zero3_{what}_rs".replace("_dp_", "_"), "reduce-scatter",
-                                          BYTES * params, group, (dep,))
+                                          s.grad_bytes * params, group, (dep,))
             return dep, last_c
 
         pp_bytes = act / s.tp if s.sequence_parallel else act
@@ -313,21 +377,25 @@ class Generator:
                     dep = r.add(f"mb{j}_bwd_send", "send", (dep,), comm_src=me, comm_dst=s.rank(t, d, p - 1),
                                 comm_size=int(pp_bytes), comm_tag=1)
                 last_any.append(dep)
-        if s.zero < 3:
-            deps = tuple(last_any)
-            for group, params, what in shards:
-                if group is None:
-                    continue
-                stage_params = layers * params + (s.vocab * h // s.tp if what == "dp" and (first or last) else 0)
-                grads = BYTES * stage_params
-                if s.zero == 0:
-                    r.add(f"{what}_grad_ar", "collective", deps, comm_type="all-reduce", comm_size=int(grads),
-                          pg_name=str(group))
-                else:
-                    x = r.add(f"{what}_grad_rs", "collective", deps, comm_type="reduce-scatter", comm_size=int(grads),
-                              pg_name=str(group))
-                    r.add(f"{what}_param_ag", "collective", (x,), comm_type="all-gather",
-                          comm_size=max(1, int(grads / len(self.groups[group]))), pg_name=str(group))
+        # The DP reductions (ZeRO 0-2) and the optimizer step of each shard: after the reduction (ZeRO
+        # 1/2: of this rank's 1 / width of the parameters, before gathering them; ZeRO 3: after the last
+        # backward, its layers' reduce-scatters done), one after the other on the GPU.
+        deps = tuple(last_any)
+        for group, params, what in shards:
+            stage_params = layers * params + (s.vocab * h // s.tp if what == "dp" and (first or last) else 0)
+            width = len(self.groups[group]) if group is not None and s.zero else 1
+            after = deps
+            if group is not None and s.zero == 0:
+                after = (r.add(f"{what}_grad_ar", "collective", deps, comm_type="all-reduce",
+                               comm_size=int(s.grad_bytes * stage_params), pg_name=str(group)),)
+            elif group is not None and s.zero < 3:
+                after = (r.add(f"{what}_grad_rs", "collective", deps, comm_type="reduce-scatter",
+                               comm_size=int(s.grad_bytes * stage_params), pg_name=str(group)),)
+            opt = self.memory_bound(r, f"{what}_optimizer", s.optimizer_bytes_per_param() * stage_params // width,
+                                    after)
+            if group is not None and s.zero in (1, 2):
+                r.add(f"{what}_param_ag", "collective", (opt,), comm_type="all-gather",
+                      comm_size=max(1, int(BYTES * stage_params / width)), pg_name=str(group))
         return r.nodes
 
     def write(self, prefix: str | Path) -> dict[str, Any]:
@@ -351,7 +419,9 @@ def summary(s: LlmSpec) -> dict[str, Any]:
     return {"ranks": s.world, "params": s.params(), "active_params": s.active_params(), "tokens_per_step": s.tokens(),
             "step_flops": s.step_flops(), "micro_batches": s.micro_batches,
             "six_p_t": 6 * s.active_params() * s.tokens(),  # a MoE token goes through top_k experts, not all
-            "ideal_compute_s": s.step_flops() / s.world / (s.peak_tflops * 1e12 * s.efficiency)}
+            "ideal_compute_s": s.step_flops() / s.world / (s.peak_tflops * 1e12 * s.efficiency),
+            # every GPU's layers' memory-bound operators over the step at hbm_gb_per_s (the optimizer step aside)
+            "memory_bound_s": s.layer_hbm_bytes() * (s.layers // s.pp) * s.micro_batches / (s.hbm_gb_per_s * 1e9)}
 
 
 SPEC_KEYS = {f.name for f in fields(LlmSpec)}

@@ -108,6 +108,8 @@ class SharedNetwork:
                 self.reason = f"{what} changes the fabric's links"
                 return False
             efficiency, latency = (call.plan.payload_efficiency, call.plan.latency_ns) if nccl else (1.0, 0.0)
+            for _, message in call.plan.cautions if nccl else ():
+                timer.note_caution(COLLECTIVE_TYPES[ctype], message)
             self.shapes.append(_shape(call.kwargs, efficiency, latency))
         astra = timer.sim.model.startswith("astra")
         # Sends: one raw message each, or, where the engine would cut it into --chunks pieces

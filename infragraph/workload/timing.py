@@ -69,6 +69,9 @@ class CollectiveTimer:
         self.tier_names: dict[str, int] = {}  # tier -> its index in `tier_vector`
         self._messages: dict[tuple, tuple[float, list[float]]] = {}  # (image, size) -> (engine ns, tier bytes)
         self._images: dict[tuple[int, ...], tuple[int, ...] | None] = {}
+        # What NCCL mode knowingly gets wrong or leaves out for some collective of the step (its
+        # plan's cautions, simulate.nccl.EnginePlan), once each: the report's cautions.
+        self.cautions: dict[str, str] = {}
 
     def image(self, members: tuple[int, ...]) -> tuple[int, ...]:
         """The group whose run answers for `members` (member i for member i): its canonical image
@@ -147,8 +150,15 @@ class CollectiveTimer:
         if key not in self.engine_cache:
             sim = replace(self.collective_options(collective, members, size, root),
                           member_start_ns=(starts,) if starts else ())
-            self.engine_cache[key] = simulate(self.p, sim)
+            r = self.engine_cache[key] = simulate(self.p, sim)
+            for message in r.get("nccl", {}).get("cautions", ()):
+                self.note_caution(collective, message)
         return self.engine_cache[key]
+
+    def note_caution(self, collective: str, message: str) -> None:
+        """A caution of NCCL mode's plan for a `collective` of the step (simulate.nccl.EnginePlan),
+        kept once for the report."""
+        self.cautions.setdefault(message, f"{collective}: {message}")
 
     def collective_options(self, collective: str, members: tuple[int, ...], size: int, root: int = 0) -> SimulationOptions:
         """The collective engine's options for one collective of the workload on `members` (alone,
@@ -174,11 +184,12 @@ class CollectiveTimer:
         return sim
 
     def _nccl_lays_out(self, collective: str, members: tuple[int, ...]) -> bool:
-        """Whether NCCL mode times this collective (simulate.run.engine_call decides the same way):
-        our own models, the algorithm left to the default (or auto, or nccl), no --dims, and the
-        group's GPUs in servers."""
+        """Whether NCCL mode times this collective or send (simulate.run.engine_call decides the same
+        way): our own models, the algorithm left to the default (or auto, or nccl), no --dims, and the
+        group's GPUs in servers. A send then runs as NCCL's send/recv, at NCCL's per-link figures, as
+        on the shared network (shared.py)."""
         sim = self.sim
-        if sim.model.startswith("astra") or sim.dims is not None or collective == "point-to-point":
+        if sim.model.startswith("astra") or sim.dims is not None:
             return False
         algorithm = (sim.algorithm,) if isinstance(sim.algorithm, str) else tuple(sim.algorithm)
         if algorithm not in (("default",), ("auto",), ("nccl",)):

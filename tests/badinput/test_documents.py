@@ -235,6 +235,9 @@ JSON_CASES = [
      "error: duplicate key 'count'", '"count": 5'),
     ("json-count-fraction", json_text(_set("instances", 0, "count", 1.5)),
      "instances[0].count: error: 1.5 is not of type 'integer'", "1.5"),
+    # an integer to the schema (no fraction) but no exact one: was int(1e300), then the size limit
+    ("json-count-inexact", json_text(lambda d: None).replace('"count": 4', '"count": 1e300', 1),
+     "error: expected an integer, found 1e+300 (beyond 2**53", "1e300"),
     ("json-trailing-comma", '{"name": "a",}', "error: invalid JSON: Expecting property name enclosed in double quotes",
      "}"),
     ("json-depth-200", '{"name": "x", "description": ' + "[" * 200 + "]" * 200 + "}",

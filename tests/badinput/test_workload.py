@@ -133,6 +133,14 @@ SPEC = "layers: 4\nhidden: 1024\nheads: 16\nseq: 512\nvocab: 32000\nglobal_batch
     (("layers: 4", "layers: nan"), ":1:9: layers:", "'layers' is 'nan'; expected a whole number >= 1"),
     (("hidden: 1024", "hidden: 1024 GB"), ":2:9: hidden:", "'hidden' is '1024 GB'; expected a whole number >= 1"),
     (("dp: 2", "dp: 2\nefficiency: 1.5"), ":10:13: efficiency:", "efficiency 1.5; expected a fraction of peak"),
+    # issue 20.4: the HBM bandwidth now times the memory-bound operators; each bad value at its key, with its unit
+    (("dp: 2", "dp: 2\nhbm_gb_per_s: 0"), ":10:15: hbm_gb_per_s:",
+     "'hbm_gb_per_s' is 0; expected a finite number > 0, in GB/s (1e9 B/s)"),
+    (("dp: 2", "dp: 2\nhbm_gb_per_s: -3350"), ":10:15: hbm_gb_per_s:", "'hbm_gb_per_s' is -3350; expected a finite"),
+    (("dp: 2", "dp: 2\nhbm_gb_per_s: .nan"), ":10:15: hbm_gb_per_s:", "'hbm_gb_per_s' is nan; expected a finite"),
+    (("dp: 2", "dp: 2\ngpu:\n  hbm_gb_per_s: 3.35 TB/s"), ":11:17: gpu.hbm_gb_per_s:",
+     "'hbm_gb_per_s' is '3.35 TB/s'; expected a finite number > 0, in GB/s (1e9 B/s)"),
+    (("dp: 2", "dp: 2\npeak_tflops: .inf"), ":10:14: peak_tflops:", "'peak_tflops' is inf; expected a finite number > 0, in TFLOP/s"),
     # was accepted: a string counted as true
     (("dp: 2", "dp: 2\nsequence_parallel: yes please"), ":10:20: sequence_parallel:",
      "'sequence_parallel' is 'yes please'; expected true or false"),
@@ -140,7 +148,7 @@ SPEC = "layers: 4\nhidden: 1024\nheads: 16\nseq: 512\nvocab: 32000\nglobal_batch
     (("seq: 512", "seq: 99999999999"), ":4:6: seq:", "one compute node's FLOPs (seq 99999999999, hidden 1024"),
     # ran for hours building 4e14 micro-batches
     (("global_batch: 8", "global_batch: 800000000000000"), ":6:15: global_batch:",
-     "is 400,000,000,000,000 micro-batches, which with 2 layers per stage on 8 ranks is up to 1.02e+17 ET nodes"),
+     "is 400,000,000,000,000 micro-batches, which with 2 layers per stage on 8 ranks is up to 1.28e+17 ET nodes"),
 ])
 def test_bad_workload_spec_values_are_located_at_their_key(tmp_path, capsys, change, where, message):
     spec = tmp_path / "ws.yaml"
@@ -175,6 +183,22 @@ def test_a_duplicated_or_misshapen_spec_key_is_located(tmp_path, capsys, text, w
     code, out = cli(capsys, "workload", spec, "-o", tmp_path / "out" / "step")
     assert code == 1 and out.startswith(f"{spec}{where} error: {message}"), out
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("argv", [["--breakdown", "b.png"], ["--network", "alone"], ["--roofline"],
+                                  ["--peak-perf", "989"], ["--comm-group", "g.json"], ["--passes", "1"],
+                                  ["--remote-mem-latency", "0"], ["--trace-ranks", "0"]])
+def test_workload_options_without_a_workload_are_refused(tmp_path, capsys, argv):
+    """Found by the review of 26 Nov 2026: they were ignored in silence (--breakdown wrote no picture)."""
+    code, out = cli(capsys, "simulate", RING, "--size", "1KiB", *argv)
+    assert code == 1 and out.startswith(f"{argv[0]}: error: {argv[0]} is for a workload replay"), out
+
+
+def test_a_shared_network_under_astra_is_refused(tmp_path, capsys):
+    """It ran every collective alone and said 'network: alone' after being asked for a shared one."""
+    prefix, _ = write_set(tmp_path, [[comp(1, 1)]] * 8)
+    code, out = cli(capsys, "simulate", RING, "--workload", prefix, "--model", "astra", "--network", "shared")
+    assert code == 1 and out.startswith("--network: error: --network shared: --model astra times every"), out
 
 
 def test_a_comparison_with_synthesized_is_refused_for_a_workload(tmp_path, capsys):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from infragraph.document.endpoints import Segment, parse_path, select
-from infragraph.errors import InfraGraphError
+from tests.helpers import one_diagnostic
 
 WHERE = "edges[3].ep1.component"
 
@@ -22,9 +22,7 @@ def test_a_path_splits_into_segments_with_their_selectors():
     ("cx5[0]..port", "empty segment in endpoint 'cx5[0]..port'; expected 'name[slice]' between dots"),
 ])
 def test_an_empty_path_or_segment_is_located(text, message):
-    with pytest.raises(InfraGraphError) as e:
-        parse_path(text, WHERE)
-    (d,) = e.value.diagnostics
+    d = one_diagnostic(parse_path, text, WHERE)
     assert d.message == message and d.location.path == WHERE
 
 
@@ -51,7 +49,5 @@ def test_selections(selector, chosen):
     ("a:2", "bad slice '[a:2]' on 'port'; expected start:stop or start:stop:step"),
 ])
 def test_selections_python_would_truncate_or_refuse_are_located_errors(selector, message):
-    with pytest.raises(InfraGraphError) as e:
-        select(Segment("port", selector), 4, WHERE)
-    (d,) = e.value.diagnostics
+    d = one_diagnostic(select, Segment("port", selector), 4, WHERE)
     assert d.message == message and d.location.path == WHERE

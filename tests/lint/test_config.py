@@ -70,3 +70,20 @@ def test_command_line_overrides():
         LintConfig().with_overrides(select=["XX1"])
     with pytest.raises(InfraGraphError, match="must be positive"):
         LintConfig().with_overrides(max_oversubscription=0.0)
+
+
+@pytest.mark.parametrize("text, outcome", [
+    ("3", 3), ("3.0", 3), ("3e0", 3), ("3.5", "3.5 is not of type 'integer'"), ('"3"', "'3' is not of type 'integer'"),
+    ("1e300", "expected an integer, found 1e+300 (beyond 2**53"),
+])
+def test_max_findings_is_an_integer_as_the_schema_says(tmp_path, text, outcome):
+    """The schema's "integer" takes 3.0 (TOML's float with no fraction); the reader takes it as the int 3."""
+    (tmp_path / ".infragraph-lint.toml").write_text(f"max-findings-per-rule = {text}\n")
+    if isinstance(outcome, int):
+        cfg = discover_config(tmp_path)
+        assert cfg.max_per_rule == outcome and type(cfg.max_per_rule) is int
+    else:
+        with pytest.raises(InfraGraphError) as info:
+            discover_config(tmp_path)
+        [d] = info.value.diagnostics
+        assert outcome in d.message and d.location.path == "max-findings-per-rule", str(info.value)

@@ -30,17 +30,19 @@ def clos_file(clos, tmp_path_factory):
 
 
 def test_clos_with_one_spine_down_by_hand(clos):
-    """Hosts 0, 1 on leaf 0 each send 1 MiB to hosts 2, 3 on leaf 1 (fair sharing). Healthy, ECMP puts
-    the two flows on different spines: each runs at 400 Gbit/s, time = L + S/B. With spine 1 down both
-    share leaf 0's one surviving uplink at 200 Gbit/s each: time = L + 2 S/B, the same latency L."""
+    """Hosts 0, 1 on leaf 0 each send 1 MiB to hosts 2, 3 on leaf 1 (fair sharing), as NCCL's send/recv
+    (the GPU hosts' default): the host cables at NCCL's 48 of their 50 GB/s, the spine cables at their
+    rated 400 Gbit/s. Healthy, ECMP puts the two flows on different spines: time = L + S/48 GB/s.
+    With spine 1 down both share leaf 0's one surviving uplink at 200 Gbit/s each: time = L + 2 S/B,
+    the same latency L."""
     f = resolve_failures(clos, FailureSpec(fail=("spine.1",)))
     opts = SimulationOptions(collective="point-to-point", model="fair", groups=((0, 2), (1, 3)), top_links=None)
     r = simulate_with_failures(clos, f, [MIB], opts)[0]
     healthy, failed = r["failures"]["healthy_time_ns"], r["collective_time_ns"]
-    latency = healthy - SERIAL_400G
+    latency = healthy - MIB / 48
     assert latency == pytest.approx(2 * 500 + 2 * 500 + 4 * 150 + 2 * 10)  # cables, PCIe hops, endpoint delay
     assert failed == pytest.approx(latency + 2 * SERIAL_400G)
-    assert r["failures"]["slowdown"] == pytest.approx((latency + 2 * SERIAL_400G) / (latency + SERIAL_400G))
+    assert r["failures"]["slowdown"] == pytest.approx((latency + 2 * SERIAL_400G) / (latency + MIB / 48))
     assert not any("spine.1" in x["src"] or "spine.1" in x["dst"] for x in r["links"])
     assert r["failures"]["failed_nodes"] == 5 and r["failures"]["failed_edges"] == 8
     schemas.validate("simulation-result", r)
@@ -86,7 +88,7 @@ def test_cli_reports_slowdown_and_json(clos_file, tmp_path, capsys):
                  "--model", "fair", "--group", "0,2", "--group", "1,3", "--fail", "spine.1",
                  "--degrade", "leaf.3:bandwidth=0.5", "--json", str(out)]) == 0
     text = capsys.readouterr().out
-    assert "slowdown x1.889" in text and "--fail spine.1: 8 edge(s), 5 node(s)" in text
+    assert "slowdown x1.821" in text and "--fail spine.1: 8 edge(s), 5 node(s)" in text
     r = json.loads(out.read_text())
     schemas.validate("simulation-result", r)
     assert r["failures"]["degraded_edges"] == 7  # leaf 3: 4 internal + 4 cables, less the one to spine 1

@@ -116,6 +116,33 @@ def test_all_to_all_default_is_not_ring(h100):
     assert simulate(simgraphs.switch(8), Opts(collective="all-to-all", model="astra"))["algorithm"] == ["ring"]
 
 
+def test_a_send_runs_at_nccls_per_link_figures_with_the_engines_latency(h100):
+    """NCCL's send/recv has no tuning.cc model; src/graph/paths.cc (ncclTopoGetNchannels) gives a
+    peer enough channels to fill its path, over the same transports and Simple FIFOs as a
+    collective's. So GPU 0 -> GPU 1 of an HGX H100 moves at NCCL's 18 x 20.6 = 370.8 GB/s (NVIDIA,
+    nccl-tests issue 212: ~370 GB/s effective NVLink bandwidth, seen as busbw of non-all-reduce
+    operations; nccl issue 1264: a cudaMemcpy reaches 380 of the 450 GB/s one way), not the rated
+    450, plus the engine's latency: two 100 ns NVLink hops and two endpoint delays."""
+    s = 1 << 26
+    r = simulate(h100, Opts(collective="point-to-point", size_bytes=s, groups=((0, 1),)))
+    assert r["algorithm_requested"] == ["default"] and r["nccl"]["algorithm"] == "send/recv"
+    assert r["collective_time_ns"] == pytest.approx(s / 370.8 + 2 * 100 + 2 * 10, rel=1e-12)  # 181,204 ns
+    rated = simulate(h100, Opts(collective="point-to-point", size_bytes=s, groups=((0, 1),), algorithm=("direct",)))
+    assert "nccl" not in rated and rated["collective_time_ns"] == pytest.approx(s / 450 + 220, rel=1e-12)
+    slow = simulate(h100, Opts(collective="point-to-point", size_bytes=s, groups=((0, 1),), endpoint_delay_ns=50))
+    assert slow["collective_time_ns"] == pytest.approx(r["collective_time_ns"] + 80, rel=1e-12)
+    assert not any("did not use" in note for note in slow["nccl"]["notes"])  # a send uses the endpoint delay
+
+
+def test_an_all_to_all_says_it_carries_no_latency(h100):
+    """NCCL's all-to-all is send/recv, which tuning.cc does not model, and NCCL mode's links carry no
+    latency: 1 KiB on 8 H100 is each GPU's 7 x 128 B over its NVLinks at 370.8 GB/s, 2.4 ns, where
+    NCCL pays microseconds to launch it. Loud: the result says so."""
+    r = simulate(h100, Opts(collective="all-to-all", size_bytes=1024, top_links=0))
+    assert r["collective_time_ns"] == pytest.approx(7 * 128 / 370.8, rel=1e-9)
+    assert [w["code"] for w in r["warnings"]] == ["nccl-all-to-all-latency"]
+
+
 def test_abstract_fabrics_keep_their_defaults():
     r = simulate(simgraphs.torus((4, 4), annotate=True), Opts())
     assert set(r["algorithm"]) == {"ring"} and "nccl" not in r and r["algorithm_requested"] == ["default"]
@@ -264,6 +291,60 @@ def test_nvswitch_reduction_of_servers_outside_the_group_is_not_fabric_sharp():
     assert r["nccl"]["algorithm"] == "ring"  # NVLS across servers and CollNet: neither applies
     one = simulate(g, Opts(size_bytes=1 << 30, groups=(tuple(range(4)),)))
     assert one["nccl"]["algorithm"] == "nvls"  # one server of reducing NVSwitch chips
+
+
+# A broadcast (or reduce) is NCCL's ring chain: each rank forwards a chunk of BROADCAST_CHUNKSTEPS = 1
+# step (Simple: 512 KiB a channel; collectives.h, src/device/broadcast.h) as it arrives, so a chain of n
+# ranks and k stages takes (k + n - 2) stage times. One DGX H100, 1 GiB, ring/Simple on 14 channels:
+# k = floor(2^30 / (14 x 512 KiB)) = 146 stages of 7 MiB at NCCL's 18 x 20.6 = 370.8 GB/s, n = 8, plus
+# NCCL's ring latency: (146 + 6) / 146 x 2^30 / 370.8 + 35,600 = 3,050,347 ns, 352.0 GB/s busbw. NVIDIA
+# puts the busbw of non-all-reduce operations on H100 NVLink at ~370 GB/s (NVIDIA/nccl-tests issue 212);
+# NCCL's own model says 2.93 ms. With the engine's former 16 chunks the fill was 6/16 of the transfer:
+# 4.02 ms, 267 GB/s.
+S_BCAST = 1 << 30
+
+
+@pytest.mark.parametrize("collective", ["broadcast", "reduce"])
+def test_a_chain_pipelines_in_nccls_own_stages(collective):
+    r = simulate(blueprints.graph("std.devices.dgx"), Opts(collective=collective, size_bytes=S_BCAST, top_links=0))
+    assert (r["nccl"]["algorithm"], r["nccl"]["protocol"], r["nccl"]["channels"], r["chunks"]) == ("ring", "Simple", 14, 146)
+    assert r["nccl"]["latency_ns"] == 35_600
+    assert r["collective_time_ns"] == pytest.approx((146 + 6) / 146 * S_BCAST / 370.8 + 35_600, rel=1e-9)
+    assert abs(r["bus_bandwidth_gb_per_s"] / 370 - 1) < 0.05 and abs(r["collective_time_ns"] / 2.93e6 - 1) < 0.05
+    assert not r["warnings"] and not r["nccl"]["cautions"]
+
+
+def test_a_chain_past_the_engines_cap_says_so():
+    """8 GiB: 1,170 NCCL stages, the engine runs 1,024 (MAX_CHAIN_CHUNKS): the fill is 6/1,024 of the
+    transfer instead of 6/1,170, which the result states."""
+    r = simulate(blueprints.graph("std.devices.dgx"), Opts(collective="broadcast", size_bytes=8 * S_BCAST, top_links=0))
+    assert r["chunks"] == 1024
+    assert r["collective_time_ns"] == pytest.approx((1024 + 6) / 1024 * 8 * S_BCAST / 370.8 + 35_600, rel=1e-9)
+    (w,) = r["warnings"]
+    assert w["code"] == "nccl-chain-chunks" and "1024 engine chunks where NCCL pipelines 1170 stages" in w["message"]
+    assert f"{6 * (1 / 1024 - 1 / 1170) * 100:.2f} %" in w["message"]
+
+
+def test_a_chain_across_servers_says_it_runs_on_one_rail():
+    g = blueprints.graph("std.fabrics.clos", hosts=2, radix=16, tiers=2, nics_per_host=8, rail_optimized=True,
+                         host_device="dgx.dgx()")
+    r = simulate(g, Opts(collective="broadcast", size_bytes=1 << 26, top_links=0))
+    assert [w["code"] for w in r["warnings"]] == ["nccl-chain-one-rail"]
+    assert "root's rail only" in r["warnings"][0]["message"] and r["nccl"]["cautions"] == [r["warnings"][0]["message"]]
+
+
+@pytest.mark.parametrize("group", [None, tuple(range(8))])
+def test_collectives_in_an_nvl72_domain_say_nvls_is_not_modelled(group):
+    """GB200 NVL72: 72 GPUs in one NVLink domain, whose NVLS the model does not run (its chips state no
+    in-switch reduction: ring). Every NCCL-mode collective of GPUs in it says so, with the published
+    measurement, the whole rack and an 8-GPU group alike; an 8-GPU DGX does not."""
+    groups = None if group is None else (group,)
+    r = simulate(blueprints.graph("std.devices.gb200_nvl72"), Opts(size_bytes=1 << 30, groups=groups, top_links=0))
+    assert r["nccl"]["algorithm"] == "ring"
+    (w,) = [w for w in r["warnings"] if w["code"] == "nccl-mnnvl"]
+    assert "NVLink domain of 72 GPUs" in w["message"] and "681-724 GB/s busbw at 1 GiB" in w["message"]
+    dgx = simulate(blueprints.graph("std.devices.dgx"), Opts(size_bytes=1 << 30, top_links=0))
+    assert not any(w["code"].startswith("nccl-") for w in dgx["warnings"])
 
 
 @pytest.fixture(scope="module")

@@ -280,3 +280,22 @@ def test_a_sweep_varies_the_routing_policy(tmp_path):
     """, "bad.yaml")
     message = error_of(bad)
     assert "unknown policy 'dmodk'" in message and "bad.yaml:3:19" in message
+
+
+@pytest.mark.parametrize("count, outcome", [
+    ("3", [1024, 2560, 4096]), ("3.0", [1024, 2560, 4096]), ("0.3e+1", [1024, 2560, 4096]),  # YAML 1.1 floats have a dot
+    ("2.5", r"spec.yaml:3:39: axes.size.count: error: 2.5 is not of type 'integer'"),
+    ('"3"', r"axes.size.count: error: '3' is not of type 'integer'"),
+    ("1.0e+300", r"spec.yaml:3:39: axes.size.count: error: expected an integer, found 1e\+300 \(beyond 2\*\*53"),
+])
+def test_a_range_count_is_an_integer_as_the_schema_says(tmp_path, count, outcome):
+    """The schema's "integer" takes 3.0 (no fraction); the reader did too, then crashed on range(3.0)."""
+    spec = write(tmp_path, f"""
+        source: std.fabrics.ring
+        axes:
+          size: {{from: 1KiB, to: 4KiB, count: {count}}}
+    """)
+    if isinstance(outcome, list):
+        assert [p.options.size_bytes for p in expand(read_spec(spec))] == outcome
+    else:
+        assert re.search(outcome, error_of(spec)), error_of(spec)

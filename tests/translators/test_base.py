@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from infragraph.errors import InfraGraphError
 from infragraph.translators import Options, get
 from infragraph.translators.base import (parse_bool, parse_int, parse_nonnegative_float, parse_positive_float,
                                          parse_positive_int)
 from tests.badinput.input_cases import cli
+from tests.helpers import one_diagnostic
 
 RING8 = Path(__file__).resolve().parents[2] / "examples" / "ring8.igl"
 
@@ -50,9 +50,7 @@ def test_bad_values_say_what_was_expected(parse, text, message):
     ("ns3", "forwarding-latency-ns", "-5", "expected a finite number >= 0"),
 ])
 def test_a_bad_setting_is_located_at_its_key(backend, key, text, expected):
-    with pytest.raises(InfraGraphError) as e:
-        get(backend).resolve_settings(Options(settings={key: text}))
-    (d,) = e.value.diagnostics
+    d = one_diagnostic(get(backend).resolve_settings, Options(settings={key: text}))
     assert d.message == f"bad value '{text}' for {key}: {expected}"
     assert d.location.path == f"--set {key}"
 

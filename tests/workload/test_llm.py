@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from infragraph.errors import InfraGraphError
-from infragraph.workload.llm import BYTES, Generator, LlmSpec, read_spec, summary
+from infragraph.workload.llm import BYTES, FP32, Generator, LlmSpec, read_spec, summary
 from infragraph.workload.trace import read_et_set
 
 GPT3 = dict(layers=96, hidden=12288, heads=96, seq=2048, vocab=51200, global_batch=1536, tp=8, pp=8, dp=16)
@@ -48,10 +48,86 @@ def _traces(tmp_path, **kw):
     return s, out, read_et_set(str(tmp_path / "step"), s.world, out["comm_group_file"])
 
 
-def test_traces_hold_every_flop_once(tmp_path):
-    s, _, w = _traces(tmp_path, tp=2, pp=2, dp=2)
-    total = sum(n.num_ops for nodes in w.nodes for n in nodes.values() if n.kind == "compute")
-    assert total == pytest.approx(s.step_flops(), rel=1e-6)
+def _memory_bound(name: str) -> bool:
+    return name.endswith(("_mem", "_optimizer"))
+
+
+@pytest.mark.parametrize("kw", [dict(tp=2, pp=2, dp=2), dict(tp=2, dp=2, sequence_parallel=True, zero=1),
+                                dict(dp=4, ep=2, experts=4, top_k=2, zero=3)])
+def test_traces_hold_every_flop_once(tmp_path, kw):
+    # the matmuls carry the step's FLOPs (3 x forward, 6 x params x tokens plus attention scores);
+    # the memory-bound nodes added for HBM carry num_ops 1 and leave the total as it was
+    s, _, w = _traces(tmp_path, **kw)
+    computes = [n for nodes in w.nodes for n in nodes.values() if n.kind == "compute"]
+    total = sum(n.num_ops for n in computes if not _memory_bound(n.name))
+    assert total == pytest.approx(s.step_flops(), rel=1e-9)
+    assert {n.num_ops for n in computes if _memory_bound(n.name)} == {1}
+
+
+# One layer, one GPU, one sequence: b = 1, s = 32, h = 64, a = 4, f = 256, t = 1, no sequence parallelism.
+# b*s*h = 2,048 elements (layer norm, dropout, residual), a*s^2*b = 4,096 scores, b*s*f = 8,192 GeLU elements.
+TINY = dict(layers=1, hidden=64, heads=4, seq=32, vocab=128, global_batch=1)
+TINY_BYTES = {
+    # (layer norm 4 + dropout 5 + residual 6) x 2,048 + (softmax 4 + attention dropout 5) x 4,096
+    "mb0_l0_fwd_attn_mem": 15 * 2048 + 9 * 4096,   # 67,584
+    # (layer norm 6 + dropout 5 + residual 6) x 2,048 + (softmax 6 + attention dropout 5) x 4,096
+    "mb0_l0_bwd_attn_mem": 17 * 2048 + 11 * 4096,  # 79,872
+    "mb0_l0_fwd_mlp_mem": 15 * 2048 + 4 * 8192,    # GeLU 4 per element: 63,488
+    "mb0_l0_bwd_mlp_mem": 17 * 2048 + 6 * 8192,    # GeLU 6 per element: 83,968
+    # Adam over every parameter of the stage's gradients: the layer 4h^2 + 8h + 2hf + h + f = 49,984 and
+    # the word embedding Vh = 8,192; 30 B each (fp32 weight, m, v read and written, bf16 copy, fp32 grad)
+    "dp_optimizer": 30 * (4 * 64 * 64 + 8 * 64 + 2 * 64 * 256 + 64 + 256 + 128 * 64),  # 1,745,280
+}
+
+
+def test_memory_bound_nodes_of_one_layer_take_bytes_over_hbm_bandwidth(tmp_path):
+    # at 0.001 GB/s (1e6 B/s) a byte takes 1 us: every duration is its byte count in us
+    s, _, w = _traces(tmp_path, **TINY, hbm_gb_per_s=0.001)
+    nodes = {n.name: n for n in w.nodes[0].values()}
+    assert {name: nodes[name].tensor_size for name in TINY_BYTES} == TINY_BYTES
+    assert {name: nodes[name].duration_ns for name in TINY_BYTES} == {k: v * 1000 for k, v in TINY_BYTES.items()}
+    assert sorted(name for name in nodes if _memory_bound(name)) == sorted(TINY_BYTES)
+    assert s.layer_hbm_bytes() == sum(v for k, v in TINY_BYTES.items() if k.endswith("_mem"))
+    # the matmuls stay FLOPs / (peak x efficiency): attention 8bsh^2 + 4bs^2h = 1,310,720 FLOPs forward
+    assert nodes["mb0_l0_fwd_attn"].num_ops == 8 * 32 * 64 * 64 + 4 * 32 * 32 * 64
+    # each block: matmul, then its memory-bound node; the optimizer step after the last backward's
+    assert nodes["mb0_l0_fwd_attn_mem"].deps == (nodes["mb0_l0_fwd_attn"].id,)
+    assert nodes["dp_optimizer"].deps == (nodes["mb0_l0_bwd_attn_mem"].id,)
+
+
+def test_doubling_hbm_bandwidth_halves_the_memory_bound_nodes_only(tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    _, _, slow = _traces(tmp_path / "a", **TINY, hbm_gb_per_s=0.001)
+    _, _, fast = _traces(tmp_path / "b", **TINY, hbm_gb_per_s=0.002)
+    before = {n.name: n.duration_ns for n in slow.nodes[0].values() if n.kind == "compute"}
+    after = {n.name: n.duration_ns for n in fast.nodes[0].values() if n.kind == "compute"}
+    assert before.keys() == after.keys()
+    saved = {name: before[name] - after[name] for name in before if before[name] != after[name]}
+    assert saved == {name: b * 1000 // 2 for name, b in TINY_BYTES.items()}
+    assert sum(saved.values()) == 2_040_192 * 1000 // 2  # the sum of TINY_BYTES, halved
+
+
+def test_memory_bound_bytes_split_over_tp_as_korthikanti_et_al(tmp_path):
+    # without sequence parallelism the b*s*h operators are replicated on every TP rank, with it split;
+    # the scores and the GeLU always split over TP
+    for sp in (False, True):
+        s = LlmSpec(**{**TINY, "tp": 2, "sequence_parallel": sp})
+        rows = 2048 // 2 if sp else 2048
+        assert s.hbm_bytes("attn", "fwd") == 15 * rows + 9 * 4096 // 2
+        assert s.hbm_bytes("mlp", "bwd") == 17 * rows + 6 * 8192 // 2
+    moe = LlmSpec(**{**TINY, "dp": 2, "global_batch": 2, "experts": 4, "top_k": 2})
+    assert moe.hbm_bytes("mlp", "fwd") == 15 * 2048 + 4 * 8192 * 2  # each token through top_k experts
+    assert LlmSpec(**TINY, grad_reduce_in_bf16=True).optimizer_bytes_per_param() == 28
+
+
+def test_the_optimizer_updates_its_zero_shard_between_the_reduction_and_the_gather(tmp_path):
+    s, _, w = _traces(tmp_path, dp=2, zero=1)
+    nodes = {n.name: n for n in w.nodes[0].values()}
+    rs, opt, ag = nodes["dp_grad_rs"], nodes["dp_optimizer"], nodes["dp_param_ag"]
+    assert opt.deps == (rs.id,) and ag.deps == (opt.id,)
+    stage_params = 4 * s.dense_layer_params() + s.vocab * s.hidden
+    assert opt.tensor_size == 30 * stage_params // 2  # ZeRO: each of 2 DP ranks updates half
 
 
 def test_groups_follow_tp_inside_the_server_first(tmp_path):
@@ -65,7 +141,7 @@ def test_groups_follow_tp_inside_the_server_first(tmp_path):
 
 def test_1f1b_on_the_first_stage_starts_with_pp_minus_one_forwards(tmp_path):
     _, _, w = _traces(tmp_path, pp=4, global_batch=8)
-    computes = [n.name for _, n in sorted(w.nodes[0].items()) if n.kind == "compute"]
+    computes = [n.name for _, n in sorted(w.nodes[0].items()) if n.kind == "compute" and n.name.startswith("mb")]
     phases = []
     for name in computes:
         mb, _, phase = name.split("_")[0], name, name.split("_")[2]
@@ -128,21 +204,43 @@ def test_expert_gradients_are_reduced_over_the_ranks_holding_the_same_experts(tm
     on the wrong group). Megatron-LM: experts / ep experts per rank, reduced over dp / ep ranks."""
     s, _, w = _traces(tmp_path, dp=4, ep=2, experts=8, top_k=2, zero=zero, global_batch=8)
     h, f, L = s.hidden, s.f, s.layers
-    dense = BYTES * (L * (4 * h * h + 8 * h) + s.vocab * h)  # one stage, first and last: the embedding
-    experts = BYTES * L * (8 // 2) * (2 * h * f + h + f)
+    dense = L * (4 * h * h + 8 * h) + s.vocab * h  # parameters of one stage, first and last: the embedding
+    experts = L * (8 // 2) * (2 * h * f + h + f)
     got = _dp_collectives(w, 1)  # DP index 1: expert shard 1, held by DP indices 1 and 3 too
     first = "dp_grad_ar" if zero == 0 else "dp_grad_rs"
-    assert got[first] == ("all-reduce" if zero == 0 else "reduce-scatter", dense, (0, 1, 2, 3))
-    assert got["edp" + first[2:]][1:] == (experts, (1, 3))
+    assert got[first] == ("all-reduce" if zero == 0 else "reduce-scatter", FP32 * dense, (0, 1, 2, 3))
+    assert got["edp" + first[2:]][1:] == (FP32 * experts, (1, 3))
     if zero:
-        assert got["dp_param_ag"][1] == dense // 4 and got["edp_param_ag"][1:] == (experts // 2, (1, 3))
+        assert got["dp_param_ag"][1] == BYTES * dense // 4 and got["edp_param_ag"][1:] == (BYTES * experts // 2, (1, 3))
 
 
 def test_expert_gradients_need_no_reduction_when_every_dp_rank_holds_other_experts(tmp_path):
     s, _, w = _traces(tmp_path, dp=4, ep=4, experts=8, zero=1, global_batch=8)
-    dense = BYTES * (s.layers * (4 * s.hidden ** 2 + 8 * s.hidden) + s.vocab * s.hidden)
-    assert _dp_collectives(w, 0) == {"dp_grad_rs": ("reduce-scatter", dense, (0, 1, 2, 3)),
-                                     "dp_param_ag": ("all-gather", dense // 4, (0, 1, 2, 3))}
+    dense = s.layers * (4 * s.hidden ** 2 + 8 * s.hidden) + s.vocab * s.hidden
+    assert _dp_collectives(w, 0) == {"dp_grad_rs": ("reduce-scatter", FP32 * dense, (0, 1, 2, 3)),
+                                     "dp_param_ag": ("all-gather", BYTES * dense // 4, (0, 1, 2, 3))}
+
+
+@pytest.mark.parametrize("bf16", [False, True])
+@pytest.mark.parametrize("zero", [0, 1, 3])
+def test_gradients_are_reduced_in_fp32_as_megatron_does_for_bf16(tmp_path, zero, bf16):
+    """Found by the review of 26 Nov 2026: gradients crossed the DP group in bf16 (2 B), which
+    Megatron-LM never does unless told to (--grad-reduce-in-bf16): for bf16 training its arguments.py
+    sets accumulate_allreduce_grads_in_fp32, so its DP all-reduce / reduce-scatter moves 4 B per
+    gradient; the updated parameters ZeRO gathers are bf16."""
+    s, _, w = _traces(tmp_path, tp=2, dp=2, zero=zero, grad_reduce_in_bf16=bf16)
+    per_rank = (s.layers * (12 * s.hidden ** 2 + 13 * s.hidden) + s.vocab * s.hidden) // 2  # dense, tp 2
+    grad = 2 if bf16 else 4
+    colls = [n for _, n in sorted(w.nodes[0].items()) if n.kind == "collective" and len(w.groups[n.group]) == 2
+             and w.groups[n.group] == (0, 2)]
+    reduced = sum(n.comm_size for n in colls if n.collective in ("all-reduce", "reduce-scatter"))
+    gathered = sum(n.comm_size for n in colls if n.collective == "all-gather")
+    if zero == 3:  # every layer's gradients once (no embedding: ZeRO 3 here shards the layers only)
+        assert reduced == pytest.approx(grad * s.layers * (12 * s.hidden ** 2 + 13 * s.hidden) // 2 * s.micro_batches,
+                                        rel=1e-6)
+    else:
+        assert reduced == pytest.approx(grad * per_rank, rel=1e-6)
+        assert gathered == (0 if zero == 0 else pytest.approx(2 * per_rank / 2, rel=1e-6))
 
 
 def test_zero3_gathers_a_moe_layer_from_its_two_groups(tmp_path):

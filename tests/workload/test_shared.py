@@ -197,6 +197,19 @@ def test_nccl_collectives_that_never_overlap_take_their_alone_times(clos12, tmp_
         assert finish(shared) == [pytest.approx(x, rel=1e-15) for x in finish(alone)]
 
 
+@pytest.mark.parametrize("shared", [True, False])
+def test_nccl_send_runs_at_nccls_credit_alone_and_shared(clos12, tmp_path, shared):
+    """A send 0 -> 3 (leaf 0 to leaf 1) is NCCL's send/recv both ways (simulate.nccl): 16 MiB at the
+    host cable's NCCL credit, 48 GB/s, plus the route's latencies (2 x 500 ns host cables, 2 x 500 ns
+    spine cables, 4 x 150 ns PCIe hops) and two 10 ns endpoint delays. Until 26 Nov 2026 the alone
+    replay ran it at the rated 50 GB/s (4 % faster), the shared one at 48."""
+    per_rank = [[send(1, 0, 3, NS)], IDLE, IDLE, [recv(1, 0, 3, NS)]]
+    r = run_nccl(clos12, tmp_path, "fair", per_rank, shared=shared)
+    assert r["network"] == ("shared" if shared else "alone (--network alone)")
+    (m,) = r["messages"]
+    assert m["end_ns"] - m["start_ns"] == pytest.approx(NS / 48 + 2600 + 20, rel=1e-12)  # 352,145.33 ns
+
+
 def test_nccl_protocol_overhead_is_bytes_on_the_wire(tmp_path):
     """A small all-reduce NCCL runs with LL (half of every 8-byte line is flags): alone the links
     are derated to half; on the shared network the collective puts twice its bytes on full-credit
@@ -258,6 +271,21 @@ def test_pxn_off_crosses_the_spine_alike_shared_and_alone(rails2, tmp_path):
     assert finish(shared) == [pytest.approx(x, rel=1e-12) for x in finish(alone)]
     assert shared["step_time_ns"] >= PXN_S / 4 / 12.5 > 2 * PXN_S / 4 / 48
     assert {t["tier"]: t["bytes"] for t in shared["tiers"]}["leaf–spine"] > 0
+
+
+@pytest.mark.parametrize("shared", [True, False])
+def test_nccl_cautions_reach_the_workload_report(tmp_path, shared):
+    """A step of a GB200 NVL72 (72 GPUs in one NVLink domain, whose NVLS the model does not run)
+    says so in its report, shared and alone, once however many collectives: `caveats` and a
+    `caution:` line."""
+    from infragraph.workload.report import format_report
+
+    p = prepare(blueprints.graph("std.devices.gb200_nvl72"))
+    prefix, cg = write_set(tmp_path, [[coll(1, "all-reduce", S), coll(2, "all-reduce", S, deps=[1])]] * 72)
+    r = replay(p, read_et_set(prefix, 72, cg), ReplayOptions(sim=SimulationOptions(model="fair"), shared_network=shared))
+    (caveat,) = r["caveats"]
+    assert caveat.startswith("all-reduce: the group's GPUs are in an NVLink domain of 72 GPUs")
+    assert f"caution: {caveat}" in format_report(r)
 
 
 # ASTRA-sim's congestion-aware binary (518bd51, 1-D topologies only) on the 1,024-NPU GPT-3-like step of
