@@ -453,7 +453,9 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
         # What NCCL mode knowingly gets wrong or leaves out is said with every result (also
         # without checks: a workload replay's runs report it as cautions, workload/timing.py).
         out["warnings"].extend({"code": code, "message": message} for code, message in plan.cautions)
-        if c is not None and c.algorithm == "nvls":  # in-switch reduction: above the NVLink bandwidth by design
+        if c is not None and c.algorithm == "nvls" and opts.collective == "all-reduce":
+            # in-switch reduction: above the NVLink bandwidth by design (NVLS reduce-scatter and
+            # all-gather move more on the busier direction than the ring does, never above it)
             out["warnings"] = [w for w in out["warnings"] if w["code"] != "over-injection"]
             out["warnings"].append({"code": "in-switch-reduction", "message": (
                 "NVLS: the NVSwitch reduces, so each GPU moves its buffer (and 1/n of it more) once each way and the "
