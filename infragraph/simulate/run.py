@@ -31,7 +31,7 @@ from .policy import TIERS, describe as describe_policy, edge_policies, parse_pol
 from .dims import SELECTORS, Dims, algorithms, resolve
 from .schedule_paths import resolve_paths
 from .lanes import nvswitch_planes, spread_bundles
-from .nccl import Servers, bus_factor, engine_plan, servers
+from .nccl import FAIR_RAIL_BROADCAST, Servers, bus_factor, engine_plan, servers
 from .load import LinkTiers, bottleneck_tier, link_tiers, tier_summary
 
 COLLECTIVES = ("all-reduce", "reduce-scatter", "all-gather", "all-to-all", "broadcast", "reduce",
@@ -448,11 +448,14 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
                            for a, pr, t in (c.candidates if c else ())],
             "engine_collective": plan.collective,
             "notes": list(plan.notes) + _nccl_overrides(requested, plan.engine_latency),
-            "cautions": [message for _, message in plan.cautions],
         }
         # What NCCL mode knowingly gets wrong or leaves out is said with every result (also
         # without checks: a workload replay's runs report it as cautions, workload/timing.py).
-        out["warnings"].extend({"code": code, "message": message} for code, message in plan.cautions)
+        cautions = list(plan.cautions)
+        if plan.rail_chains and plan.collective == "broadcast" and opts.model == "fair":
+            cautions.append(FAIR_RAIL_BROADCAST)
+        out["nccl"]["cautions"] = [message for _, message in cautions]
+        out["warnings"].extend({"code": code, "message": message} for code, message in cautions)
         if c is not None and c.algorithm == "nvls":  # in-switch reduction: above the NVLink bandwidth by design
             out["warnings"] = [w for w in out["warnings"] if w["code"] != "over-injection"]
             out["warnings"].append({"code": "in-switch-reduction", "message": (
@@ -611,6 +614,8 @@ def engine_call(p: PreparedGraph, opts: SimulationOptions) -> EngineCall:
         kwargs.update(collective=plan.collective, size_bytes=plan.size_bytes, chunks=plan.chunks,
                       active_chunks=plan.active_chunks, edge_bandwidth_gbps=plan.bandwidth_gbps,
                       optimization="localBWAware", local_mem_bw_gb_per_s=None)
+        if plan.rail_chains:
+            kwargs["rail_chains"] = True
         if not plan.engine_latency:  # NCCL's latency of the call stands for the links' and endpoints'
             kwargs.update(endpoint_delay_ns=0.0, edge_latency_ns=np.zeros(len(p.arrays["edge_latency_ns"])))
     planes = None
