@@ -26,6 +26,10 @@ from typing import IO, Any, Iterator, Sequence
 
 from .errors import Diagnostic, InfraGraphError, Location
 
+# A sweep's results table: written as both by sweep/store.py, either read by visualizer/table.py
+# (plots). One definition, so that every name the sweep writes is one the plots read.
+TABLE_SUFFIXES = (".parquet", ".csv")
+
 
 def output_error(path: str | Path, message: str, hint: str | None = None, option: str | None = None) -> InfraGraphError:
     """'PATH: error: cannot write (OPTION): MESSAGE' as an InfraGraphError."""

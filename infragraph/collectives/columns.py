@@ -47,8 +47,27 @@ def check_proof_size(ranks: int, chunks_per_rank: int, transfers: int) -> None:
                             "x chunks_per_rank transfers)")
 
 
+# What a transfer waits for (docs/collectives.md): "rank-steps", every receipt of its sender's
+# earlier steps; "chunks", only the sender's earlier receipts of the same chunk. One definition for
+# the JSON reader (schedule.py), the binary file's (schedule_file.py) and synthesize's option.
+DEPENDENCIES = ("rank-steps", "chunks")
+
+
+class ChunkSpace:
+    """The chunk count of a schedule, in objects (schedule.Schedule) or columns (ScheduleColumns):
+    one definition because chunk c belongs to rank c // chunks_per_rank in both, and every index
+    width and proof array is sized by it."""
+
+    ranks: int
+    chunks_per_rank: int
+
+    @property
+    def chunks(self) -> int:
+        return self.ranks * self.chunks_per_rank
+
+
 @dataclass(frozen=True, eq=False)
-class ScheduleColumns:
+class ScheduleColumns(ChunkSpace):
     """Transfers of step s are rows step_ptr[s] .. step_ptr[s + 1] of src, dst, chunk (unsigned
     ints) and reduce (bool: True reduces, False copies). Chunk c belongs to rank c // K."""
 
@@ -68,10 +87,6 @@ class ScheduleColumns:
     # names one) and the paths: node names between the two NPUs (schedule.py, "Paths").
     path: np.ndarray | None = None
     paths: tuple[tuple[str, ...], ...] = ()
-
-    @property
-    def chunks(self) -> int:
-        return self.ranks * self.chunks_per_rank
 
     @property
     def steps(self) -> int:

@@ -12,8 +12,6 @@ from ..errors import Diagnostic, InfraGraphError, Location
 from .schedule import Schedule, ScheduleColumns, ScheduleError, read_schedule, read_schedule_columns, schedule_from_columns
 from .schedule_file import MAGIC, is_schedule_file, read_schedule_file
 
-FORMATS = ("schedule", "schedule-file", "msccl", "mscclpp")
-
 
 def detect(text: str) -> str:
     """'msccl' for XML, 'mscclpp' for a JSON object with a list of `gpus` (an MSCCL++ execution

@@ -43,7 +43,7 @@ from itertools import islice
 
 from ..errors import Diagnostic, InfraGraphError, Location
 from ..importers.xmlfile import local, parse_xml
-from .schedule import Schedule, Transfer
+from .schedule import BUFFERS, Schedule, Transfer
 
 # NCCL's MSCCL executor (microsoft/msccl src/include/msccl.h) limits.
 MAX_STEPS = 256  # MSCCL_MAX_NUM_STEPS: steps per thread block
@@ -57,7 +57,6 @@ STEP_TYPES = ("s", "r", "rcs", "rrs", "rrc", "rrcs", "cpy", "re", "nop")
 SENDS = ("s", "rcs", "rrs", "rrcs")
 RECEIVES = ("r", "rcs", "rrs", "rrc", "rrcs")
 REDUCING = ("rrs", "rrc", "rrcs")
-BUFFERS = ("i", "o", "s")
 
 
 @dataclass

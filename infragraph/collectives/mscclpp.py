@@ -46,7 +46,7 @@ from collections import defaultdict
 from typing import Any
 
 from ..errors import Diagnostic, InfraGraphError, Location
-from .schedule import Schedule, Transfer
+from .schedule import BUFFERS, Schedule, Transfer
 
 COLLECTIVES = {"allreduce": "all-reduce", "allgather": "all-gather", "reducescatter": "reduce-scatter",
                "reduce_scatter": "reduce-scatter"}
@@ -61,7 +61,6 @@ PACKET_WRITES = {"ppkt": slice(0, None), "rppkt": slice(0, None), "cpkt": slice(
 SYNC_OPS = ("signal", "rlxsignal", "wait", "rlxwait", "nop", "flush", "barrier")
 REFUSED = {"gstorepkt": "NVLS (switch)", "glres": "NVLS (switch)", "gstore": "NVLS (switch)", "pipeline": "pipeline",
            "sem_acquire": "semaphore", "sem_release": "semaphore"}
-BUFFERS = ("i", "o", "s")
 # Chunks per buffer x GPUs the reader tracks (a dict entry each while it runs the plan): far beyond
 # any plan (8 GPUs x 64 chunks); input_chunks=10**12 ran for hours before this bound.
 MAX_CHUNK_SLOTS = 1 << 22
@@ -268,34 +267,35 @@ def _packet_order(P: _Plan, collective: str, inplace: bool, k: int, nodes, preds
     reuse the pairing would depend on flag values the plan does not state). Adds writer -> reader
     to `preds`; returns per reader the writers on other GPUs (their data is usable a step later)."""
     writer: dict[tuple[int, tuple[str, int]], int] = {}
-    for me, info in enumerate(resolved):
-        part = PACKET_WRITES.get(info["name"])
-        if part is None:
-            continue
-        for ref in info["dst"][part]:
-            for i in range(ref[3]):
-                key = (ref[0], _slot(collective, inplace, ref[0], k, ref[1], ref[2] + i))
-                if key in writer and writer[key] != me:
-                    raise P.fail(where_of[me], f"GPU {key[0]}'s {key[1][0]}[{key[1][1]}] is written with packets twice "
-                                               f"(also at {where_of[writer[key]]}); reused packet slots are not read")
-                writer[key] = me
+    for me, key in _packet_slots(collective, inplace, k, resolved, PACKET_WRITES, "dst"):
+        if key in writer and writer[key] != me:
+            raise P.fail(where_of[me], f"GPU {key[0]}'s {key[1][0]}[{key[1][1]}] is written with packets twice "
+                                       f"(also at {where_of[writer[key]]}); reused packet slots are not read")
+        writer[key] = me
     remote: list[set[int]] = [set() for _ in nodes]
+    for me, key in _packet_slots(collective, inplace, k, resolved, PACKET_READS, "src"):
+        if key not in writer:
+            raise P.fail(where_of[me], f"'{resolved[me]['name']}' on GPU {nodes[me][0]} reads packets from "
+                                       f"{key[1][0]}[{key[1][1]}], which no op writes: it would wait forever")
+        w = writer[key]
+        if w not in preds[me]:
+            preds[me].append(w)
+        if nodes[w][0] != nodes[me][0]:
+            remote[me].add(w)
+    return remote
+
+
+def _packet_slots(collective: str, inplace: bool, k: int, resolved, parts: dict[str, slice], side: str):
+    """(op, (GPU, slot)) for every chunk slot a packet op writes (`parts` PACKET_WRITES, side "dst")
+    or reads (PACKET_READS, "src"), ops in plan order: one walk for both sides, so that a writer and
+    its reader resolve a reference to the same slot."""
     for me, info in enumerate(resolved):
-        part = PACKET_READS.get(info["name"])
+        part = parts.get(info["name"])
         if part is None:
             continue
-        for ref in info["src"][part]:
+        for ref in info[side][part]:
             for i in range(ref[3]):
-                key = (ref[0], _slot(collective, inplace, ref[0], k, ref[1], ref[2] + i))
-                if key not in writer:
-                    raise P.fail(where_of[me], f"'{info['name']}' on GPU {nodes[me][0]} reads packets from "
-                                               f"{key[1][0]}[{key[1][1]}], which no op writes: it would wait forever")
-                w = writer[key]
-                if w not in preds[me]:
-                    preds[me].append(w)
-                if nodes[w][0] != nodes[me][0]:
-                    remote[me].add(w)
-    return remote
+                yield me, (ref[0], _slot(collective, inplace, ref[0], k, ref[1], ref[2] + i))
 
 
 def _buffer(P: _Plan, ref: Any, where: str, rank: int, ctype: str, tb_buffers, sizes, n: int) -> tuple[int, str, int, int]:

@@ -27,12 +27,16 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .columns import COLLECTIVES, ScheduleColumns, ScheduleError, index_dtype, read_paths, whole_number
+from .columns import COLLECTIVES, DEPENDENCIES, ChunkSpace, ScheduleColumns, ScheduleError, index_dtype, read_paths, whole_number
 
 __all__ = ["COLLECTIVES", "OPS", "Schedule", "ScheduleColumns", "ScheduleError", "Transfer", "read_schedule",
            "read_schedule_columns", "schedule_doc", "schedule_from_columns", "validate", "validate_exact", "load_schedule"]
 
 OPS = ("copy", "reduce")
+# The buffers an MSCCL XML algorithm and an MSCCL++ JSON execution plan name: input, output,
+# scratch. Both formats spell them with these letters; one definition for both readers (msccl.py,
+# mscclpp.py), which turn them into this module's Schedule.
+BUFFERS = ("i", "o", "s")
 
 
 class Transfer(NamedTuple):
@@ -47,7 +51,7 @@ class Transfer(NamedTuple):
 
 
 @dataclass(frozen=True)
-class Schedule:
+class Schedule(ChunkSpace):
     collective: str
     ranks: int
     chunks_per_rank: int
@@ -60,10 +64,6 @@ class Schedule:
     # Ways between NPUs that transfers name (`Transfer.path`): per path, the names of the graph
     # nodes passed between the sender's NPU and the receiver's.
     paths: tuple[tuple[str, ...], ...] = ()
-
-    @property
-    def chunks(self) -> int:
-        return self.ranks * self.chunks_per_rank
 
     @property
     def step_count(self) -> int:
@@ -91,7 +91,6 @@ class Schedule:
 
 
 KEYS = ("collective", "ranks", "chunks_per_rank", "steps", "name", "description", "dependencies", "paths", "synthesis")
-DEPENDENCIES = ("rank-steps", "chunks")
 TRANSFER_KEYS = ("src", "dst", "chunk", "op", "path")
 _TRANSFER_KEY_SET = frozenset(TRANSFER_KEYS)
 

@@ -37,14 +37,13 @@ from typing import BinaryIO
 
 import numpy as np
 
-from .columns import COLLECTIVES, ScheduleColumns, ScheduleError, index_dtype, read_paths, whole_number
+from .columns import COLLECTIVES, DEPENDENCIES, ScheduleColumns, ScheduleError, index_dtype, read_paths, whole_number
 
 MAGIC = b"IGSCHED1"
 SUFFIX = ".igsched"
 ALIGN = 64
 COLUMNS = ("step_ptr", "src", "dst", "chunk", "op")
 OPTIONAL_COLUMNS = ("path",)
-DEPENDENCIES = ("rank-steps", "chunks")
 HEADER_KEYS = ("collective", "ranks", "chunks_per_rank", "dependencies", "name", "description", "synthesis",
                "transfers", "step_count", "columns", "paths")
 BLOCK = 1 << 24  # rows checked at a time: bounded temporary memory

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..units import BANDWIDTH, TIME, Quantity, bandwidth_problem, latency_problem
 from .ops import OpError, binary
-from .values import AUTO, Builtin, EdgeSel, EpRef, Kind, LinkVal, show, type_of
+from .values import AUTO, Builtin, EdgeSel, EpRef, Kind, LinkVal, a_value, brief, show, type_of
 
 KINDS = {k: Kind(k) for k in ("xpu", "nic", "cpu", "memory", "port", "switch")}
 
@@ -106,7 +106,7 @@ def b_int(x: Any) -> int:
         return int(x)
     if isinstance(x, str) and re.fullmatch(r"\s*[-+]?\d+\s*", x):
         return int(x)
-    raise OpError(f"int() cannot convert {show(x)}")
+    raise OpError(f"int() cannot convert {brief(x)}")
 
 
 def b_float(x: Any) -> float:
@@ -120,8 +120,8 @@ def b_float(x: Any) -> float:
         else:
             if math.isfinite(f):
                 return f
-            raise OpError(f"{show(x)} is not a finite number", "numbers in a fabric must be finite")
-    raise OpError(f"float() cannot convert {show(x)}")
+            raise OpError(f"{brief(x)} is not a finite number", "numbers in a fabric must be finite")
+    raise OpError(f"float() cannot convert {brief(x)}")
 
 
 def b_str(x: Any) -> str:
@@ -155,7 +155,7 @@ def b_ceil(x: Any) -> int:
 def b_log2(x: Any) -> float:
     if isinstance(x, (int, float)) and not isinstance(x, bool) and x > 0:
         return math.log2(x)
-    raise OpError(f"log2() needs a positive number, got {show(x)}")
+    raise OpError(f"log2() needs a positive number, got {brief(x)}")
 
 
 def b_is_pow2(x: Any) -> bool:
@@ -187,9 +187,9 @@ def b_parse_shape(text: Any) -> list:
 def b_link(bandwidth: Any = None, latency: Any = None, description: Any = "") -> LinkVal:
     """An inline link: `via link(400 Gbps, 500 ns)`."""
     if bandwidth is not None and not (isinstance(bandwidth, Quantity) and bandwidth.dim == BANDWIDTH):
-        raise OpError(f"link bandwidth must be a bandwidth such as 400 Gbps, got {type_of(bandwidth)} ({show(bandwidth)})")
+        raise OpError(f"link bandwidth must be a bandwidth such as 400 Gbps, got {a_value(bandwidth)}")
     if latency is not None and not (isinstance(latency, Quantity) and latency.dim == TIME):
-        raise OpError(f"link latency must be a time such as 500 ns, got {type_of(latency)} ({show(latency)})")
+        raise OpError(f"link latency must be a time such as 500 ns, got {a_value(latency)}")
     if not isinstance(description, str):
         raise OpError("link description must be a string")
     problem = (bandwidth is not None and bandwidth_problem(bandwidth.value, show(bandwidth))) or (
@@ -209,8 +209,7 @@ def b_between(a: Any, b: Any) -> EdgeSel:
     """The edges joining two endpoint selections, for `annotate between(a, b) failed = true`."""
     for side in (a, b):
         if not isinstance(side, EpRef) or side.level != "fabric":
-            raise OpError(f"needs two instance endpoints (like leaf[0].port[3]), got {type_of(side)} "
-                          f"({show(side)})")
+            raise OpError(f"needs two instance endpoints (like leaf[0].port[3]), got {a_value(side)}")
     return EdgeSel(a, b)
 
 

@@ -21,7 +21,7 @@ from .builtins import global_names
 from .diagnostics import CompileError, Silent, diagnostic
 from .interp import Body, Interp, TooMany
 from .syntax import parse, parse_expr
-from .values import POISON, FabricCall, Module, Scope, Template, show
+from .values import BRIEF, POISON, FabricCall, Module, Scope, Template, show, with_article
 
 _GLOBALS = Scope()
 _GLOBALS.vars.update(global_names())
@@ -163,7 +163,10 @@ class Compiler:
                 why, column = e.diagnostics[0].message, e.diagnostics[0].location.column or 1
             else:
                 why, column = getattr(e, "message", ""), getattr(getattr(e, "pos", None), "col", 1)
-            raise CompileError(f"-D {name}={text}: not a valid value for a {p.type.name} parameter"
+            # the caret line below shows the whole text; the message keeps to a line
+            shown = text if len(text) <= BRIEF else text[:BRIEF] + "…"
+            why = why if len(why) <= 2 * BRIEF else why[:2 * BRIEF] + "…"
+            raise CompileError(f"-D {name}={shown}: not a valid value for {with_article(p.type.name)} parameter"
                                + (f": {why}" if why else ""), A.Pos(pos.src, 1, column)) from None
         if p.type.name == "string" and not isinstance(v, str):
             return text

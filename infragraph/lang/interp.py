@@ -25,7 +25,7 @@ from .diagnostics import CompileError, Silent
 from .ops import OpError, binary, negate, truth
 from .values import (AUTO, POISON, TYPE_NAMES, Builtin, DeviceVal, EdgeSel, EpRef, FabricCall, InstanceSym, Kind,
                      LinkVal, Module, Namespace, Part, Poison, Scope, Seg, Template, conforms, element_type, freeze,
-                     misfit, show, type_of)
+                     a_value, brief, misfit, show, type_of, with_article)
 
 MAX_ERRORS = 20  # errors kept and shown; later ones are only counted ("… N more not shown")
 MAX_COUNTED = 10_000  # errors counted before elaboration stops
@@ -204,7 +204,7 @@ class Interp:
         if isinstance(obj, LinkVal) and e.name in ("bandwidth", "latency", "name", "description"):
             v = getattr(obj, e.name)
             if v is None:
-                raise CompileError(f"link '{show(obj)}' has no {e.name}", e.pos)
+                raise CompileError(f"link '{brief(obj)}' has no {e.name}", e.pos)
             return v
         raise CompileError(f"a {type_of(obj)} has no attribute '{e.name}'", e.pos)
 
@@ -217,7 +217,7 @@ class Interp:
             if isinstance(v, range):
                 r = v
                 if r.step <= 0 or len(r) == 0 or r.start < 0 or r[-1] >= n:
-                    raise CompileError(f"range {show(v)} does not fit {what}, which has {n} (valid 0..{n})", e.pos)
+                    raise CompileError(f"range {brief(v)} does not fit {what}, which has {n} (valid 0..{n})", e.pos)
                 return (r.start, r[-1] + 1, r.step)
             if isinstance(v, bool) or not isinstance(v, int):
                 raise CompileError(f"an index must be an int, a range or a slice, got {type_of(v)}", e.pos)
@@ -391,9 +391,9 @@ class Interp:
             i = misfit(v, p.type.name)
             if i is not None:  # a list whose element i has the wrong type or unit
                 raise CompileError(f"parameter '{p.name}' of {what} must be a list of {elem} values, but element "
-                                   f"[{i}] is {_a(type_of(v[i]))} ({show(v[i])})", pos)
-            raise CompileError(f"parameter '{p.name}' of {what} must be {_a(p.type.name)}, "
-                               f"got {_a(type_of(v))} ({show(v)})", pos)
+                                   f"[{i}] is {a_value(v[i])}", pos)
+            raise CompileError(f"parameter '{p.name}' of {what} must be {with_article(p.type.name)}, "
+                               f"got {a_value(v)}", pos)
         return conv
 
     def call_fn(self, t: Template, args: dict[str, Any], pos: A.Pos) -> Any:
@@ -417,7 +417,7 @@ class Interp:
             return v
         if isinstance(v, Template) and v.what == "device":
             return self.instantiate(v, self.bind(v, [], {}, pos), pos)
-        raise CompileError(f"expected a device, got {_a(type_of(v))} ({show(v)})", pos)
+        raise CompileError(f"expected a device, got {a_value(v)}", pos)
 
     def instantiate(self, t: Template, args: dict[str, Any], pos: A.Pos) -> DeviceVal:
         """The device `t(args)`: elaborated once per distinct argument list."""
@@ -514,7 +514,7 @@ class Interp:
             msg = "assertion failed"
             if st.message is not None:
                 m = self.eval(st.message, scope)
-                msg += ": " + (m if isinstance(m, str) else show(m))
+                msg += ": " + (m if isinstance(m, str) else brief(m))
             raise CompileError(msg, st.pos)
 
     def _for(self, st: A.For, scope: Scope, body: Body) -> None:
@@ -540,12 +540,12 @@ class Interp:
         v = self.eval(st.expr, scope)
         if st.name == "bandwidth" and body.kind == "link":
             if not (isinstance(v, Quantity) and v.dim == BANDWIDTH):
-                raise CompileError(f"bandwidth must be a bandwidth such as 400 Gbps, got {_a(type_of(v))} ({show(v)})",
+                raise CompileError(f"bandwidth must be a bandwidth such as 400 Gbps, got {a_value(v)}",
                                    st.expr.pos)
             _in_range(bandwidth_problem(v.value, show(v)), st.expr.pos)
         elif st.name == "latency" and body.kind == "link":
             if not (isinstance(v, Quantity) and v.dim == TIME):
-                raise CompileError(f"latency must be a time such as 500 ns, got {_a(type_of(v))} ({show(v)})",
+                raise CompileError(f"latency must be a time such as 500 ns, got {a_value(v)}",
                                    st.expr.pos)
             _in_range(latency_problem(v.value, show(v)), st.expr.pos)
         elif st.name == "description":
@@ -565,7 +565,7 @@ class Interp:
             return 1
         n = self.eval(e, scope)
         if isinstance(n, bool) or not isinstance(n, int):
-            raise CompileError(f"the count of {what} must be an int, got {type_of(n)} ({show(n)})", e.pos)
+            raise CompileError(f"the count of {what} must be an int, got {a_value(n)}", e.pos)
         if n < 1:
             raise CompileError(f"the count of {what} must be at least 1, got {n}", e.pos)
         return n
@@ -592,7 +592,7 @@ class Interp:
             else:
                 raise CompileError(
                     f"a component is a kind (xpu, nic, cpu, memory, port, switch, custom(\"...\")) or a device, "
-                    f"got {_a(type_of(kind))} ({show(kind)})", st.kind.pos)
+                    f"got {a_value(kind)}", st.kind.pos)
             part.device, part.docname = nested, self.devices.name(nested, st.name)
         for other in dv.parts.values():
             if other.docname == part.docname:
@@ -646,8 +646,9 @@ class Interp:
     def _instance_name(v: Any, pos: A.Pos) -> str:
         """A computed instance name: a string usable in endpoints (`name[i].port[j]`)."""
         if not isinstance(v, str) or not A.IDENTIFIER.fullmatch(v):
+            got = brief(v) if isinstance(v, str) else a_value(v)
             raise CompileError(f"an instance name must be a string of letters, digits and '_' not starting with a "
-                               f"digit (it is used in endpoints such as name[0].port[1]), got {show(v)}", pos)
+                               f"digit (it is used in endpoints such as name[0].port[1]), got {got}", pos)
         return v
 
     def link_value(self, st: A.LinkDecl, scope: Scope) -> LinkVal:
@@ -673,7 +674,7 @@ class Interp:
         v = self.eval(e, scope)
         if not isinstance(v, EpRef):
             raise CompileError(f"an edge endpoint must be a component or instance (like sw[0].port[1]), "
-                               f"got {_a(type_of(v))} ({show(v)})", e.pos)
+                               f"got {a_value(v)}", e.pos)
         if body.kind == "fabric" and v.level == "device":
             raise CompileError(f"'{v}' is a component of a device; in a fabric, start from an instance", e.pos)
         if body.kind == "device" and v.level == "fabric":
@@ -702,7 +703,7 @@ class Interp:
                                st.pos)
         link = self.eval(st.via, scope)
         if not isinstance(link, LinkVal):
-            raise CompileError(f"'via' needs a link, got {_a(type_of(link))} ({show(link)})", st.via.pos)
+            raise CompileError(f"'via' needs a link, got {a_value(link)}", st.via.pos)
         table = body.links if body.kind == "device" else body.fabric.links
         name = table.name_of(link)
         body.sink.add(id(st), a, b, name, st.scheme, (st.pos, st.left.pos, st.right.pos))
@@ -714,7 +715,8 @@ class Interp:
             self._annotate_edges(st, scope, body, target)
             return
         if not isinstance(target, EpRef) or target.level != "fabric":
-            raise CompileError(f"annotate needs instance components (like host[*].gpu), got {_a(type_of(target))}",
+            raise CompileError(f"annotate needs instance components (like host[*].gpu), "
+                               f"got {with_article(type_of(target))}",
                                st.target.pos)
         ann = body.fabric.annotations
         const = {}
@@ -758,7 +760,7 @@ class Interp:
         if isinstance(v, Template) and v.what == "fabric":
             v = FabricCall(v, self.bind(v, [], {}, st.pos))
         if not isinstance(v, FabricCall):
-            raise CompileError(f"include needs a fabric, got {_a(type_of(v))} ({show(v)})", st.fabric.pos)
+            raise CompileError(f"include needs a fabric, got {a_value(v)}", st.fabric.pos)
         prefix = body.prefix + (f"{st.alias}-" if st.alias else "")
         inner = self.fabric_body(v, body.fabric, prefix, st.pos)
         for k, x in graph_attributes(inner).items():
@@ -779,7 +781,8 @@ class Interp:
             if isinstance(v, Template) and v.what == "fabric":
                 v = FabricCall(v, self.bind(v, [], {}, t.decl.alias.pos))
             if not isinstance(v, FabricCall):
-                raise CompileError(f"'fabric {t.name} = ...' needs a fabric, got {_a(type_of(v))}", t.decl.alias.pos)
+                raise CompileError(f"'fabric {t.name} = ...' needs a fabric, got {with_article(type_of(v))}",
+                                   t.decl.alias.pos)
             return self.fabric_body(v, fb, prefix, pos)
         if self.device_depth >= MAX_DEVICE_DEPTH:
             raise CompileError(f"fabrics included deeper than {MAX_DEVICE_DEPTH} levels", pos or t.decl.pos)
@@ -888,10 +891,6 @@ def _attr_value(v: Any, pos: A.Pos) -> Any:
 
 def _signature(params: list[A.Param]) -> str:
     return ", ".join(f"{p.name}: {p.type.name}" + ("" if p.default is None else " = …") for p in params) or "(none)"
-
-
-def _a(word: str) -> str:
-    return ("an " if word[:1] in "aeiou" else "a ") + word
 
 
 def _txt(v: Any) -> str:

@@ -15,7 +15,7 @@ import math
 from typing import Any
 
 from ..units import DIMENSIONLESS, Quantity, UnitError
-from .values import type_of
+from .values import brief, type_of
 
 MAX_INT_BITS = 256  # a bigger integer is surely a runaway expression, not a topology
 MAX_SEQUENCE = 1_000_000  # items in a string or list built by + or *
@@ -122,7 +122,7 @@ def _quantity(op: str, a: Any, b: Any) -> Any:
     out = _quantity_op(op, a, b)
     value = out.value if isinstance(out, Quantity) else out
     if isinstance(value, float) and not math.isfinite(value):
-        raise OpError(f"number overflow ({_fmt(a)} {op} {_fmt(b)} is not finite)")
+        raise OpError(f"number overflow ({brief(a)} {op} {brief(b)} is not finite)")
     return out
 
 
@@ -131,7 +131,7 @@ def _quantity_op(op: str, a: Any, b: Any) -> Any:
     if op in ("+", "-"):
         if qa.dim != qb.dim:
             raise OpError(f"cannot {'add' if op == '+' else 'subtract'} a {qa.kind} and a {qb.kind} "
-                          f"({_fmt(a)} {op} {_fmt(b)})", "both sides need the same unit dimension")
+                          f"({brief(a)} {op} {brief(b)})", "both sides need the same unit dimension")
         return _collapse(qa + qb if op == "+" else qa - qb)
     if op == "*":
         return _collapse(qa * qb)
@@ -143,13 +143,7 @@ def _quantity_op(op: str, a: Any, b: Any) -> Any:
         if qb.value == 0:
             raise ZeroDivisionError
         return int(qa.value // qb.value) if op == "//" else _collapse(Quantity(qa.value % qb.value, qa.dim))
-    raise OpError(f"cannot apply '{op}' to quantities ({_fmt(a)} {op} {_fmt(b)})")
-
-
-def _fmt(v: Any) -> str:
-    from .values import show
-
-    return show(v)
+    raise OpError(f"cannot apply '{op}' to quantities ({brief(a)} {op} {brief(b)})")
 
 
 def _equal(a: Any, b: Any) -> bool:
@@ -171,14 +165,14 @@ def _compare(a: Any, b: Any, op: str) -> int:
         return (a > b) - (a < b)
     if isinstance(a, Quantity) and isinstance(b, Quantity):
         if a.dim != b.dim:
-            raise OpError(f"cannot compare a {a.kind} and a {b.kind} ({_fmt(a)} {op} {_fmt(b)})")
+            raise OpError(f"cannot compare a {a.kind} and a {b.kind} ({brief(a)} {op} {brief(b)})")
         return a.compare(b)
     if isinstance(a, str) and isinstance(b, str):
         return (a > b) - (a < b)
-    if isinstance(a, Quantity) or isinstance(b, Quantity):
-        q, n = (a, b) if isinstance(a, Quantity) else (b, a)
-        raise OpError(f"cannot compare a {q.kind} with a bare number ({_fmt(a)} {op} {_fmt(b)})",
-                      f"give the number a unit, e.g. {_fmt(n)} {'Gbps' if q.kind == 'bandwidth' else 'ns'}")
+    q, n = (a, b) if isinstance(a, Quantity) else (b, a)
+    if isinstance(q, Quantity) and _num(n):
+        raise OpError(f"cannot compare a {q.kind} with a bare number ({brief(a)} {op} {brief(b)})",
+                      f"give the number a unit, e.g. {brief(n)} {'Gbps' if q.kind == 'bandwidth' else 'ns'}")
     raise _bad(op, a, b)
 
 

@@ -341,6 +341,8 @@ def show(v: Any) -> str:
     """A value as the language would write it (for messages and names)."""
     if isinstance(v, bool):
         return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
     if isinstance(v, float):
         return f"{v:g}"
     if isinstance(v, str):
@@ -357,7 +359,40 @@ def show(v: Any) -> str:
         return v.label
     if isinstance(v, Template):
         return v.name
-    return str(v)
+    if isinstance(v, FabricCall):
+        return v.template.name
+    if isinstance(v, (Module, Builtin)):
+        return v.name
+    if isinstance(v, Namespace):
+        return v.label
+    if isinstance(v, InstanceSym):
+        return v.local
+    if isinstance(v, (Kind, EpRef, EdgeSel, AutoValue)):
+        return str(v)
+    return type_of(v)  # never a Python repr: an internal object's is kilobytes of syntax tree
+
+
+BRIEF = 60  # characters of a value shown in a message
+
+
+def brief(v: Any) -> str:
+    """`show(v)` cut to about BRIEF characters for a message (a list says how long it is)."""
+    text = show(v)
+    if len(text) <= BRIEF:
+        return text
+    if isinstance(v, list):
+        return f"{text[:BRIEF].rsplit(', ', 1)[0]}, …, {len(v)} elements]"
+    return text[:BRIEF] + "…"
+
+
+def with_article(word: str) -> str:
+    """'an int', 'a fabric'."""
+    return ("an " if word[:1] in "aeiou" else "a ") + word
+
+
+def a_value(v: Any) -> str:
+    """'a fabric (clos)', 'a list ([0, 1, 2, …, 99 elements])': what a message says it got."""
+    return f"{with_article(type_of(v))} ({brief(v)})"
 
 
 def freeze(v: Any) -> Any:

@@ -22,11 +22,9 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from ..errors import Diagnostic, InfraGraphError, Location, error
-from ..output import open_output, sigint_deferred
+from ..output import TABLE_SUFFIXES, open_output, sigint_deferred
 from .columns import FIRST, METRICS, PREFIXES, STATUS, WORKLOAD_METRICS, RowError, check_row
 from .lock import OutputLock
-
-SUFFIXES = (".parquet", ".csv")
 
 
 class ResultStore:
@@ -35,7 +33,7 @@ class ResultStore:
         if str(output).endswith(("/", os.sep)) or out.name in ("", ".", "..") or out.is_dir():
             raise error(f"'{output}' names a folder; give the results a name, e.g. {out / 'results'} "
                         f"(writes {out / 'results.parquet'} and {out / 'results.csv'})", "-o")
-        stem = out.with_suffix("") if out.suffix in SUFFIXES else out
+        stem = out.with_suffix("") if out.suffix in TABLE_SUFFIXES else out
         self.parquet = stem.with_name(stem.name + ".parquet")
         self.csv = stem.with_name(stem.name + ".csv")
         self.journal = stem.with_name(stem.name + ".partial.jsonl")

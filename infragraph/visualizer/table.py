@@ -14,8 +14,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..errors import Diagnostic, InfraGraphError, Location, did_you_mean
-
-TABLE_SUFFIXES = (".parquet", ".csv")
+from ..output import TABLE_SUFFIXES
 # Short names for the metrics a plot usually wants, with their axis labels.
 METRIC_ALIASES = {"time": "time_ns", "busbw": "busbw_gb_per_s", "algbw": "algbw_gb_per_s",
                   "utilization": "utilization_max", "step": "step_time_ns"}

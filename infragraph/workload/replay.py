@@ -272,7 +272,7 @@ class Replay:
                         "by a skipped (invalid, metadata or zero-size roofline) node waits forever in ASTRA-sim")
 
     def _report(self) -> dict[str, Any]:
-        from .report import breakdowns, staggered_fair_caveat, with_step_idle
+        from .report import breakdowns, with_step_idle
 
         c = self.w.cols
         finish = np.nan_to_num(self.finish, nan=0.0).tolist()
@@ -286,9 +286,8 @@ class Replay:
             "messages": self.timer.messages, "tiers": tiers, "engine_runs": self.timer.engine_runs,
             "network": self.network,
         }
-        caveats = [*self.timer.cautions.values(), staggered_fair_caveat(self.opts.sim.model, out["collectives"])]
-        if any(caveats):
-            out["caveats"] = [c for c in caveats if c]
+        if self.timer.cautions:
+            out["caveats"] = list(self.timer.cautions.values())
         with_step_idle(out)
         if self.opts.keep_timeline:
             out["timeline"] = [self._timeline(r) for r in range(self.w.num_npus)]

@@ -51,24 +51,6 @@ def with_step_idle(report: dict[str, Any]) -> None:
         n["idle_to_step_ns"] = n["idle_ns"] + report["step_time_ns"] - n["finish_ns"]
 
 
-def staggered_fair_caveat(model: str, collectives: list[dict[str, Any]]) -> str | None:
-    """What the reader of a `fair` step time must know when members of a collective issued it at
-    different times: fair sharing splits a late member's queued ring messages to one peer over the
-    link instead of sending them in order, so such a collective's time after its last issue is
-    pessimistic (1.9x on a 4-ring, 5.8x measured on 16 GPUs in NCCL mode: docs/workloads.md, "A
-    late member under fair"). None when the model is another or every collective's members issued
-    together."""
-    if model != "fair":
-        return None
-    late = [c["last_issue_ns"] - c["start_ns"] for c in collectives if c["last_issue_ns"] > c["start_ns"]]
-    if not late:
-        return None
-    return (f"{len(late):,} of {len(collectives):,} collectives had members issuing at different times (up to "
-            f"{_ns(max(late))} apart); the fair model shares a late member's queued ring messages on one link "
-            "instead of sending them in order, so their time after the last issue is pessimistic (up to 5.8x "
-            "measured; docs/workloads.md, 'A late member under fair'); --model aware sends them in order")
-
-
 def _ns(x: float) -> str:
     return f"{x:,.0f} ns" if x < 1e6 else f"{x / 1e6:,.3f} ms"
 

@@ -15,6 +15,7 @@ use crate::events::{Ev, EventQueue};
 use crate::fxhash::FxBuild;
 use crate::monitor::{Monitor, Progress, Ticker, Unwatched, CHECK_EVERY};
 use crate::network::{link_loads, Model, Msg, Network, WHOLE};
+use crate::conn_fifo::{Conn, ConnFifo, Handle, ALL_CHUNKS};
 use crate::custom_reductions::{self, Reductions};
 use crate::direct_packets::DirectPackets;
 use crate::sys_events::{SysEv, SysLists};
@@ -201,6 +202,9 @@ struct Sim<'t> {
     /// chunks in order already; a schedule orders its own transfers.) Same bookkeeping as
     /// `reductions`, without reductions.
     rooted_sends: Option<Reductions>,
+    /// The fair model: a member's messages of one collective to one peer leave one after another,
+    /// each when the previous one has drained (`conn_fifo`); a waiting message as for `gate`.
+    fifo: Option<ConnFifo<Gated>>,
     /// A workload session (`Session`): members that finished every chunk and delivered raw
     /// messages, reported at the instant they happen; None in a single run.
     done: Option<Vec<(f64, Due)>>,
@@ -655,6 +659,11 @@ impl<'t> Sim<'t> {
     #[allow(clippy::too_many_arguments)]
     fn new(topo: &'t Topology, npu_nodes: &'t [u32], router: Router<'t>, spec: &'t CollectiveSpec, cfg: &'t SimConfig,
            jobs: Vec<Job>, states: usize, queues: usize, shortcuts: bool, reductions: bool) -> Self {
+        let fifo = (cfg.model == Model::Fair && !cfg.astra).then(ConnFifo::default);
+        let mut net = Network::new(cfg.model, cfg.astra, topo, npu_nodes, shortcuts);
+        if fifo.is_some() {
+            net.report_drained();
+        }
         Sim {
             topo,
             npu_nodes,
@@ -667,7 +676,7 @@ impl<'t> Sim<'t> {
             queues_off: 0,
             jobs,
             q: EventQueue::new(cfg.model == Model::Aware && !cfg.astra),
-            net: Network::new(cfg.model, cfg.astra, topo, npu_nodes, shortcuts),
+            net,
             sends: Vec::new(),
             direct: DirectPackets::default(),
             sys: SysLists::default(),
@@ -685,6 +694,7 @@ impl<'t> Sim<'t> {
             reductions: reductions.then(Reductions::default),
             rooted_sends: (cfg.model == Model::Fair && !cfg.astra && matches!(spec.op, Op::Broadcast | Op::Reduce))
                 .then(Reductions::default),
+            fifo,
             done: None,
         }
     }
@@ -872,7 +882,7 @@ impl<'t> Sim<'t> {
             net.set_link_reps(fold.link_rep.clone());
         }
         net.collapse = false;
-        if self.gate.is_some() {
+        if self.gate.is_some() || self.fifo.is_some() {
             net.report_drained();
         }
         Sim {
@@ -892,6 +902,7 @@ impl<'t> Sim<'t> {
             }),
             reductions: self.reductions.as_ref().map(|_| Reductions::default()),
             rooted_sends: self.rooted_sends.as_ref().map(|_| Reductions::default()),
+            fifo: self.fifo.as_ref().map(|_| ConnFifo::default()),
             ..self
         }
     }
@@ -965,6 +976,9 @@ impl<'t> Sim<'t> {
                 let m = *self.net.msg(msg);
                 if m.parent == WHOLE {
                     self.next_in_turn(now, &m)?;
+                    self.next_on_connection(now, Handle::Whole(msg))?;
+                } else {
+                    self.next_on_connection(now, Handle::Sprayed(m.parent))?;
                 }
             }
             Ev::Hop { msg, pos, left } => self.net.hop(now, msg, pos, left, &self.router, &mut self.q),
@@ -1230,18 +1244,48 @@ impl<'t> Sim<'t> {
         Ok(())
     }
 
-    /// Sends one message now, or when its turn on its links comes (`gate`).
+    /// Sends one message now, or when its turn on its links (`gate`) or its connection (`fifo`)
+    /// comes.
     #[allow(clippy::too_many_arguments)]
     fn send_in_turn(&mut self, now: f64, j: usize, chunk: usize, p: usize, member: usize, snd: &Send, way: u32) -> SimResult<()> {
         if let (Some(gate), Some(order)) = (self.gate.as_mut(), self.spec.chunk_order.as_deref()) {
             let pos = self.jobs[j].plan.position(chunk, p, member);
             let go = gate.send(order, chunk as u32, j as u32, pos as u32, snd.to as u32, way, (j, chunk, p, member, *snd, way));
             return match go {
-                Some(_) => self.send_one(now, j, chunk, p, member, snd, way),
+                Some(_) => self.send_one(now, j, chunk, p, member, snd, way).map(|_| ()),
                 None => Ok(()),
             };
         }
-        self.send_one(now, j, chunk, p, member, snd, way)
+        let phase = self.jobs[j].plan.phase(chunk, p);
+        if self.fifo.is_some() && phase.algo.algo != Algo::Schedule {
+            // A schedule orders its own transfers (`gate`, or its steps' dependencies).
+            let pos = self.jobs[j].plan.position(chunk, p, member);
+            let peer = member + snd.to * phase.stride - pos * phase.stride;
+            let conn = Conn {
+                job: j as u32,
+                chunk: if self.spec.active_chunks_per_dim > 1 { chunk as u32 } else { ALL_CHUNKS },
+                lane: (snd.tag >> 24) as u8,
+                src: member as u32,
+                dst: peer as u32,
+            };
+            if self.fifo.as_mut().unwrap().send(conn, (j, chunk, p, member, *snd, way)).is_some() {
+                let (handle, parts) = self.send_one(now, j, chunk, p, member, snd, way)?;
+                self.fifo.as_mut().unwrap().on_wire(conn, handle, parts);
+            }
+            return Ok(());
+        }
+        self.send_one(now, j, chunk, p, member, snd, way).map(|_| ())
+    }
+
+    /// Under `fifo`: a message (or the last part of a sprayed one) has drained; its connection's
+    /// next message goes.
+    fn next_on_connection(&mut self, now: f64, handle: Handle) -> SimResult<()> {
+        let Some((conn, (j, chunk, p, member, snd, way))) = self.fifo.as_mut().and_then(|f| f.drained(handle)) else {
+            return Ok(());
+        };
+        let (handle, parts) = self.send_one(now, j, chunk, p, member, &snd, way)?;
+        self.fifo.as_mut().unwrap().on_wire(conn, handle, parts);
+        Ok(())
     }
 
     /// A gated message's last byte has left (`Ev::Drained`; sprayed ones are not gated): the next
@@ -1272,9 +1316,10 @@ impl<'t> Sim<'t> {
     }
 
     /// Sends one message of a step of member `member` in phase `p` of `chunk`, over the path
-    /// `way` names (`NO_WAY`: the engine's route).
+    /// `way` names (`NO_WAY`: the engine's route). Returns its handle on the wire
+    /// and the number of its parts.
     #[allow(clippy::too_many_arguments)]
-    fn send_one(&mut self, now: f64, j: usize, chunk: usize, p: usize, member: usize, snd: &Send, way: u32) -> SimResult<()> {
+    fn send_one(&mut self, now: f64, j: usize, chunk: usize, p: usize, member: usize, snd: &Send, way: u32) -> SimResult<(Handle, u32)> {
         let plan = &self.jobs[j].plan;
         let stride = plan.phase(chunk, p).stride;
         let pos = plan.position(chunk, p, member);
@@ -1313,13 +1358,17 @@ impl<'t> Sim<'t> {
         if let (Some(w), false) = (self.rooted_sends.as_mut(), scheduled) {
             w.sent(dst_mps, snd.tag, src_rank, 0.0, src_mps);
         }
+        let mut handle = Handle::Sprayed(parent);
         for i in 0..n {
             let (route, share) = self.router.parts(set)[i];
             let bytes = if n == 1 { snd.bytes } else { snd.bytes * share };
             let msg = Msg { dst_mps, tag: snd.tag, bytes, route, sent_at: now, src_rank, dst_rank, parent, key };
-            self.net.send(now, msg, self.topo, &self.router, &mut self.q);
+            let id = self.net.send(now, msg, self.topo, &self.router, &mut self.q);
+            if n == 1 {
+                handle = Handle::Whole(id);
+            }
         }
-        Ok(())
+        Ok((handle, n as u32))
     }
 
     /// A message of ASTRA-sim's direct all-reduce (`direct_packets`) arrives: handed over now if

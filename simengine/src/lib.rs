@@ -10,6 +10,7 @@
 
 pub mod algorithms;
 pub mod chakra_reader;
+pub mod conn_fifo;
 pub mod astra_algorithms;
 pub mod custom_reductions;
 pub mod direct_packets;

@@ -168,7 +168,8 @@ impl Network {
     }
 
     /// Injects a message at `now`; schedules its delivery (or first network event).
-    pub fn send(&mut self, now: f64, msg: Msg, topo: &Topology, router: &Router, q: &mut EventQueue) {
+    /// Puts `msg` on the network at `now`; returns its id (`Ev::Deliver`, `Ev::Drained`).
+    pub fn send(&mut self, now: f64, msg: Msg, topo: &Topology, router: &Router, q: &mut EventQueue) -> u32 {
         let id = match self.free.pop() {
             Some(i) => {
                 self.msgs[i as usize] = msg;
@@ -202,6 +203,7 @@ impl Network {
                 }
             }
         }
+        id
     }
 
     /// Aware model: counts the links of a route the first time it is used (before the run for the

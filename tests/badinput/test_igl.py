@@ -149,11 +149,11 @@ CASES = [
      "error: the graph would have 1,000,000,000,000 nodes, more than the limit of 20,000,000: component 'd1' of "
      "device 'd2' has 1,000 copies of device 'd1' (1,000,000 nodes each)", "component d[1000]: d1", 1),
     # counts of the wrong type
-    ("count-float", program("", "instance a[2.0]: h"), "error: the count of instance 'a' must be an int, got float (2)",
+    ("count-float", program("", "instance a[2.0]: h"), "error: the count of instance 'a' must be an int, got a float (2)",
      "2.0", 1),
     ("count-zero", program("", "instance a[0]: h"), "error: the count of instance 'a' must be at least 1, got 0",
      "0]", 1),
-    ("count-quantity", program("", "instance a[4 Gbps]: h"), "must be an int, got bandwidth (4 Gbit/s)", "4 Gbps", 1),
+    ("count-quantity", program("", "instance a[4 Gbps]: h"), "must be an int, got a bandwidth (4 Gbit/s)", "4 Gbps", 1),
     # nothing to build
     ("empty-fabric", "fabric f { }\n", "error: 'f' has no instances, so its graph is empty (0 nodes)", "fabric f", 1),
     ("fabric-of-lets", DEVICE + "fabric f {\n    let n = 4\n}\n", "'f' has no instances, so its graph is empty",
