@@ -95,12 +95,6 @@ CHAIN_MESSAGES = 1 << 20
 # 835-847 GB/s at 4-8 GiB (coreweave/nccl-tests pull request 43; the algorithm is not stated).
 SERVER_GPUS = 8
 NVL72_MEASURED = "681-724 GB/s busbw at 1 GiB, 835-847 GB/s at 4-8 GiB (coreweave/nccl-tests pull request 43)"
-# Under `fair` a broadcast's rail chains (shard along the root's server, every rail, all-gather in
-# every server) take about 2.3x its time under `aware`, which is within 1 % of NCCL's model: 2 DGX
-# H100, 1 GiB, 6.83 against 2.91 ms without NCCL's latency (docs/simulate.md, "NCCL mode").
-FAIR_RAIL_BROADCAST = ("nccl-fair-rail-broadcast", "under the fair model a broadcast across servers runs its rail "
-                       "chains about 2.3x slower than under --model aware (2 DGX H100, 1 GiB: 6.83 against 2.91 ms "
-                       "before NCCL's latency), which is within 1 % of NCCL's own model there: use --model aware")
 NET_OVERHEAD_US = 1.0  # tuning.cc getNetOverhead: x86 Intel host (x3 for Simple)
 
 

@@ -31,7 +31,7 @@ from .policy import TIERS, describe as describe_policy, edge_policies, parse_pol
 from .dims import SELECTORS, Dims, algorithms, resolve
 from .schedule_paths import resolve_paths
 from .lanes import nvswitch_planes, spread_bundles
-from .nccl import FAIR_RAIL_BROADCAST, Servers, bus_factor, engine_plan, servers
+from .nccl import Servers, bus_factor, engine_plan, servers
 from .load import LinkTiers, bottleneck_tier, link_tiers, tier_summary
 
 COLLECTIVES = ("all-reduce", "reduce-scatter", "all-gather", "all-to-all", "broadcast", "reduce",
@@ -451,11 +451,8 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
         }
         # What NCCL mode knowingly gets wrong or leaves out is said with every result (also
         # without checks: a workload replay's runs report it as cautions, workload/timing.py).
-        cautions = list(plan.cautions)
-        if plan.rail_chains and plan.collective == "broadcast" and opts.model == "fair":
-            cautions.append(FAIR_RAIL_BROADCAST)
-        out["nccl"]["cautions"] = [message for _, message in cautions]
-        out["warnings"].extend({"code": code, "message": message} for code, message in cautions)
+        out["nccl"]["cautions"] = [message for _, message in plan.cautions]
+        out["warnings"].extend({"code": code, "message": message} for code, message in plan.cautions)
         if c is not None and c.algorithm == "nvls":  # in-switch reduction: above the NVLink bandwidth by design
             out["warnings"] = [w for w in out["warnings"] if w["code"] != "over-injection"]
             out["warnings"].append({"code": "in-switch-reduction", "message": (

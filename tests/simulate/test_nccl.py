@@ -332,7 +332,8 @@ def test_a_chain_past_the_engines_cap_says_so():
 # NVLink at 370.8 GB/s: 2.53 ms); a GPU's NVLinks carry about S in all: 2.90 ms. Chunk pipelining adds
 # the fill of 128 stages; NCCL's modelled time is 3.128 ms (latency 232.4 us). A reduce runs the
 # reverse. Until 26 Nov 2026 the root's rail carried all of S: 1 GiB / 48 GB/s = 22.4 ms alone.
-@pytest.mark.parametrize("collective, model", [("broadcast", "aware"), ("reduce", "fair"), ("reduce", "aware")])
+@pytest.mark.parametrize("collective", ["broadcast", "reduce"])
+@pytest.mark.parametrize("model", ["fair", "aware"])
 def test_a_chain_across_servers_uses_every_rail(collective, model):
     g = blueprints.graph("std.fabrics.clos", hosts=2, radix=16, tiers=2, nics_per_host=8, rail_optimized=True,
                          host_device="dgx.dgx()")
@@ -343,14 +344,6 @@ def test_a_chain_across_servers_uses_every_rail(collective, model):
     assert abs(r["collective_time_ns"] / r["nccl"]["predicted_time_ns"] - 1) < 0.01
     cables = {t["tier"]: t for t in r["tiers"]}["host–leaf"]
     assert cables["links_used"] == 16 and cables["bytes"] == pytest.approx(2 * S_BCAST)  # S/8 on each of 8 rails
-
-
-def test_a_broadcast_across_servers_under_fair_says_aware_is_closer():
-    g = blueprints.graph("std.fabrics.clos", hosts=2, radix=16, tiers=2, nics_per_host=8, rail_optimized=True,
-                         host_device="dgx.dgx()")
-    r = simulate(g, Opts(collective="broadcast", size_bytes=S_BCAST, top_links=0))
-    assert [w["code"] for w in r["warnings"]] == ["nccl-fair-rail-broadcast"]
-    assert 2.0 < (r["collective_time_ns"] - r["nccl"]["latency_ns"]) / (S_BCAST / 370.8) < 2.5
 
 
 @pytest.mark.parametrize("group", [None, tuple(range(8))])
