@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..graph import FQG
+from .affinity import NO_NIC, Affinity, affinity
 
 PROTOCOLS = ("LL", "LL128", "Simple")
 ALGOS = ("ring", "tree", "nvls", "collnet")
@@ -139,8 +140,9 @@ def _arch(per_gpu_gbytes: float) -> str:
     return "volta"
 
 
-def servers(g: FQG, npu_nodes: np.ndarray, group: list[int]) -> Servers | None:
-    """The servers `group` (ranks) spans; None when its NPUs are not in servers (abstract fabrics)."""
+def servers(g: FQG, npu_nodes: np.ndarray, group: list[int], bound: Affinity | None = None) -> Servers | None:
+    """The servers `group` (ranks) spans; None when its NPUs are not in servers (abstract fabrics).
+    `bound`: the NIC affinity of `npu_nodes` when the caller has it (built here otherwise)."""
     sid = server_of_npus(g, npu_nodes)[group]
     if (sid < 0).any():
         return None
@@ -160,8 +162,16 @@ def servers(g: FQG, npu_nodes: np.ndarray, group: list[int]) -> Servers | None:
     scaleup = mine & ((kinds == switch) | (kinds == xpu))
     scaleup_gbps = float(bw[scaleup].sum())
     nvswitch = bool((mine & (kinds == switch)).any())
-    # Cables out of the server (one end inside, the other outside).
+    # Cables out of the server (one end inside, the other outside) that the group's GPUs there
+    # reach: NCCL's topology holds only the communicator's GPUs of a server (topo.cc,
+    # ncclTopoGetSystem fills the local rank's GPU and fuses its local peers'), so a GPU reaches
+    # the NICs nearest to it (topo.cc ncclTopoGetLocalNet) and not through other GPUs (PXN needs
+    # an NVLink peer in the communicator, paths.cc); search.cc's ncclTopoCompute goes past PXN-type
+    # paths only when it finds no channel at all. One GPU of a DGX H100 thus gets one NIC, 48 GB/s,
+    # not its server's eight.
     out = inside[src] != inside[dst]
+    reached = out & _cables_of(g, _group_nics(g, npu_nodes, group, inside, bound), src, dst, inside)
+    out = reached if reached.any() else out
     nics = int(out.sum())
     per_server = int(counts[0])
     nic_gbps = float(bw[out].sum()) / per_server if nics else 0.0
@@ -175,6 +185,33 @@ def servers(g: FQG, npu_nodes: np.ndarray, group: list[int]) -> Servers | None:
     return Servers(nodes=len(ids), ppn=ppn, arch=_arch(scaleup_gbps / 8), intra="NVL" if scaleup_gbps else "PCI",
                    nvswitch=nvswitch, scaleup_gbps=scaleup_gbps, nic_gbps=nic_gbps, nics=nics, nvls=nvls,
                    sharp=sharp)
+
+
+def _group_nics(g: FQG, npu_nodes: np.ndarray, group: list[int], inside: np.ndarray,
+                bound: Affinity | None) -> np.ndarray:
+    """The NIC nodes the group's GPUs in the first server are bound to (simulate.affinity: each
+    GPU's nearest NIC, as NCCL's ncclTopoGetLocalNet); every NIC of that server when any of them
+    has none (a server without a PCIe path from GPU to NIC: no affinity to follow)."""
+    a = bound if bound is not None else affinity(g, npu_nodes)
+    nic = a.nic[np.asarray(group, dtype=np.int64)]
+    mine = inside[np.asarray(npu_nodes, dtype=np.int64)[np.asarray(group, dtype=np.int64)]]
+    picked = nic[mine]
+    if (picked == NO_NIC).any():
+        code = {t: i for i, t in enumerate(g.type_names)}
+        return np.flatnonzero(inside & (g.node_type == code.get("nic", -1)))
+    return np.unique(picked)
+
+
+def _cables_of(g: FQG, nics: np.ndarray, src: np.ndarray, dst: np.ndarray, inside: np.ndarray) -> np.ndarray:
+    """Per edge, whether it starts at one of `nics` or at a port of theirs (a NIC ASIC's edges to
+    nodes of type port inside the server): the cables those NICs drive."""
+    code = {t: i for i, t in enumerate(g.type_names)}
+    own = np.zeros(len(g.node_type), dtype=bool)
+    own[nics] = True
+    port = (g.node_type == code.get("port", -1)) & inside
+    own[dst[own[src] & port[dst]]] = True
+    own[src[own[dst] & port[src]]] = True
+    return own[src] | own[dst]
 
 
 @dataclass(frozen=True)
@@ -232,6 +269,10 @@ def _steps(collective: str, n: int) -> int:
 def candidates(collective: str, size_bytes: float, s: Servers, n_ranks: int) -> list[tuple[str, str, float, float, float]]:
     """Every (algorithm, protocol) NCCL would consider, as (algo, proto, time us, latency us, base us)."""
     ch, bw_intra, bw_inter = _channels(s)
+    # NCCL tunes on the larger of the send and receive buffers (enqueue.cc ncclGetAlgoInfo,
+    # ncclFuncMaxSendRecvCount): an all-gather's n shards (its size here is one rank's shard).
+    if collective == "all-gather":
+        size_bytes = size_bytes * n_ranks
     lvl = _level(s.nodes)
     ppn = s.ppn or 1
     nsteps = _steps(collective, n_ranks)

@@ -527,7 +527,9 @@ def engine_call(p: PreparedGraph, opts: SimulationOptions) -> EngineCall:
     _check_schedule_fits(opts, dims, len(groups[0]))
     key = tuple(groups[0])
     if key not in p.servers:
-        p.servers[key] = servers(p.g, p.npu_nodes, groups[0])
+        if p.affinity is None:
+            p.affinity = affinity(p.g, p.npu_nodes)
+        p.servers[key] = servers(p.g, p.npu_nodes, groups[0], p.affinity)
     where = p.servers[key]
     # NCCL mode lays the group out itself (GPUs per server, then servers): explicit dims say otherwise.
     algorithm = algorithms(opts.algorithm, used, len(groups[0]), opts.collective, model=opts.model,

@@ -386,3 +386,44 @@ def test_aware_pipelines_nccls_rings_through_switches_and_nics(dgx4, collective,
     if group == (0, 8, 16, 24):  # the hand bound: 2 (n-1)/n S over one NIC at NCCL's 48 GB/s, plus NCCL's latency
         bound = 2 * 3 / 4 * size / 48.0 + aware["nccl"]["latency_ns"]
         assert aware["collective_time_ns"] == pytest.approx(bound, rel=1e-6)
+
+
+@pytest.fixture(scope="module")
+def dgx8():
+    return blueprints.graph("std.fabrics.clos", hosts=8, radix=16, tiers=2, nics_per_host=8, rail_optimized=True,
+                            host_device="dgx.dgx()")
+
+
+def test_one_gpu_per_server_gets_its_own_nic_not_the_servers_eight(dgx8):
+    """A DP group, GPU 0 of each of 8 DGX H100. NCCL's topology of a communicator holds only its
+    GPUs of a server (topo.cc ncclTopoGetSystem), so the ring's channels leave through the GPU's
+    nearest NIC (ncclTopoGetLocalNet) at search.cc's 48 GB/s, duplicated into 2 channels of 24
+    (ncclTopoDupChannels): bus 48 GB/s, not the 8 NICs' 384 (the model predicted 5.18 ms, ring
+    16 channels, against the engine's 39.43 ms). By hand, 1 GiB all-reduce, ring/Simple:
+    2 x 7/8 x 2^30 B / 48 GB/s = 39.147 ms, plus tuning.cc's latency 1.4 x (8.4 + 14 steps x
+    14 us) = 0.286 ms: 39.433 ms, NCCL's predicted time and the engine's alike."""
+    group = (tuple(range(0, 64, 8)),)
+    r = simulate(dgx8, Opts(size_bytes=1 << 30, groups=group, top_links=0))
+    n = r["nccl"]
+    assert (n["algorithm"], n["protocol"], n["channels"]) == ("ring", "Simple", 2)
+    hand = 2 * 7 / 8 * (1 << 30) / 48.0 + 1.4 * (8.4 + 14 * 14.0) * 1000
+    assert n["predicted_time_ns"] == pytest.approx(hand, rel=1e-4)
+    assert r["collective_time_ns"] == pytest.approx(hand, rel=0.01)
+    # 64 MiB: with 8 NICs the model picked ring/LL128 (0.47 ms predicted, 2.79 run); NCCL's one
+    # NIC makes Simple the faster: 2 x 7/8 x 2^26 / 48 GB/s + 0.286 ms = 2.733 ms.
+    r = simulate(dgx8, Opts(size_bytes=1 << 26, groups=group, top_links=0))
+    assert (r["nccl"]["algorithm"], r["nccl"]["protocol"]) == ("ring", "Simple")
+    assert r["nccl"]["predicted_time_ns"] == pytest.approx(2 * 7 / 8 * (1 << 26) / 48.0 + 286_160, rel=1e-4)
+    assert r["collective_time_ns"] == pytest.approx(r["nccl"]["predicted_time_ns"], rel=0.01)
+
+
+def test_all_gather_is_tuned_on_all_n_shards(dgx8):
+    """NCCL tunes an all-gather on its receive buffer, n shards (enqueue.cc ncclGetAlgoInfo:
+    ncclFuncMaxSendRecvCount); the size here is one shard. 64 MiB shards on the DP group above:
+    7 x 2^26 B / 48 GB/s = 9.787 ms plus ring/Simple latency 8.4 + 7 x 14 us: 9.893 ms predicted,
+    as the engine runs (before, the model predicted 1/8 of that, 1.33 ms)."""
+    r = simulate(dgx8, Opts(collective="all-gather", size_bytes=1 << 26, groups=(tuple(range(0, 64, 8)),),
+                            top_links=0))
+    hand = 7 * (1 << 26) / 48.0 + (8.4 + 7 * 14.0) * 1000
+    assert r["nccl"]["predicted_time_ns"] == pytest.approx(hand, rel=1e-4)
+    assert r["collective_time_ns"] == pytest.approx(hand, rel=0.01)
