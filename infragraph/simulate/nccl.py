@@ -396,6 +396,9 @@ class EnginePlan:
     # The engine's own latency (the links' latencies and the endpoint delays) stands for the call's,
     # in place of `latency_ns`: a point-to-point send, for which tuning.cc has no latency model.
     engine_latency: bool = False
+    # A broadcast/reduce over (GPUs per server, servers) as NCCL's ring channels move it: a shard per
+    # GPU along every rail, not the whole buffer along the root's (the engine's `rail_chains`).
+    rail_chains: bool = False
     # (code, message) for each known way this run's time departs from what NCCL does: never silent,
     # `simulate` lists them as warnings and a workload replay's report as cautions.
     cautions: tuple[tuple[str, str], ...] = ()
@@ -515,9 +518,9 @@ def engine_plan(g: FQG, bandwidth_gbps: np.ndarray, npu_nodes: np.ndarray, group
             cautions.append(("nccl-chain-chunks", f"the {collective} chain runs {chunks} engine chunks where NCCL "
                              f"pipelines {stages} stages: its fill costs up to {extra:.2f} % more of the transfer "
                              "than NCCL's"))
-        if s.nodes > 1 and s.ppn != 1:
-            cautions.append(("nccl-chain-one-rail", f"across servers the engine runs the {collective} chain between "
-                             "servers on the root's rail only (one NIC per server), where NCCL's "
+        if s.nodes > 1 and s.ppn != 1 and not two_level:
+            cautions.append(("nccl-chain-one-rail", f"across servers whose ranks do not fill them in order the "
+                             f"engine runs the {collective} chain between servers through one NIC each, where NCCL's "
                              f"{c.channels} ring channels spread it over the servers' NICs: this time is "
                              f"pessimistic where the NICs are the bottleneck (NCCL's own model: "
                              f"{c.predicted_us / 1000:.3f} ms)"))
@@ -538,7 +541,8 @@ def engine_plan(g: FQG, bandwidth_gbps: np.ndarray, npu_nodes: np.ndarray, group
                  + ("" if factor == 1.0 else f" and x{factor} for the protocol")
                  + "; reductions are free (NCCL's bandwidths include them)")
     return EnginePlan(c, engine_collective, engine_size, algos, dims, chunks, 1,
-                      c.latency_us * 1000.0, bw, tuple(notes), factor, cautions=tuple(cautions))
+                      c.latency_us * 1000.0, bw, tuple(notes), factor,
+                      rail_chains=collective in ("broadcast", "reduce") and two_level, cautions=tuple(cautions))
 
 
 def bus_factor(collective: str, n: int) -> float:
