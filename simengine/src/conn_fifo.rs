@@ -25,6 +25,7 @@
 //! Members that issue together send at most one message per connection at a time on a symmetric
 //! fabric (a ring step's send follows the receive of the previous step, which left when the
 //! member's own previous send did), so their times do not change.
+use std::collections::hash_map::Entry;
 use std::collections::{HashMap, VecDeque};
 
 use crate::fxhash::FxBuild;
@@ -46,25 +47,26 @@ pub struct Conn {
 pub const ALL_CHUNKS: u32 = u32::MAX;
 
 /// A message on the wire: the network's message id when sent whole, or the engine's split entry
-/// when sprayed over several ways (`Msg::parent`); the two are told apart by the high bit.
-pub fn whole(msg: u32) -> u64 {
-    msg as u64
-}
-
-pub fn sprayed(parent: u32) -> u64 {
-    (1 << 32) | parent as u64
+/// when sprayed over several ways (`Msg::parent`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Handle {
+    Whole(u32),
+    Sprayed(u32),
 }
 
 pub struct ConnFifo<W> {
     /// Connections with a message on the wire, each with the messages queued behind it.
     busy: HashMap<Conn, VecDeque<W>, FxBuild>,
-    /// Each message on the wire: its connection and the parts of it still draining.
-    flying: HashMap<u64, (Conn, u32), FxBuild>,
+    /// Each message on the wire, by message id (`Handle::Whole`) and by split entry
+    /// (`Handle::Sprayed`): its connection and the parts of it still draining. Both are dense
+    /// slot numbers the network and the engine reuse, so plain vectors.
+    whole: Vec<Option<(Conn, u32)>>,
+    sprayed: Vec<Option<(Conn, u32)>>,
 }
 
 impl<W> Default for ConnFifo<W> {
     fn default() -> Self {
-        ConnFifo { busy: HashMap::default(), flying: HashMap::default() }
+        ConnFifo { busy: HashMap::default(), whole: Vec::new(), sprayed: Vec::new() }
     }
 }
 
@@ -72,40 +74,56 @@ impl<W> ConnFifo<W> {
     /// `msg` for `conn`: returned when the connection is free (the caller sends it now and calls
     /// `on_wire`), else queued behind the messages issued before it.
     pub fn send(&mut self, conn: Conn, msg: W) -> Option<W> {
-        match self.busy.get_mut(&conn) {
-            Some(queue) => {
-                queue.push_back(msg);
+        match self.busy.entry(conn) {
+            Entry::Occupied(mut queue) => {
+                queue.get_mut().push_back(msg);
                 None
             }
-            None => {
-                self.busy.insert(conn, VecDeque::new());
+            Entry::Vacant(free) => {
+                free.insert(VecDeque::new());
                 Some(msg)
             }
         }
     }
 
-    /// The message `send` let go is on the wire as `handle` (`whole` / `sprayed`), in `parts`
-    /// flows.
-    pub fn on_wire(&mut self, conn: Conn, handle: u64, parts: u32) {
-        self.flying.insert(handle, (conn, parts));
+    fn slot(&mut self, handle: Handle) -> &mut Option<(Conn, u32)> {
+        let (v, i) = match handle {
+            Handle::Whole(i) => (&mut self.whole, i as usize),
+            Handle::Sprayed(i) => (&mut self.sprayed, i as usize),
+        };
+        if i >= v.len() {
+            v.resize(i + 1, None);
+        }
+        &mut v[i]
+    }
+
+    /// The message `send` let go is on the wire as `handle`, in `parts` flows.
+    pub fn on_wire(&mut self, conn: Conn, handle: Handle, parts: u32) {
+        *self.slot(handle) = Some((conn, parts));
     }
 
     /// A flow of `handle` has drained. Once the whole message has, its connection's next message
     /// is returned with the connection (the caller sends it now and calls `on_wire`); None when
     /// nothing waits, or the flow is not one this queue let go (a workload's raw messages).
-    pub fn drained(&mut self, handle: u64) -> Option<(Conn, W)> {
-        let entry = self.flying.get_mut(&handle)?;
-        entry.1 -= 1;
-        if entry.1 > 0 {
+    pub fn drained(&mut self, handle: Handle) -> Option<(Conn, W)> {
+        let slot = self.slot(handle);
+        let (conn, parts) = slot.as_mut()?;
+        *parts -= 1;
+        if *parts > 0 {
             return None;
         }
-        let (conn, _) = self.flying.remove(&handle).expect("present above");
-        let queue = self.busy.get_mut(&conn).expect("a connection with a message on the wire is busy");
-        let next = queue.pop_front();
-        if next.is_none() {
-            self.busy.remove(&conn);
+        let conn = *conn;
+        *slot = None;
+        let Entry::Occupied(mut queue) = self.busy.entry(conn) else {
+            unreachable!("a connection with a message on the wire is busy");
+        };
+        match queue.get_mut().pop_front() {
+            Some(w) => Some((conn, w)),
+            None => {
+                queue.remove();
+                None
+            }
         }
-        next.map(|w| (conn, w))
     }
 }
 
@@ -121,14 +139,14 @@ mod tests {
     fn one_connection_sends_in_issue_order_one_at_a_time() {
         let mut f: ConnFifo<&str> = ConnFifo::default();
         assert_eq!(f.send(conn(3, 0), "step 0"), Some("step 0"));
-        f.on_wire(conn(3, 0), whole(7), 1);
+        f.on_wire(conn(3, 0), Handle::Whole(7), 1);
         assert_eq!(f.send(conn(3, 0), "step 1"), None);
         assert_eq!(f.send(conn(3, 0), "step 2"), None);
-        assert_eq!(f.drained(whole(7)), Some((conn(3, 0), "step 1")));
-        f.on_wire(conn(3, 0), whole(7), 1); // the slot is reused
-        assert_eq!(f.drained(whole(7)), Some((conn(3, 0), "step 2")));
-        f.on_wire(conn(3, 0), whole(9), 1);
-        assert_eq!(f.drained(whole(9)), None);
+        assert_eq!(f.drained(Handle::Whole(7)), Some((conn(3, 0), "step 1")));
+        f.on_wire(conn(3, 0), Handle::Whole(7), 1); // the slot is reused
+        assert_eq!(f.drained(Handle::Whole(7)), Some((conn(3, 0), "step 2")));
+        f.on_wire(conn(3, 0), Handle::Whole(9), 1);
+        assert_eq!(f.drained(Handle::Whole(9)), None);
         assert_eq!(f.send(conn(3, 0), "next"), Some("next")); // free again
     }
 
@@ -137,7 +155,7 @@ mod tests {
         let mut f: ConnFifo<u32> = ConnFifo::default();
         let a = conn(0, 1);
         assert_eq!(f.send(a, 1), Some(1));
-        f.on_wire(a, whole(1), 1);
+        f.on_wire(a, Handle::Whole(1), 1);
         assert_eq!(f.send(conn(0, 2), 2), Some(2));
         assert_eq!(f.send(Conn { lane: 1, ..a }, 3), Some(3));
         assert_eq!(f.send(Conn { job: 1, ..a }, 4), Some(4));
@@ -149,11 +167,11 @@ mod tests {
     fn a_sprayed_message_frees_its_connection_when_every_part_has_drained() {
         let mut f: ConnFifo<&str> = ConnFifo::default();
         assert_eq!(f.send(conn(0, 1), "a"), Some("a"));
-        f.on_wire(conn(0, 1), sprayed(4), 3);
+        f.on_wire(conn(0, 1), Handle::Sprayed(4), 3);
         assert_eq!(f.send(conn(0, 1), "b"), None);
-        assert_eq!(f.drained(sprayed(4)), None);
-        assert_eq!(f.drained(whole(4)), None); // another message's flow: not this one's
-        assert_eq!(f.drained(sprayed(4)), None);
-        assert_eq!(f.drained(sprayed(4)), Some((conn(0, 1), "b")));
+        assert_eq!(f.drained(Handle::Sprayed(4)), None);
+        assert_eq!(f.drained(Handle::Whole(4)), None); // another message's flow: not this one's
+        assert_eq!(f.drained(Handle::Sprayed(4)), None);
+        assert_eq!(f.drained(Handle::Sprayed(4)), Some((conn(0, 1), "b")));
     }
 }

@@ -15,7 +15,7 @@ use crate::events::{Ev, EventQueue};
 use crate::fxhash::FxBuild;
 use crate::monitor::{Monitor, Progress, Ticker, Unwatched, CHECK_EVERY};
 use crate::network::{link_loads, Model, Msg, Network, WHOLE};
-use crate::conn_fifo::{self, Conn, ConnFifo, ALL_CHUNKS};
+use crate::conn_fifo::{Conn, ConnFifo, Handle, ALL_CHUNKS};
 use crate::custom_reductions::{self, Reductions};
 use crate::direct_packets::DirectPackets;
 use crate::sys_events::{SysEv, SysLists};
@@ -976,9 +976,9 @@ impl<'t> Sim<'t> {
                 let m = *self.net.msg(msg);
                 if m.parent == WHOLE {
                     self.next_in_turn(now, &m)?;
-                    self.next_on_connection(now, conn_fifo::whole(msg))?;
+                    self.next_on_connection(now, Handle::Whole(msg))?;
                 } else {
-                    self.next_on_connection(now, conn_fifo::sprayed(m.parent))?;
+                    self.next_on_connection(now, Handle::Sprayed(m.parent))?;
                 }
             }
             Ev::Hop { msg, pos, left } => self.net.hop(now, msg, pos, left, &self.router, &mut self.q),
@@ -1279,7 +1279,7 @@ impl<'t> Sim<'t> {
 
     /// Under `fifo`: a message (or the last part of a sprayed one) has drained; its connection's
     /// next message goes.
-    fn next_on_connection(&mut self, now: f64, handle: u64) -> SimResult<()> {
+    fn next_on_connection(&mut self, now: f64, handle: Handle) -> SimResult<()> {
         let Some((conn, (j, chunk, p, member, snd, way))) = self.fifo.as_mut().and_then(|f| f.drained(handle)) else {
             return Ok(());
         };
@@ -1317,9 +1317,9 @@ impl<'t> Sim<'t> {
 
     /// Sends one message of a step of member `member` in phase `p` of `chunk`, over the path
     /// `way` names (`NO_WAY`: the engine's route). Returns its handle on the wire
-    /// (`conn_fifo::whole` / `sprayed`) and the number of its parts.
+    /// and the number of its parts.
     #[allow(clippy::too_many_arguments)]
-    fn send_one(&mut self, now: f64, j: usize, chunk: usize, p: usize, member: usize, snd: &Send, way: u32) -> SimResult<(u64, u32)> {
+    fn send_one(&mut self, now: f64, j: usize, chunk: usize, p: usize, member: usize, snd: &Send, way: u32) -> SimResult<(Handle, u32)> {
         let plan = &self.jobs[j].plan;
         let stride = plan.phase(chunk, p).stride;
         let pos = plan.position(chunk, p, member);
@@ -1358,14 +1358,14 @@ impl<'t> Sim<'t> {
         if let (Some(w), false) = (self.rooted_sends.as_mut(), scheduled) {
             w.sent(dst_mps, snd.tag, src_rank, 0.0, src_mps);
         }
-        let mut handle = conn_fifo::sprayed(parent);
+        let mut handle = Handle::Sprayed(parent);
         for i in 0..n {
             let (route, share) = self.router.parts(set)[i];
             let bytes = if n == 1 { snd.bytes } else { snd.bytes * share };
             let msg = Msg { dst_mps, tag: snd.tag, bytes, route, sent_at: now, src_rank, dst_rank, parent, key };
             let id = self.net.send(now, msg, self.topo, &self.router, &mut self.q);
             if n == 1 {
-                handle = conn_fifo::whole(id);
+                handle = Handle::Whole(id);
             }
         }
         Ok((handle, n as u32))

@@ -247,3 +247,37 @@ def test_zero3_gathers_a_moe_layer_from_its_two_groups(tmp_path):
     s, _, w = _traces(tmp_path, dp=4, ep=2, experts=4, zero=3, global_batch=8)
     names = [n.name for _, n in sorted(w.nodes[0].items()) if n.kind == "collective"]
     assert names[:3] == ["mb0_l0_fwd_zero3_ag", "mb0_l0_fwd_zero3_edp_ag", "mb0_l0_fwd_dispatch"]
+
+
+def test_the_replayed_step_shortens_by_the_hbm_time_saved(tmp_path):
+    # 4 data-parallel GPUs, ZeRO 1: each runs the one layer's four memory-bound nodes (294,912 B) and
+    # the optimizer over its quarter of the 58,176 parameters (30 B each: 436,320 B), between the
+    # reduce-scatter and the all-gather; at 1e6 B/s that is 731,232 us of the step, at 2e6 half of it.
+    # The matmuls take 1 us each (6 nodes), the collectives the same time in both runs.
+    from infragraph import blueprints
+    from infragraph.simulate import SimulationOptions, prepare
+    from infragraph.workload.replay import ReplayOptions, replay
+
+    p = prepare(blueprints.graph("std.fabrics.stack", shape="RI(4)", bandwidth="[50 GiB/s]", latency="[500 ns]"))
+    steps, compute = {}, {}
+    for hbm in (0.001, 0.002):
+        (tmp_path / str(hbm)).mkdir()
+        _, _, w = _traces(tmp_path / str(hbm), **{**TINY, "global_batch": 4, "dp": 4, "zero": 1, "hbm_gb_per_s": hbm})
+        r = replay(p, w, ReplayOptions(sim=SimulationOptions(model="astra")))
+        steps[hbm] = r["step_time_ns"]
+        compute[hbm] = {n["compute_ns"] for n in r["npus"]}
+    hbm_us = 67_584 + 79_872 + 63_488 + 83_968 + 30 * 58_176 // 4
+    assert compute == {0.001: {(hbm_us + 6) * 1000}, 0.002: {(hbm_us // 2 + 6) * 1000}}
+    assert steps[0.001] - steps[0.002] == hbm_us // 2 * 1000
+
+
+def test_gpt3_superpods_memory_bound_time_is_the_documented_one():
+    # docs/workloads.md "HBM" and examples/workloads/README.md: GPT-3 175B at micro-batch 12, TP 8 with
+    # sequence parallelism: 16.0 GB per layer and micro-batch, 458.7 ms per GPU at 3,350 GB/s, 320.1 at
+    # 4,800; three quarters of it the attention scores' softmax and dropout (20 B per score, a s^2 b / t)
+    s = LlmSpec(**{**GPT3, "micro_batch": 12, "sequence_parallel": True, "zero": 1})
+    assert s.layer_hbm_bytes() == 16_005_464_064
+    assert 20 * 96 * 2048 ** 2 * 12 // 8 / s.layer_hbm_bytes() == pytest.approx(0.755, abs=1e-3)
+    assert summary(s)["memory_bound_s"] == pytest.approx(0.4587, abs=1e-4)
+    assert summary(LlmSpec(**{**GPT3, "micro_batch": 12, "sequence_parallel": True, "zero": 1,
+                              "hbm_gb_per_s": 4800}))["memory_bound_s"] == pytest.approx(0.3201, abs=1e-4)
