@@ -181,7 +181,7 @@ impl Monitor for PyMonitor {
     endpoint_delay_ns=10.0, local_mem_bw_gb_per_s=None, optimization="localBWAware", scheduling="fifo",
     intra_dimension_scheduling="FIFO", inter_dimension_scheduling="ascending", dim_bandwidth=vec![],
     model="unaware", astra=false, routing="hops", ecmp=true, dor_dims=None, dor_direct_dims=vec![], dor_first_dim_only=false, trace=false,
-    node_kind=None, no_transit_kinds=vec![], no_transit_nodes=None, npu_nic=None, npu_server=None, edge_policy=None, pxn=false, cut_through_kinds=vec![], max_events=u64::MAX, symmetry=false, progress=None, progress_interval_s=0.2, schedules=vec![], starts=vec![], local_ring=false, workload=None))]
+    node_kind=None, no_transit_kinds=vec![], no_transit_nodes=None, npu_nic=None, npu_server=None, edge_policy=None, pxn=false, cut_through_kinds=vec![], max_events=u64::MAX, symmetry=false, progress=None, progress_interval_s=0.2, schedules=vec![], starts=vec![], local_ring=false, rail_chains=false, workload=None))]
 #[allow(clippy::too_many_arguments)]
 fn simulate<'py>(
     py: Python<'py>,
@@ -229,6 +229,7 @@ fn simulate<'py>(
     schedules: Vec<Vec<ScheduleArrays>>,
     starts: Vec<Vec<f64>>,
     local_ring: bool,
+    rail_chains: bool,
     workload: Option<Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let npu_nodes = u32s(npu_nodes);
@@ -339,6 +340,7 @@ fn simulate<'py>(
             dim_bandwidth: dim_bandwidth.clone(),
             starts,
             local_ring,
+            rail_chains,
         };
         let cfg = SimConfig {
             model: parse("network model", model, &[("unaware", Model::Unaware), ("aware", Model::Aware), ("fair", Model::Fair)])?,
