@@ -114,8 +114,8 @@ class Servers:
     intra: str  # "NVL" (NVLink/NVSwitch inside the server) or "PCI"
     nvswitch: bool  # GPUs reach a switch chip inside the server
     scaleup_gbps: float  # per-GPU scale-up bandwidth, Gbit/s per direction (all its NVLinks)
-    nic_gbps: float  # per-GPU network bandwidth out of the server, Gbit/s per direction
-    nics: int  # network cables out of one server
+    nic_gbps: float  # per-GPU network bandwidth out of the server, Gbit/s per direction (its GPUs' NICs)
+    nics: int  # network cables out of one server from the NICs the group's GPUs there are bound to
     nvls: bool  # a scale-up switch states in-switch reduction
     sharp: bool  # a fabric switch states in-switch reduction
 
