@@ -295,18 +295,31 @@ fn simulate<'py>(
                         "a schedule with per-chunk dependencies runs alone over one process group, not per dimension".into(),
                     ));
                 }
-                // One process group per chunk, each running that chunk's transfers.
+                // One process group per chunk, each running that chunk's transfers (ascending):
+                // the transfer indices grouped by chunk with a counting pass, 4 B per transfer in
+                // one buffer (a Vec<usize> per chunk took 8 B and a header per chunk).
                 let chunks = n * per;
-                let mut by: Vec<Vec<usize>> = vec![Vec::new(); chunks];
+                let mut start = vec![0usize; chunks + 1];
                 for (i, &c) in chunk.iter().enumerate() {
                     if c as usize >= chunks {
                         return Err(SimError::InvalidInput(format!("schedule: transfer {i} moves chunk {c} of {chunks}")));
                     }
-                    by[c as usize].push(i);
+                    start[c as usize + 1] += 1;
                 }
-                for idx in &by {
-                    let pick = |v: &Vec<u32>| idx.iter().map(|&i| v[i]).collect::<Vec<u32>>();
-                    let red: Vec<bool> = idx.iter().map(|&i| reduce[i]).collect();
+                for c in 0..chunks {
+                    start[c + 1] += start[c];
+                }
+                let mut fill = start.clone();
+                let mut by_chunk_index = vec![0u32; chunk.len()];
+                for (i, &c) in chunk.iter().enumerate() {
+                    by_chunk_index[fill[c as usize]] = i as u32;
+                    fill[c as usize] += 1;
+                }
+                drop(fill);
+                for c in 0..chunks {
+                    let idx = &by_chunk_index[start[c]..start[c + 1]];
+                    let pick = |v: &Vec<u32>| idx.iter().map(|&i| v[i as usize]).collect::<Vec<u32>>();
+                    let red: Vec<bool> = idx.iter().map(|&i| reduce[i as usize]).collect();
                     let ways = if way.is_empty() { Vec::new() } else { pick(&way) };
                     chunk_programs.push(Arc::new(Program::new(op, *n, *per, *steps, &pick(step), &pick(src), &pick(dst), &red, &ways)?));
                 }
