@@ -13,14 +13,14 @@ from typing import Any
 
 from ..units import BANDWIDTH, TIME, Quantity, bandwidth_problem, latency_problem
 from .ops import OpError, binary
-from .values import AUTO, Builtin, EdgeSel, EpRef, Kind, LinkVal, a_value, brief, show, type_of
+from .values import AUTO, Builtin, EdgeSel, EpRef, Kind, LinkVal, a_value, brief, show
 
 KINDS = {k: Kind(k) for k in ("xpu", "nic", "cpu", "memory", "port", "switch")}
 
 
 def _int(v: Any, what: str) -> int:
     if isinstance(v, bool) or not isinstance(v, int):
-        raise OpError(f"{what} must be an int, got {type_of(v)}")
+        raise OpError(f"{what} must be an int, got {a_value(v)}")
     return v
 
 
@@ -29,13 +29,13 @@ def _seq(v: Any, fn: str) -> list:
         return list(v)
     if isinstance(v, str):
         return list(v)
-    raise OpError(f"{fn}() needs a list, range or string, got {type_of(v)}")
+    raise OpError(f"{fn}() needs a list, range or string, got {a_value(v)}")
 
 
 def b_len(x: Any) -> int:
     if isinstance(x, (list, range, str)):
         return len(x)
-    raise OpError(f"len() needs a list, range or string, got {type_of(x)}")
+    raise OpError(f"len() needs a list, range or string, got {a_value(x)}")
 
 
 def b_range(a: Any, b: Any = None, step: Any = 1) -> range:
@@ -92,7 +92,7 @@ def b_abs(x: Any) -> Any:
         return Quantity(abs(x.value), x.dim)
     if isinstance(x, (int, float)) and not isinstance(x, bool):
         return abs(x)
-    raise OpError(f"abs() needs a number, got {type_of(x)}")
+    raise OpError(f"abs() needs a number, got {a_value(x)}")
 
 
 def b_int(x: Any) -> int:
@@ -143,13 +143,13 @@ def b_join(xs: Any, sep: Any = "") -> str:
 def b_floor(x: Any) -> int:
     if isinstance(x, (int, float)) and not isinstance(x, bool):
         return math.floor(x)
-    raise OpError(f"floor() needs a number, got {type_of(x)}")
+    raise OpError(f"floor() needs a number, got {a_value(x)}")
 
 
 def b_ceil(x: Any) -> int:
     if isinstance(x, (int, float)) and not isinstance(x, bool):
         return math.ceil(x)
-    raise OpError(f"ceil() needs a number, got {type_of(x)}")
+    raise OpError(f"ceil() needs a number, got {a_value(x)}")
 
 
 def b_log2(x: Any) -> float:
@@ -170,7 +170,7 @@ _SHAPE_ALIASES = {"Ring": "RI", "FullyConnected": "FC", "Switch": "SW"}
 def b_parse_shape(text: Any) -> list:
     """'RI(4)_FC(8)_SW(32)' -> [["RI", 4], ["FC", 8], ["SW", 32]] (dimension 1 first)."""
     if not isinstance(text, str):
-        raise OpError(f"parse_shape() needs a string, got {type_of(text)}")
+        raise OpError(f"parse_shape() needs a string, got {a_value(text)}")
     out = []
     for part in text.split("_"):
         m = _SHAPE_BLOCK.fullmatch(part)

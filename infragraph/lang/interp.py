@@ -339,7 +339,8 @@ class Interp:
             try:
                 return fn.fn(*[v for v, _ in pos_args], **{k: v for k, (v, _) in kw.items()})
             except OpError as err:
-                raise CompileError(f"{fn.name}(): {err.message}", e.pos, err.hint) from None
+                said = err.message if err.message.startswith(f"{fn.name}(") else f"{fn.name}(): {err.message}"
+                raise CompileError(said, e.pos, err.hint) from None
             except TypeError:
                 raise CompileError(f"wrong arguments to {fn.name}()", e.pos, f"usage: {fn.doc}") from None
         if isinstance(fn, Template):

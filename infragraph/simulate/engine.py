@@ -64,6 +64,7 @@ class _SimulateArrays(Protocol):
         edge_policy: Sequence[int] = ...,
         pxn: bool = ...,
         cut_through_kinds: Sequence[int] = ...,
+        rail_chains: bool = ...,
         max_events: int = ...,
         progress: Callable[[dict[str, float]], None] | None = ...,
         progress_interval_s: float = ...,

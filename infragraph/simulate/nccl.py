@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..graph import FQG
+from .affinity import NO_NIC, Affinity, affinity
 
 PROTOCOLS = ("LL", "LL128", "Simple")
 ALGOS = ("ring", "tree", "nvls", "collnet")
@@ -53,6 +54,7 @@ PER_CH_TREE = {"volta": (26.5, 18.5, 10.0), "ampere": (24.0, 23.6, 17.8), "hoppe
                "blackwell": (70.0, 42.8, 24.0)}
 PER_CH_TREE_LL128 = {"volta": (20.0, 20.0, 20.0), "ampere": (20.0, 20.0, 20.0), "hopper": (36.7, 36.7, 29.0),
                      "blackwell": (55.6, 31.67, 20.0)}
+NVLS_MAX_ARITY = 32  # device.h NCCL_MAX_NVLS_ARITY: NVLS reduce-scatter/all-gather GPUs per server at most
 NVLS_EFFICIENCY = {"volta": 0.0, "ampere": 0.0, "hopper": 0.85, "blackwell": 0.74}
 # tuning.cc: treeCorrectionFactor[protocol][log2(bytes / 64)], 64 B .. 256 MiB.
 TREE_CORRECTION = {
@@ -112,8 +114,8 @@ class Servers:
     intra: str  # "NVL" (NVLink/NVSwitch inside the server) or "PCI"
     nvswitch: bool  # GPUs reach a switch chip inside the server
     scaleup_gbps: float  # per-GPU scale-up bandwidth, Gbit/s per direction (all its NVLinks)
-    nic_gbps: float  # per-GPU network bandwidth out of the server, Gbit/s per direction
-    nics: int  # network cables out of one server
+    nic_gbps: float  # per-GPU network bandwidth out of the server, Gbit/s per direction (its GPUs' NICs)
+    nics: int  # network cables out of one server from the NICs the group's GPUs there are bound to
     nvls: bool  # a scale-up switch states in-switch reduction
     sharp: bool  # a fabric switch states in-switch reduction
 
@@ -139,8 +141,9 @@ def _arch(per_gpu_gbytes: float) -> str:
     return "volta"
 
 
-def servers(g: FQG, npu_nodes: np.ndarray, group: list[int]) -> Servers | None:
-    """The servers `group` (ranks) spans; None when its NPUs are not in servers (abstract fabrics)."""
+def servers(g: FQG, npu_nodes: np.ndarray, group: list[int], bound: Affinity | None = None) -> Servers | None:
+    """The servers `group` (ranks) spans; None when its NPUs are not in servers (abstract fabrics).
+    `bound`: the NIC affinity of `npu_nodes` when the caller has it (built here otherwise)."""
     sid = server_of_npus(g, npu_nodes)[group]
     if (sid < 0).any():
         return None
@@ -160,8 +163,16 @@ def servers(g: FQG, npu_nodes: np.ndarray, group: list[int]) -> Servers | None:
     scaleup = mine & ((kinds == switch) | (kinds == xpu))
     scaleup_gbps = float(bw[scaleup].sum())
     nvswitch = bool((mine & (kinds == switch)).any())
-    # Cables out of the server (one end inside, the other outside).
+    # Cables out of the server (one end inside, the other outside) that the group's GPUs there
+    # reach: NCCL's topology holds only the communicator's GPUs of a server (topo.cc,
+    # ncclTopoGetSystem fills the local rank's GPU and fuses its local peers'), so a GPU reaches
+    # the NICs nearest to it (topo.cc ncclTopoGetLocalNet) and not through other GPUs (PXN needs
+    # an NVLink peer in the communicator, paths.cc); search.cc's ncclTopoCompute goes past PXN-type
+    # paths only when it finds no channel at all. One GPU of a DGX H100 thus gets one NIC, 48 GB/s,
+    # not its server's eight.
     out = inside[src] != inside[dst]
+    reached = out & _cables_of(g, _group_nics(g, npu_nodes, group, inside, bound), src, dst, inside)
+    out = reached if reached.any() else out
     nics = int(out.sum())
     per_server = int(counts[0])
     nic_gbps = float(bw[out].sum()) / per_server if nics else 0.0
@@ -175,6 +186,33 @@ def servers(g: FQG, npu_nodes: np.ndarray, group: list[int]) -> Servers | None:
     return Servers(nodes=len(ids), ppn=ppn, arch=_arch(scaleup_gbps / 8), intra="NVL" if scaleup_gbps else "PCI",
                    nvswitch=nvswitch, scaleup_gbps=scaleup_gbps, nic_gbps=nic_gbps, nics=nics, nvls=nvls,
                    sharp=sharp)
+
+
+def _group_nics(g: FQG, npu_nodes: np.ndarray, group: list[int], inside: np.ndarray,
+                bound: Affinity | None) -> np.ndarray:
+    """The NIC nodes the group's GPUs in the first server are bound to (simulate.affinity: each
+    GPU's nearest NIC, as NCCL's ncclTopoGetLocalNet); every NIC of that server when any of them
+    has none (a server without a PCIe path from GPU to NIC: no affinity to follow)."""
+    a = bound if bound is not None else affinity(g, npu_nodes)
+    nic = a.nic[np.asarray(group, dtype=np.int64)]
+    mine = inside[np.asarray(npu_nodes, dtype=np.int64)[np.asarray(group, dtype=np.int64)]]
+    picked = nic[mine]
+    if (picked == NO_NIC).any():
+        code = {t: i for i, t in enumerate(g.type_names)}
+        return np.flatnonzero(inside & (g.node_type == code.get("nic", -1)))
+    return np.unique(picked)
+
+
+def _cables_of(g: FQG, nics: np.ndarray, src: np.ndarray, dst: np.ndarray, inside: np.ndarray) -> np.ndarray:
+    """Per edge, whether it starts at one of `nics` or at a port of theirs (a NIC ASIC's edges to
+    nodes of type port inside the server): the cables those NICs drive."""
+    code = {t: i for i, t in enumerate(g.type_names)}
+    own = np.zeros(len(g.node_type), dtype=bool)
+    own[nics] = True
+    port = (g.node_type == code.get("port", -1)) & inside
+    own[dst[own[src] & port[dst]]] = True
+    own[src[own[dst] & port[src]]] = True
+    return own[src] | own[dst]
 
 
 @dataclass(frozen=True)
@@ -232,6 +270,10 @@ def _steps(collective: str, n: int) -> int:
 def candidates(collective: str, size_bytes: float, s: Servers, n_ranks: int) -> list[tuple[str, str, float, float, float]]:
     """Every (algorithm, protocol) NCCL would consider, as (algo, proto, time us, latency us, base us)."""
     ch, bw_intra, bw_inter = _channels(s)
+    # NCCL tunes on the larger of the send and receive buffers (enqueue.cc ncclGetAlgoInfo,
+    # ncclFuncMaxSendRecvCount): an all-gather's n shards (its size here is one rank's shard).
+    if collective == "all-gather":
+        size_bytes = size_bytes * n_ranks
     lvl = _level(s.nodes)
     ppn = s.ppn or 1
     nsteps = _steps(collective, n_ranks)
@@ -245,11 +287,13 @@ def candidates(collective: str, size_bytes: float, s: Servers, n_ranks: int) -> 
             continue
         if algo == "tree" and s.nodes == 1:
             continue  # single-server tree (a chain) is not offered here: see docs/simulate.md
-        # NVLS inside one server (across servers NCCL pairs it with SHARP: not modelled), all-reduce,
-        # on more than 2 GPUs: NCCL's ncclNvlsInit (src/transport/nvls.cc) leaves NVLS off when the
-        # communicator's topology holds 2 GPUs or fewer
+        # NVLS inside one server (across servers NCCL pairs it with SHARP: not modelled) on more than
+        # 2 GPUs: NCCL's ncclNvlsInit (src/transport/nvls.cc) leaves NVLS off when the communicator's
+        # topology holds 2 GPUs or fewer. All-reduce, and since NCCL 2.19 reduce-scatter and
+        # all-gather (tuning.cc) on at most NCCL_MAX_NVLS_ARITY = 32 GPUs of a server (enqueue.cc).
         if algo == "nvls" and not (s.nvls and s.nvswitch and s.arch in ("hopper", "blackwell") and s.nodes == 1
-                                   and s.ppn > 2 and ch >= 2 and collective == "all-reduce"):
+                                   and s.ppn > 2 and ch >= 2
+                                   and (collective == "all-reduce" or s.ppn <= NVLS_MAX_ARITY)):
             continue
         if algo == "collnet" and not (s.sharp and s.nodes > 1 and s.nvswitch and collective == "all-reduce"):
             continue
@@ -278,7 +322,12 @@ def candidates(collective: str, size_bytes: float, s: Servers, n_ranks: int) -> 
                 factor = ppn / ch
                 factor -= (factor - 1) / 2
                 bus = bus / factor * (0.85 if s.arch in ("hopper", "blackwell") else 1.0)
-            algbw = bus * (n_ranks / nsteps if algo in ("ring", "nvls") else 0.5)
+            # tuning.cc converts bus to algorithm bandwidth except for a reduce-scatter or all-gather
+            # other than ring: NVLS's (ppn - 1)/ppn above stands for it.
+            if algo == "nvls" and collective != "all-reduce":
+                algbw = bus
+            else:
+                algbw = bus * (n_ranks / nsteps if algo in ("ring", "nvls") else 0.5)
             base = BASE_LATENCY_US[algo][pi]
             intra_lat = HW_LATENCY_US[s.intra][algo][pi]
             inter_lat = HW_LATENCY_US["NET"]["tree" if ppn == 1 else algo][pi]
@@ -347,6 +396,9 @@ class EnginePlan:
     # The engine's own latency (the links' latencies and the endpoint delays) stands for the call's,
     # in place of `latency_ns`: a point-to-point send, for which tuning.cc has no latency model.
     engine_latency: bool = False
+    # A broadcast/reduce over (GPUs per server, servers) as NCCL's ring channels move it: a shard per
+    # GPU along every rail, not the whole buffer along the root's (the engine's `rail_chains`).
+    rail_chains: bool = False
     # (code, message) for each known way this run's time departs from what NCCL does: never silent,
     # `simulate` lists them as warnings and a workload replay's report as cautions.
     cautions: tuple[tuple[str, str], ...] = ()
@@ -428,12 +480,21 @@ def engine_plan(g: FQG, bandwidth_gbps: np.ndarray, npu_nodes: np.ndarray, group
         # (multimem ld_reduce; a GPU's own slice too) and the slice's owner stores the reduced
         # slice, which the switch writes to all n GPUs (multimem st). Per GPU and direction
         # S + S/n cross its NVLinks: the link loads of a direct all-to-all of S (n + 1) / (n - 1).
+        # Reduce-scatter and all-gather (src/device/reduce_scatter.h, all_gather.h, NCCL_ALGO_NVLS,
+        # one node; NVIDIA in NVIDIA/nccl issue 1083): a reduce-scatter's GPU sends its whole input
+        # S (the switch reads each slice from every GPU to reduce it) and receives its reduced S/n;
+        # an all-gather's GPU stores its shard once (multimem st) and the switch writes every shard
+        # to every GPU, n shards in. The busier direction bounds it: the link loads of a direct
+        # all-to-all carrying that much each way (the other direction's links run fuller than NCCL's).
         factor = NVLS_EFFICIENCY[s.arch]
-        moved = size_bytes * (n + 1) / n
+        moved = size_bytes * ((n + 1) / n if collective == "all-reduce" else n if collective == "all-gather" else 1)
         engine_collective, engine_size, algos, dims = "all-to-all", moved * n / (n - 1), ("direct",), (n,)
-        notes.append(f"NVLS: the reduction runs in the NVSwitch; simulated as its link loads (each GPU sends and "
-                     f"receives {moved:.0f} B: its buffer for the switch's reductions, 1/{n} of it as the reduced "
-                     f"slice it stores) at tuning.cc's NVLS efficiency {factor}")
+        what = {"all-reduce": f"its buffer for the switch's reductions, 1/{n} of it as the reduced slice it stores",
+                "reduce-scatter": f"out: its buffer for the switch's reductions; in: only its reduced 1/{n}",
+                "all-gather": f"in: the {n} shards the switch multicasts; out: only its own shard, once"}[collective]
+        notes.append(f"NVLS: the {'reduction' if collective != 'all-gather' else 'multicast'} runs in the NVSwitch; "
+                     f"simulated as its link loads (each GPU sends and receives {moved:.0f} B; {what}) at tuning.cc's "
+                     f"NVLS efficiency {factor}")
     else:
         # Ring, and tree as its link loads: a double binary tree sends and receives about 2 S/ppn
         # per GPU across servers, as the rail rings do (2 (N-1)/N S/ppn); NCCL pipelines its
@@ -457,9 +518,9 @@ def engine_plan(g: FQG, bandwidth_gbps: np.ndarray, npu_nodes: np.ndarray, group
             cautions.append(("nccl-chain-chunks", f"the {collective} chain runs {chunks} engine chunks where NCCL "
                              f"pipelines {stages} stages: its fill costs up to {extra:.2f} % more of the transfer "
                              "than NCCL's"))
-        if s.nodes > 1 and s.ppn != 1:
-            cautions.append(("nccl-chain-one-rail", f"across servers the engine runs the {collective} chain between "
-                             "servers on the root's rail only (one NIC per server), where NCCL's "
+        if s.nodes > 1 and s.ppn != 1 and not two_level:
+            cautions.append(("nccl-chain-one-rail", f"across servers whose ranks do not fill them in order the "
+                             f"engine runs the {collective} chain between servers through one NIC each, where NCCL's "
                              f"{c.channels} ring channels spread it over the servers' NICs: this time is "
                              f"pessimistic where the NICs are the bottleneck (NCCL's own model: "
                              f"{c.predicted_us / 1000:.3f} ms)"))
@@ -480,7 +541,8 @@ def engine_plan(g: FQG, bandwidth_gbps: np.ndarray, npu_nodes: np.ndarray, group
                  + ("" if factor == 1.0 else f" and x{factor} for the protocol")
                  + "; reductions are free (NCCL's bandwidths include them)")
     return EnginePlan(c, engine_collective, engine_size, algos, dims, chunks, 1,
-                      c.latency_us * 1000.0, bw, tuple(notes), factor, cautions=tuple(cautions))
+                      c.latency_us * 1000.0, bw, tuple(notes), factor,
+                      rail_chains=collective in ("broadcast", "reduce") and two_level, cautions=tuple(cautions))
 
 
 def bus_factor(collective: str, n: int) -> float:

@@ -448,12 +448,14 @@ def simulate(g: FQG | PreparedGraph, opts: SimulationOptions = SimulationOptions
                            for a, pr, t in (c.candidates if c else ())],
             "engine_collective": plan.collective,
             "notes": list(plan.notes) + _nccl_overrides(requested, plan.engine_latency),
-            "cautions": [message for _, message in plan.cautions],
         }
         # What NCCL mode knowingly gets wrong or leaves out is said with every result (also
         # without checks: a workload replay's runs report it as cautions, workload/timing.py).
+        out["nccl"]["cautions"] = [message for _, message in plan.cautions]
         out["warnings"].extend({"code": code, "message": message} for code, message in plan.cautions)
-        if c is not None and c.algorithm == "nvls":  # in-switch reduction: above the NVLink bandwidth by design
+        if c is not None and c.algorithm == "nvls" and opts.collective == "all-reduce":
+            # in-switch reduction: above the NVLink bandwidth by design (NVLS reduce-scatter and
+            # all-gather move more on the busier direction than the ring does, never above it)
             out["warnings"] = [w for w in out["warnings"] if w["code"] != "over-injection"]
             out["warnings"].append({"code": "in-switch-reduction", "message": (
                 "NVLS: the NVSwitch reduces, so each GPU moves its buffer (and 1/n of it more) once each way and the "
@@ -527,7 +529,9 @@ def engine_call(p: PreparedGraph, opts: SimulationOptions) -> EngineCall:
     _check_schedule_fits(opts, dims, len(groups[0]))
     key = tuple(groups[0])
     if key not in p.servers:
-        p.servers[key] = servers(p.g, p.npu_nodes, groups[0])
+        if p.affinity is None:
+            p.affinity = affinity(p.g, p.npu_nodes)
+        p.servers[key] = servers(p.g, p.npu_nodes, groups[0], p.affinity)
     where = p.servers[key]
     # NCCL mode lays the group out itself (GPUs per server, then servers): explicit dims say otherwise.
     algorithm = algorithms(opts.algorithm, used, len(groups[0]), opts.collective, model=opts.model,
@@ -611,6 +615,8 @@ def engine_call(p: PreparedGraph, opts: SimulationOptions) -> EngineCall:
         kwargs.update(collective=plan.collective, size_bytes=plan.size_bytes, chunks=plan.chunks,
                       active_chunks=plan.active_chunks, edge_bandwidth_gbps=plan.bandwidth_gbps,
                       optimization="localBWAware", local_mem_bw_gb_per_s=None)
+        if plan.rail_chains:
+            kwargs["rail_chains"] = True
         if not plan.engine_latency:  # NCCL's latency of the call stands for the links' and endpoints'
             kwargs.update(endpoint_delay_ns=0.0, edge_latency_ns=np.zeros(len(p.arrays["edge_latency_ns"])))
     planes = None

@@ -25,7 +25,7 @@ METRICS = ("num_npus", "time_ns", "algbw_gb_per_s", "busbw_gb_per_s", "utilizati
            "warnings", "links_used", "chunk_bytes", "events", "engine_wall_s", "point_wall_s", "compiled", "worker")
 TIER_PREFIX = "utilization["
 WORKLOAD_METRICS = ("num_npus", "step_time_ns", "compute_ns_mean", "exposed_comm_ns_mean", "overlapped_comm_ns_mean",
-                    "idle_ns_mean", "tflops_per_npu", "collectives", "messages", "et_nodes", "generated",
+                    "waiting_ns_mean", "idle_ns_mean", "tflops_per_npu", "collectives", "messages", "et_nodes", "generated",
                     "engine_wall_s", "point_wall_s", "compiled", "worker")
 LOAD_PREFIX = "load_gbit_per_s["
 PREFIXES = (TIER_PREFIX, LOAD_PREFIX)
@@ -36,8 +36,8 @@ _NUMBERS = ("time_ns", "algbw_gb_per_s", "busbw_gb_per_s", "utilization_max", "c
 _TEXTS = ("bottleneck_tier", "warnings")
 _WORKLOAD_COUNTS = ("num_npus", "collectives", "messages", "et_nodes")
 _WORKLOAD_NUMBERS = ("step_time_ns", "compute_ns_mean", "exposed_comm_ns_mean", "overlapped_comm_ns_mean",
-                     "idle_ns_mean", "tflops_per_npu", "engine_wall_s", "point_wall_s")
-# compute + exposed communication + idle is each NPU's whole step (the replay's breakdown, no memory
+                     "waiting_ns_mean", "idle_ns_mean", "tflops_per_npu", "engine_wall_s", "point_wall_s")
+# compute + exposed communication + waiting for peers + idle is each NPU's whole step (the replay's breakdown, no memory
 # nodes in a generated step): their means may exceed the step time by float rounding only.
 _SUM_TOLERANCE = 1e-6
 
@@ -92,14 +92,17 @@ def _count(name: str, value: Any) -> None:
 
 def _check_workload(row: dict[str, Any]) -> None:
     """A replayed step: counts whole, times finite and ≥ 0, the step positive, the per-NPU means
-    within the step (compute + exposed + idle = the step), overlapped within compute."""
+    within the step (compute + exposed + waiting + idle = the step), overlapped within compute."""
+    if "waiting_ns_mean" not in row:
+        raise RowError("waiting_ns_mean is missing: a row stored before 26 Nov 2026 counted the time a receive or "
+                       "collective waits for its peer as exposed communication; rerun the point (a new table)")
     _check_measures(row, _WORKLOAD_COUNTS, _WORKLOAD_NUMBERS, LOAD_PREFIX)
     step = row["step_time_ns"]
     if not step > 0:
         raise RowError(f"step_time_ns must be > 0, got {step!r}")
-    parts = row["compute_ns_mean"] + row["exposed_comm_ns_mean"] + row["idle_ns_mean"]
+    parts = row["compute_ns_mean"] + row["exposed_comm_ns_mean"] + row["waiting_ns_mean"] + row["idle_ns_mean"]
     if parts > step * (1 + _SUM_TOLERANCE):
-        raise RowError(f"compute_ns_mean + exposed_comm_ns_mean + idle_ns_mean = {parts!r} exceeds "
+        raise RowError(f"compute_ns_mean + exposed_comm_ns_mean + waiting_ns_mean + idle_ns_mean = {parts!r} exceeds "
                        f"step_time_ns {step!r}")
     if row["overlapped_comm_ns_mean"] > row["compute_ns_mean"] * (1 + _SUM_TOLERANCE):
         raise RowError(f"overlapped_comm_ns_mean {row['overlapped_comm_ns_mean']!r} exceeds compute_ns_mean "

@@ -3,8 +3,9 @@ compiled fabric with the point's simulation options (infragraph.workload.replay'
 `replay`), reduced to the table's workload columns (columns.WORKLOAD_METRICS).
 
 Metrics (units in the names): step_time_ns, the last NPU's finish; compute_ns_mean,
-exposed_comm_ns_mean, overlapped_comm_ns_mean, idle_ns_mean: the per-NPU means of the replay's
-breakdown (docs/workloads.md, "What the report says"; idle is measured to the step's end);
+exposed_comm_ns_mean, overlapped_comm_ns_mean, waiting_ns_mean, idle_ns_mean: the per-NPU means of
+the replay's breakdown (docs/workloads.md, "What the report says"; waiting: for a peer's send or a
+collective's last member; idle is measured to the step's end);
 tflops_per_npu, the step's model FLOPs / NPUs / step time in 1e12 FLOP/s; collectives and messages
 replayed, et_nodes in the set; `load_gbit_per_s[<tier>]`, each link tier's mean load per directed
 link over the step (Gbit/s, 1e9 bit/s, per direction) for the tiers that carried bytes.
@@ -57,6 +58,7 @@ def replay_point(prepared: PreparedGraph, options: SimulationOptions, job: Workl
         "compute_ns_mean": mean("compute_ns"),
         "exposed_comm_ns_mean": mean("exposed_ns"),
         "overlapped_comm_ns_mean": mean("overlapped_ns"),
+        "waiting_ns_mean": mean("waiting_ns"),
         "idle_ns_mean": mean("idle_to_step_ns"),
         "tflops_per_npu": summary(s)["step_flops"] / s.world / step * 1e9 / 1e12 if step > 0 else 0.0,
         "collectives": len(r["collectives"]),

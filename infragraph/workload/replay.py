@@ -55,7 +55,7 @@ class ReplayOptions:
     peak_perf_tflops: float = 900.0  # ASTRA-sim's peak-perf (1e12 FLOP/s), its example system's value
     remote_mem_bw_gb_per_s: float | None = None  # GB/s = bytes per ns; None: a memory node is an error
     remote_mem_latency_ns: int = 0
-    keep_timeline: bool = False  # every node's (start, end) for the trace and the picture
+    keep_timeline: bool = False  # every node's (start, end, data start) for the trace and the picture
     # The contention-aware models on one shared network (shared.py); False: each collective and
     # message timed alone, as `--model astra` is (no contention between them; `--network alone`).
     shared_network: bool = True
@@ -273,15 +273,17 @@ class Replay:
 
     def _report(self) -> dict[str, Any]:
         from .report import breakdowns, with_step_idle
+        from .waits import data_start
 
         c = self.w.cols
+        self.moving = data_start(c.npu_ptr, c.kind, self.channel, self.start)
         finish = np.nan_to_num(self.finish, nan=0.0).tolist()
         step = max(finish, default=0.0)
         tiers = self.timer.tiers(step)
         out: dict[str, Any] = {
             "workload": self.w.source, "graph": self.p.g.name, "model": self.opts.sim.model,
             "num_npus": self.w.num_npus, "step_time_ns": step,
-            "roofline": self.opts.roofline, "npus": breakdowns(finish, c.npu_ptr, c.kind, self.start, self.end),
+            "roofline": self.opts.roofline, "npus": breakdowns(finish, c.npu_ptr, c.kind, self.start, self.end, self.moving),
             "collectives": sorted(self.timer.collectives, key=lambda c: (c["start_ns"], c["group"])),
             "messages": self.timer.messages, "tiers": tiers, "engine_runs": self.timer.engine_runs,
             "network": self.network,
@@ -293,14 +295,15 @@ class Replay:
             out["timeline"] = [self._timeline(r) for r in range(self.w.num_npus)]
         return out
 
-    def _timeline(self, rank: int) -> list[tuple[int, str, str, float, float]]:
-        """Rank's issued nodes as (id, kind, name, start, end), by start."""
+    def _timeline(self, rank: int) -> list[tuple[int, str, str, float, float, float]]:
+        """Rank's issued nodes as (id, kind, name, start, end, data start), by start; the data start
+        (waits.py) is later than the start for a receive or collective that waited for its peer."""
         c = self.w.cols
         lo, hi = int(c.npu_ptr[rank]), int(c.npu_ptr[rank + 1])
         rows = np.flatnonzero(self.state[lo:hi] >= STATE_ONGOING) + lo
         rows = rows[np.argsort(self.start[rows], kind="stable")]
-        return [(int(c.id[i]), KINDS[int(c.kind[i])], c.name(i), float(self.start[i]), float(self.end[i]))
-                for i in rows.tolist()]
+        return [(int(c.id[i]), KINDS[int(c.kind[i])], c.name(i), float(self.start[i]), float(self.end[i]),
+                 float(self.moving[i])) for i in rows.tolist()]
 
 
 def replay(p: PreparedGraph, w: Workload, opts: ReplayOptions = ReplayOptions()) -> dict[str, Any]:

@@ -1,13 +1,19 @@
 """What a replay reports: the per-NPU breakdown, the text summary, the Perfetto trace, the picture.
 
-Per NPU, over [0, its finish time]:
+Per NPU, over [0, its finish time], parts that never overlap and sum to the finish time:
 - compute: time some compute node (GPU or CPU) runs (the union of their intervals);
-- communication: time some collective, send or receive is in flight on it (union);
+- communication: time some collective, send or receive moves data on it (union), from the time
+  its data could start moving (waits.py: a receive from its matching send's issue, a collective
+  from its last member's issue) to its end;
 - overlapped: communication while compute runs; exposed: communication while nothing computes;
 - memory: time a memory load/store runs outside compute and communication;
-- idle: the rest (waiting for a late peer's dependency, or finished before the step ends:
-  the step time is the last NPU's finish, and every NPU's idle runs to it).
-ASTRA-sim's own "exposed communication" (finish - GPU compute ticks) is exposed + memory + idle here.
+- waiting: time a posted receive or an issued collective waits for its peer (the send's issue,
+  the group's last member) while nothing else runs: a pipeline bubble or a late peer;
+- idle: the rest (nothing issued: waiting on a local dependency that is not communication, or
+  finished before the step ends: the step time is the last NPU's finish, and every NPU's idle
+  runs to it).
+compute + exposed + memory + waiting + idle = the NPU's finish time. ASTRA-sim's own "exposed
+communication" (finish - GPU compute ticks) is exposed + memory + waiting + idle here.
 """
 
 from __future__ import annotations
@@ -23,25 +29,39 @@ SPAN_CLASS = np.array([3, 3, 2, 2, 0, 1, 1, 1], dtype=np.uint8)
 
 
 def breakdowns(finish_ns: list[float], npu_ptr: np.ndarray, kind: np.ndarray, start: np.ndarray,
-               end: np.ndarray) -> list[dict[str, Any]]:
-    """Every NPU's compute / communication / overlapped / exposed / memory / idle time (ns), from its
-    nodes' Chakra kinds and [start, end) spans (NaN: never ran), rows `npu_ptr[r]:npu_ptr[r + 1]`.
-    The engine takes the unions of the spans (workload_span_unions); the parts follow from them:
-    overlapped = |compute| + |communication| - |compute or communication| (the busy time), memory =
-    |busy or memory| - |busy|: the memory time outside compute and communication."""
+               end: np.ndarray, moving: np.ndarray | None = None) -> list[dict[str, Any]]:
+    """Every NPU's compute / communication / overlapped / exposed / memory / waiting / idle time (ns),
+    from its nodes' Chakra kinds, [start, end) spans (NaN: never ran) and, per node, the time its
+    data could start moving (`moving`, waits.data_start; None: its start), rows `npu_ptr[r]:npu_ptr[r + 1]`.
+    The engine takes the unions of the spans (workload_span_unions), twice: communication from
+    `moving`, then from `start` counted with memory (so its union with everything else grows by
+    the waiting alone). overlapped = |compute| + |communication| - |compute or communication| (the
+    busy time), memory = |busy or memory| - |busy|, waiting = |busy or memory or whole communication
+    spans| - |busy or memory|."""
     from .._simengine import workload_span_unions
 
-    u = np.frombuffer(workload_span_unions(npu_ptr=np.asarray(npu_ptr, dtype="<u4").tobytes(),
-                                           class_=SPAN_CLASS[np.asarray(kind)].tobytes(),
-                                           start=np.asarray(start, dtype="<f8").tobytes(),
-                                           end=np.asarray(end, dtype="<f8").tobytes()), dtype="<f8").reshape(-1, 5)
+    cls = SPAN_CLASS[np.asarray(kind)]
+    start = np.asarray(start, dtype="<f8")
+    comm = cls == 1
+    moving = start if moving is None else np.asarray(moving, dtype="<f8")
+
+    def unions(classes: np.ndarray, begin: np.ndarray) -> np.ndarray:
+        return np.frombuffer(workload_span_unions(npu_ptr=np.asarray(npu_ptr, dtype="<u4").tobytes(),
+                                                  class_=classes.astype(np.uint8).tobytes(),
+                                                  start=np.ascontiguousarray(begin, dtype="<f8").tobytes(),
+                                                  end=np.asarray(end, dtype="<f8").tobytes()),
+                             dtype="<f8").reshape(-1, 5)
+
+    u = unions(cls, np.where(comm, moving, start))
+    whole = unions(np.where(comm, 2, cls), start)[:, 4]
     out = []
-    for rank, (comp, comm, mem, busy, every) in enumerate(u.tolist()):
-        overlapped = comp + comm - busy
+    for rank, ((comp, comm_ns, mem, busy, every), posted) in enumerate(zip(u.tolist(), whole.tolist())):
+        overlapped = comp + comm_ns - busy
         memory_only = every - busy
-        out.append({"rank": rank, "finish_ns": finish_ns[rank], "compute_ns": comp, "communication_ns": comm,
-                    "overlapped_ns": overlapped, "exposed_ns": comm - overlapped, "memory_ns": memory_only,
-                    "idle_ns": finish_ns[rank] - busy - memory_only})
+        waiting = max(posted - every, 0.0)
+        out.append({"rank": rank, "finish_ns": finish_ns[rank], "compute_ns": comp, "communication_ns": comm_ns,
+                    "overlapped_ns": overlapped, "exposed_ns": comm_ns - overlapped, "memory_ns": memory_only,
+                    "waiting_ns": waiting, "idle_ns": finish_ns[rank] - every - waiting})
     return out
 
 
@@ -73,11 +93,14 @@ def format_report(r: dict[str, Any], top: int = 8) -> str:
             return sum(n[k] for n in npus) / len(npus)
         lines.append(f"per NPU (mean of {len(npus)}): compute {_ns(avg('compute_ns'))}, exposed communication "
                      f"{_ns(avg('exposed_ns'))}, overlapped communication {_ns(avg('overlapped_ns'))}, memory "
-                     f"{_ns(avg('memory_ns'))}, idle {_ns(avg('idle_to_step_ns'))} (to the step's end)")
-        lines.append(f"  {'rank':>5} {'finish':>14} {'compute':>14} {'exposed':>14} {'overlapped':>14} {'idle':>14}")
+                     f"{_ns(avg('memory_ns'))}, waiting for peers {_ns(avg('waiting_ns'))}, idle "
+                     f"{_ns(avg('idle_to_step_ns'))} (to the step's end)")
+        lines.append(f"  {'rank':>5} {'finish':>14} {'compute':>14} {'exposed':>14} {'overlapped':>14} "
+                     f"{'waiting':>14} {'idle':>14}")
         for n in npus[:top]:
             lines.append(f"  {n['rank']:>5} {_ns(n['finish_ns']):>14} {_ns(n['compute_ns']):>14} "
-                         f"{_ns(n['exposed_ns']):>14} {_ns(n['overlapped_ns']):>14} {_ns(n['idle_to_step_ns']):>14}")
+                         f"{_ns(n['exposed_ns']):>14} {_ns(n['overlapped_ns']):>14} {_ns(n['waiting_ns']):>14} "
+                         f"{_ns(n['idle_to_step_ns']):>14}")
         if len(npus) > top:
             lines.append(f"  ... {len(npus) - top} more NPUs (--json for all)")
     colls = r["collectives"]
@@ -119,7 +142,9 @@ def chrome_trace(r: dict[str, Any], ranks: tuple[int, ...] | None = None) -> dic
     communication lane, a receives lane and a memory lane; one complete slice per node (times in
     µs, as the format wants). Slices of a lane that overlap (receives posted together) go to extra
     rows of that lane ("receives 2", thread id lane + 4 x row), so that no two slices of one thread
-    overlap without nesting."""
+    overlap without nesting. A timeline entry may carry a sixth field, the time its data could
+    start moving (waits.py): a receive or collective that waited for its peer is drawn as a
+    "wait: NAME" slice (category "wait") up to then and its own slice from then on, in one row."""
     if "timeline" not in r:
         raise ValueError("the report has no timeline; replay with keep_timeline=True")
     events: list[dict[str, Any]] = []
@@ -140,16 +165,22 @@ def chrome_trace(r: dict[str, Any], ranks: tuple[int, ...] | None = None) -> dic
                            "args": {"name": LANES[lane] + (f" {row + 1}" if row else "")}})
             events.append({"name": "thread_sort_index", "ph": "M", "pid": rank, "tid": tid,
                            "args": {"sort_index": lane * 1000 + row}})
-        for (nid, kind, name, start, end), tid in zip(shown, tids):
-            events.append({"name": name or f"{kind} {nid}", "cat": kind, "ph": "X", "pid": rank,
-                           "tid": tid, "ts": start / 1e3, "dur": (end - start) / 1e3,
+        for (nid, kind, name, start, end, *moving), tid in zip(shown, tids):
+            label = name or f"{kind} {nid}"
+            begin = min(max(moving[0], start), end) if moving else start
+            if begin > start:  # waiting for the peer (the send's issue, the last member), then moving data
+                events.append({"name": f"wait: {label}", "cat": "wait", "ph": "X", "pid": rank, "tid": tid,
+                               "ts": start / 1e3, "dur": (begin - start) / 1e3, "args": {"node": nid}})
+            events.append({"name": label, "cat": kind, "ph": "X", "pid": rank,
+                           "tid": tid, "ts": begin / 1e3, "dur": (end - begin) / 1e3,
                            "args": {"node": nid}})
     return {"traceEvents": events, "displayTimeUnit": "ns",
             "otherData": {"workload": r["workload"], "step_time_ns": r["step_time_ns"], "model": r["model"]}}
 
 
 def breakdown_picture(r: dict[str, Any], path: str, max_bars: int = 64) -> None:
-    """A stacked bar per NPU (compute, overlapped, exposed, memory, idle to the step's end), in ms.
+    """A stacked bar per NPU (compute, overlapped, exposed, waiting for peers, memory, idle to the
+    step's end), in ms.
     More than `max_bars` NPUs: evenly spaced ranks are drawn and the title says so."""
     import matplotlib
 
@@ -161,8 +192,9 @@ def breakdown_picture(r: dict[str, Any], path: str, max_bars: int = 64) -> None:
     parts = [("compute (no comm.)", lambda n: n["compute_ns"] - n["overlapped_ns"], "#4c72b0"),
              ("overlapped comm.", lambda n: n["overlapped_ns"], "#55a868"),
              ("exposed comm.", lambda n: n["exposed_ns"], "#c44e52"),
+             ("waiting for peers", lambda n: n["waiting_ns"], "#dd8452"),
              ("memory", lambda n: n["memory_ns"], "#8172b2"),
-             ("idle", lambda n: n["idle_to_step_ns"], "#cccccc")]
+             ("idle (to the step's end)", lambda n: n["idle_to_step_ns"], "#cccccc")]
     fig, ax = plt.subplots(figsize=(max(7.5, 0.18 * len(pick) + 3.5), 4.0))
     x = list(range(len(pick)))
     bottom = [0.0] * len(pick)

@@ -69,6 +69,12 @@ pub struct CollectiveSpec {
     /// ring ASTRA-sim builds as a `Local` RingTopology (CommunicatorGroup::get_collective_plan);
     /// its direct all-reduce reduces the second round's messages too.
     pub local_ring: bool,
+    /// NCCL mode's broadcast / reduce over (GPUs per server, servers): NCCL's ring channels each
+    /// cross servers on their own NIC, so every rail carries 1/ppn of the data instead of the
+    /// root's rail all of it. A broadcast then moves its chunk's shard per GPU through the root's
+    /// server, along every rail, and all-gathers it in every server; a reduce the reverse
+    /// (reduce-scatter in every server, reduce along every rail, the shards to the root).
+    pub rail_chains: bool,
 }
 
 /// Order in which a member's dimension queue admits waiting chunks.
@@ -286,6 +292,20 @@ impl PhaseContext<'_> {
                     bytes = out;
                 }
             }
+            Op::Reduce if spec.rail_chains && live.len() == 2 => {
+                let (inner, outer) = (live[0], live[1]);
+                let shard = div(bytes, dims[inner]);
+                seq.push((inner, Op::ReduceScatter, bytes, vec![]));
+                seq.push((outer, Op::Reduce, shard, vec![]));
+                seq.push((inner, Op::Reduce, shard, vec![outer]));
+            }
+            Op::Broadcast if spec.rail_chains && live.len() == 2 => {
+                let (inner, outer) = (live[0], live[1]);
+                let shard = div(bytes, dims[inner]);
+                seq.push((inner, Op::Broadcast, shard, vec![outer]));
+                seq.push((outer, Op::Broadcast, shard, vec![]));
+                seq.push((inner, Op::AllGather, shard, vec![]));
+            }
             Op::Reduce => {
                 for (i, &d) in live.iter().enumerate() {
                     seq.push((d, Op::Reduce, bytes, live[..i].to_vec()));
@@ -388,6 +408,7 @@ mod tests {
             dim_bandwidth: vec![],
             starts: vec![],
             local_ring: false,
+            rail_chains: false,
         }
     }
 
@@ -457,6 +478,28 @@ mod tests {
         assert_eq!(p.phases[0].dim, 1);
         assert!(p.participates(0, 1) && p.participates(0, 5) && !p.participates(0, 0));
         assert!(p.participates(1, 0));
+    }
+
+    /// NCCL mode's rail chains (4 GPUs per server, 2 servers, root GPU 1 of server 1): the chunk's
+    /// quarter along the root's server, then along every rail, then all-gathered in every server;
+    /// a reduce the reverse.
+    #[test]
+    fn rail_chains_move_a_shard_along_every_rail() {
+        let mut s = spec(Op::Broadcast);
+        s.dims = vec![4, 2];
+        s.root = 5;
+        s.rail_chains = true;
+        let p = plan(&s, &s.groups[0], false).unwrap();
+        let shard = s.size_bytes / 4.0 / 4.0; // 4 chunks, a quarter each
+        let seq: Vec<(usize, Op, f64)> = p.phases.iter().map(|ph| (ph.dim, ph.algo.op, ph.algo.bytes_in)).collect();
+        assert_eq!(seq, vec![(0, Op::Broadcast, shard), (1, Op::Broadcast, shard), (0, Op::AllGather, shard)]);
+        assert!(p.participates(0, 4) && !p.participates(0, 0)); // the root's server only
+        assert!((0..8).all(|m| p.participates(1, m) && p.participates(2, m))); // every rail, every server
+        s.op = Op::Reduce;
+        let p = plan(&s, &s.groups[0], false).unwrap();
+        let seq: Vec<(usize, Op, f64)> = p.phases.iter().map(|ph| (ph.dim, ph.algo.op, ph.algo.bytes_in)).collect();
+        assert_eq!(seq, vec![(0, Op::ReduceScatter, 4.0 * shard), (1, Op::Reduce, shard), (0, Op::Reduce, shard)]);
+        assert!(p.participates(2, 4) && !p.participates(2, 0));
     }
 
     #[test]

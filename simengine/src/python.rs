@@ -181,7 +181,7 @@ impl Monitor for PyMonitor {
     endpoint_delay_ns=10.0, local_mem_bw_gb_per_s=None, optimization="localBWAware", scheduling="fifo",
     intra_dimension_scheduling="FIFO", inter_dimension_scheduling="ascending", dim_bandwidth=vec![],
     model="unaware", astra=false, routing="hops", ecmp=true, dor_dims=None, dor_direct_dims=vec![], dor_first_dim_only=false, trace=false,
-    node_kind=None, no_transit_kinds=vec![], no_transit_nodes=None, npu_nic=None, npu_server=None, edge_policy=None, pxn=false, cut_through_kinds=vec![], max_events=u64::MAX, symmetry=false, progress=None, progress_interval_s=0.2, schedules=vec![], starts=vec![], local_ring=false, workload=None))]
+    node_kind=None, no_transit_kinds=vec![], no_transit_nodes=None, npu_nic=None, npu_server=None, edge_policy=None, pxn=false, cut_through_kinds=vec![], max_events=u64::MAX, symmetry=false, progress=None, progress_interval_s=0.2, schedules=vec![], starts=vec![], local_ring=false, rail_chains=false, workload=None))]
 #[allow(clippy::too_many_arguments)]
 fn simulate<'py>(
     py: Python<'py>,
@@ -229,6 +229,7 @@ fn simulate<'py>(
     schedules: Vec<Vec<ScheduleArrays>>,
     starts: Vec<Vec<f64>>,
     local_ring: bool,
+    rail_chains: bool,
     workload: Option<Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let npu_nodes = u32s(npu_nodes);
@@ -294,18 +295,31 @@ fn simulate<'py>(
                         "a schedule with per-chunk dependencies runs alone over one process group, not per dimension".into(),
                     ));
                 }
-                // One process group per chunk, each running that chunk's transfers.
+                // One process group per chunk, each running that chunk's transfers (ascending):
+                // the transfer indices grouped by chunk with a counting pass, 4 B per transfer in
+                // one buffer (a Vec<usize> per chunk took 8 B and a header per chunk).
                 let chunks = n * per;
-                let mut by: Vec<Vec<usize>> = vec![Vec::new(); chunks];
+                let mut start = vec![0usize; chunks + 1];
                 for (i, &c) in chunk.iter().enumerate() {
                     if c as usize >= chunks {
                         return Err(SimError::InvalidInput(format!("schedule: transfer {i} moves chunk {c} of {chunks}")));
                     }
-                    by[c as usize].push(i);
+                    start[c as usize + 1] += 1;
                 }
-                for idx in &by {
-                    let pick = |v: &Vec<u32>| idx.iter().map(|&i| v[i]).collect::<Vec<u32>>();
-                    let red: Vec<bool> = idx.iter().map(|&i| reduce[i]).collect();
+                for c in 0..chunks {
+                    start[c + 1] += start[c];
+                }
+                let mut fill = start.clone();
+                let mut by_chunk_index = vec![0u32; chunk.len()];
+                for (i, &c) in chunk.iter().enumerate() {
+                    by_chunk_index[fill[c as usize]] = i as u32;
+                    fill[c as usize] += 1;
+                }
+                drop(fill);
+                for c in 0..chunks {
+                    let idx = &by_chunk_index[start[c]..start[c + 1]];
+                    let pick = |v: &Vec<u32>| idx.iter().map(|&i| v[i as usize]).collect::<Vec<u32>>();
+                    let red: Vec<bool> = idx.iter().map(|&i| reduce[i as usize]).collect();
                     let ways = if way.is_empty() { Vec::new() } else { pick(&way) };
                     chunk_programs.push(Arc::new(Program::new(op, *n, *per, *steps, &pick(step), &pick(src), &pick(dst), &red, &ways)?));
                 }
@@ -339,6 +353,7 @@ fn simulate<'py>(
             dim_bandwidth: dim_bandwidth.clone(),
             starts,
             local_ring,
+            rail_chains,
         };
         let cfg = SimConfig {
             model: parse("network model", model, &[("unaware", Model::Unaware), ("aware", Model::Aware), ("fair", Model::Fair)])?,

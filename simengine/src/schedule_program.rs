@@ -83,42 +83,31 @@ impl Program {
                 return bad(format!("transfer {i} (step {s}, {a} -> {b}) is outside {steps} steps of {n} ranks"));
             }
         }
-        // Each position's active steps, in order.
-        let mut active: Vec<(u32, u32)> = Vec::with_capacity(2 * step.len());
-        for i in 0..step.len() {
-            active.push((src[i], step[i]));
-            active.push((dst[i], step[i]));
-        }
-        active.sort_unstable();
-        active.dedup();
-        let mut pos_start = vec![0u32; n + 1];
-        for &(p, _) in &active {
-            pos_start[p as usize + 1] += 1;
-        }
-        for p in 0..n {
-            pos_start[p + 1] += pos_start[p];
-        }
+        // Each position's active steps, in order: the steps alone (4 B), bucketed by position
+        // with a counting pass, each bucket sorted and deduplicated in place ((position, step)
+        // pairs sorted as a whole cost 16 B per transfer, the largest buffer of the build).
+        let (active, pos_start) = active_steps(n, step, src, dst);
         let local = |p: u32, s: u32| -> usize {
             let (lo, hi) = (pos_start[p as usize] as usize, pos_start[p as usize + 1] as usize);
-            lo + active[lo..hi].partition_point(|&(_, x)| x < s)
+            lo + active[lo..hi].partition_point(|&x| x < s)
         };
         let slots = active.len();
         // One message per (src, step, dst, way), in that order.
         let way_of = |i: usize| if way.is_empty() { NO_WAY } else { way[i] };
+        let key_of = |i: usize| (src[i], step[i], dst[i], way_of(i));
         let mut order: Vec<u32> = (0..step.len() as u32).collect();
-        order.sort_unstable_by_key(|&i| {
-            let i = i as usize;
-            (src[i], step[i], dst[i], way_of(i))
-        });
+        order.sort_unstable_by_key(|&i| key_of(i as usize));
         let mut send_start = vec![0u32; slots + 1];
-        let mut sends: Vec<(u32, u32, u32, u32)> = Vec::new();
+        // Exactly one record per message (grown by doubling, the vectors could hold twice that).
+        let messages = if order.is_empty() { 0 } else { 1 + order.windows(2).filter(|w| key_of(w[0] as usize) != key_of(w[1] as usize)).count() };
+        let mut sends: Vec<(u32, u32, u32, u32)> = Vec::with_capacity(messages);
         let mut recv = vec![0u32; slots];
         let mut reduce_chunks = vec![0u32; slots];
-        let mut send_way: Vec<u32> = Vec::new();
+        let mut send_way: Vec<u32> = Vec::with_capacity(if way.is_empty() { 0 } else { messages });
         let mut last: Option<(u32, u32, u32, u32)> = None;
         for &i in &order {
             let i = i as usize;
-            let key = (src[i], step[i], dst[i], way_of(i));
+            let key = key_of(i);
             let at_dst = local(dst[i], step[i]);
             if last == Some(key) {
                 sends.last_mut().unwrap().1 += 1;
@@ -173,6 +162,45 @@ impl Program {
         let (_, chunks, _, reduced) = self.sends[self.send_start[self.pos_start[pos] as usize + s] as usize + i];
         reduced as f64 / chunks as f64
     }
+}
+
+/// Per position, the schedule steps it sends or receives in (ascending, each once), concatenated,
+/// and the offsets of each position's run (`n + 1`).
+fn active_steps(n: usize, step: &[u32], src: &[u32], dst: &[u32]) -> (Vec<u32>, Vec<u32>) {
+    let mut start = vec![0usize; n + 1];
+    for i in 0..step.len() {
+        start[src[i] as usize + 1] += 1;
+        start[dst[i] as usize + 1] += 1;
+    }
+    for p in 0..n {
+        start[p + 1] += start[p];
+    }
+    let mut fill = start.clone();
+    let mut steps = vec![0u32; 2 * step.len()];
+    for i in 0..step.len() {
+        for p in [src[i] as usize, dst[i] as usize] {
+            steps[fill[p]] = step[i];
+            fill[p] += 1;
+        }
+    }
+    drop(fill);
+    let mut pos_start = vec![0u32; n + 1];
+    let mut kept = 0;
+    for p in 0..n {
+        steps[start[p]..start[p + 1]].sort_unstable();
+        let mut last = None;
+        for k in start[p]..start[p + 1] {
+            if last != Some(steps[k]) {
+                last = Some(steps[k]);
+                steps[kept] = steps[k];
+                kept += 1;
+            }
+        }
+        pos_start[p + 1] = kept as u32;
+    }
+    steps.truncate(kept);
+    steps.shrink_to_fit();
+    (steps, pos_start)
 }
 
 #[cfg(test)]
@@ -248,6 +276,16 @@ mod tests {
         assert_eq!(p.step(1, 0, 30.0, |x, k| x / k, &mut Vec::new()).unwrap().recv, 2);
         let routed = Program::new(Op::AllGather, 2, 3, 1, &[0; 3], &[0; 3], &[1; 3], &[false; 3], &[]).unwrap();
         assert_eq!(routed.way(0, 0, 0), NO_WAY);
+    }
+
+    #[test]
+    fn active_steps_are_each_positions_steps_sorted_once() {
+        // (step, src, dst), in no order: 2 -> 0 at step 5, 0 -> 1 at steps 3 and 0 (twice), 1 -> 2 at 3.
+        let (step, src, dst) = ([5, 3, 0, 0, 3], [2, 0, 0, 0, 1], [0, 1, 1, 1, 2]);
+        let (active, pos_start) = active_steps(4, &step, &src, &dst);
+        assert_eq!(pos_start, vec![0, 3, 5, 7, 7]);
+        assert_eq!(active, vec![0, 3, 5, 0, 3, 3, 5]);
+        assert_eq!(active.capacity(), active.len());
     }
 
     #[test]

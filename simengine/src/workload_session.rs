@@ -193,7 +193,7 @@ mod tests {
             programs: vec![], chunk_programs: vec![], chunk_order: None, root: 0, chunks: 1, active_chunks_per_dim: 1,
             endpoint_delay_ns: 0.0, local_mem_bw_gb_per_s: None, optimization: Optimization::LocalBwAware,
             scheduling: Scheduling::Ordered, intra: IntraScheduling::Fifo, inter: InterScheduling::Ascending,
-            dim_bandwidth: vec![], starts: vec![], local_ring: false, routes: vec![],
+            dim_bandwidth: vec![], starts: vec![], local_ring: false, rail_chains: false, routes: vec![],
         }
     }
 

@@ -70,6 +70,7 @@ pub fn spec(op: Op, algo: Algo, n: u32, size: f64) -> CollectiveSpec {
         dim_bandwidth: vec![],
         starts: vec![],
         local_ring: false,
+        rail_chains: false,
     }
 }
 

@@ -87,3 +87,18 @@ def test_a_define_of_the_wrong_type_is_named_briefly(tmp_path, capsys, define, m
     assert code == 1
     assert out.startswith(message), out[:300]
     _short_and_clean(out)
+
+
+@pytest.mark.parametrize("call, message", [
+    ("len(clos.clos(16))", "error: len() needs a list, range or string, got a fabric (clos)"),
+    ("abs([1, 2])", "error: abs() needs a number, got a list ([1, 2])"),
+    ("floor(3 ns)", "error: floor() needs a number, got a time (3 ns)"),
+    ("parse_shape(4)", "error: parse_shape() needs a string, got an int (4)"),
+])
+def test_a_builtin_names_the_value_it_cannot_take(tmp_path, capsys, call, message):
+    """Was "len(): len() needs a list, range or string, got fabric": the name twice, no article."""
+    text = CLOS + f"fabric c {{\n let z = {call}\n instance a[2]: h\n}}\n"
+    path = write(tmp_path, "c.igl", text)
+    code, out = cli(capsys, "check", path)
+    assert code == 1 and out.startswith(at(path, text, call[call.index("("):]) + ": " + message), out[:300]
+    _short_and_clean(out)

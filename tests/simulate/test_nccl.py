@@ -325,12 +325,25 @@ def test_a_chain_past_the_engines_cap_says_so():
     assert f"{6 * (1 / 1024 - 1 / 1170) * 100:.2f} %" in w["message"]
 
 
-def test_a_chain_across_servers_says_it_runs_on_one_rail():
+# Across servers NCCL's ring channels each cross servers on their own NIC, so every rail carries
+# 1/ppn of the buffer. The engine's rail chains: 2 DGX H100 (rail-optimized Clos), 1 GiB broadcast:
+# the root's server passes each GPU its 1/8 shard, every rail chains its shard to the other server
+# (S/8 = 128 MiB per host cable at 48 GB/s: 2.80 ms), and each server all-gathers (7/8 S per GPU over
+# NVLink at 370.8 GB/s: 2.53 ms); a GPU's NVLinks carry about S in all: 2.90 ms. Chunk pipelining adds
+# the fill of 128 stages; NCCL's modelled time is 3.128 ms (latency 232.4 us). A reduce runs the
+# reverse. Until 26 Nov 2026 the root's rail carried all of S: 1 GiB / 48 GB/s = 22.4 ms alone.
+@pytest.mark.parametrize("collective", ["broadcast", "reduce"])
+@pytest.mark.parametrize("model", ["fair", "aware"])
+def test_a_chain_across_servers_uses_every_rail(collective, model):
     g = blueprints.graph("std.fabrics.clos", hosts=2, radix=16, tiers=2, nics_per_host=8, rail_optimized=True,
                          host_device="dgx.dgx()")
-    r = simulate(g, Opts(collective="broadcast", size_bytes=1 << 26, top_links=0))
-    assert [w["code"] for w in r["warnings"]] == ["nccl-chain-one-rail"]
-    assert "root's rail only" in r["warnings"][0]["message"] and r["nccl"]["cautions"] == [r["warnings"][0]["message"]]
+    r = simulate(g, Opts(collective=collective, size_bytes=S_BCAST, model=model, top_links=0))
+    assert not r["warnings"] and r["chunks"] == 128
+    transfer = r["collective_time_ns"] - r["nccl"]["latency_ns"]
+    assert S_BCAST / 370.8 < transfer < S_BCAST / 370.8 * 1.01
+    assert abs(r["collective_time_ns"] / r["nccl"]["predicted_time_ns"] - 1) < 0.01
+    cables = {t["tier"]: t for t in r["tiers"]}["host–leaf"]
+    assert cables["links_used"] == 16 and cables["bytes"] == pytest.approx(2 * S_BCAST)  # S/8 on each of 8 rails
 
 
 @pytest.mark.parametrize("group", [None, tuple(range(8))])
@@ -373,3 +386,91 @@ def test_aware_pipelines_nccls_rings_through_switches_and_nics(dgx4, collective,
     if group == (0, 8, 16, 24):  # the hand bound: 2 (n-1)/n S over one NIC at NCCL's 48 GB/s, plus NCCL's latency
         bound = 2 * 3 / 4 * size / 48.0 + aware["nccl"]["latency_ns"]
         assert aware["collective_time_ns"] == pytest.approx(bound, rel=1e-6)
+
+
+@pytest.fixture(scope="module")
+def dgx8():
+    return blueprints.graph("std.fabrics.clos", hosts=8, radix=16, tiers=2, nics_per_host=8, rail_optimized=True,
+                            host_device="dgx.dgx()")
+
+
+def test_one_gpu_per_server_gets_its_own_nic_not_the_servers_eight(dgx8):
+    """A DP group, GPU 0 of each of 8 DGX H100. NCCL's topology of a communicator holds only its
+    GPUs of a server (topo.cc ncclTopoGetSystem), so the ring's channels leave through the GPU's
+    nearest NIC (ncclTopoGetLocalNet) at search.cc's 48 GB/s, duplicated into 2 channels of 24
+    (ncclTopoDupChannels): bus 48 GB/s, not the 8 NICs' 384 (the model predicted 5.18 ms, ring
+    16 channels, against the engine's 39.43 ms). By hand, 1 GiB all-reduce, ring/Simple:
+    2 x 7/8 x 2^30 B / 48 GB/s = 39.147 ms, plus tuning.cc's latency 1.4 x (8.4 + 14 steps x
+    14 us) = 0.286 ms: 39.433 ms, NCCL's predicted time and the engine's alike."""
+    group = (tuple(range(0, 64, 8)),)
+    r = simulate(dgx8, Opts(size_bytes=1 << 30, groups=group, top_links=0))
+    n = r["nccl"]
+    assert (n["algorithm"], n["protocol"], n["channels"]) == ("ring", "Simple", 2)
+    hand = 2 * 7 / 8 * (1 << 30) / 48.0 + 1.4 * (8.4 + 14 * 14.0) * 1000
+    assert n["predicted_time_ns"] == pytest.approx(hand, rel=1e-4)
+    assert r["collective_time_ns"] == pytest.approx(hand, rel=0.01)
+    # 64 MiB: with 8 NICs the model picked ring/LL128 (0.47 ms predicted, 2.79 run); NCCL's one
+    # NIC makes Simple the faster: 2 x 7/8 x 2^26 / 48 GB/s + 0.286 ms = 2.733 ms.
+    r = simulate(dgx8, Opts(size_bytes=1 << 26, groups=group, top_links=0))
+    assert (r["nccl"]["algorithm"], r["nccl"]["protocol"]) == ("ring", "Simple")
+    assert r["nccl"]["predicted_time_ns"] == pytest.approx(2 * 7 / 8 * (1 << 26) / 48.0 + 286_160, rel=1e-4)
+    assert r["collective_time_ns"] == pytest.approx(r["nccl"]["predicted_time_ns"], rel=0.01)
+
+
+def test_all_gather_is_tuned_on_all_n_shards(dgx8):
+    """NCCL tunes an all-gather on its receive buffer, n shards (enqueue.cc ncclGetAlgoInfo:
+    ncclFuncMaxSendRecvCount); the size here is one shard. 64 MiB shards on the DP group above:
+    7 x 2^26 B / 48 GB/s = 9.787 ms plus ring/Simple latency 8.4 + 7 x 14 us: 9.893 ms predicted,
+    as the engine runs (before, the model predicted 1/8 of that, 1.33 ms)."""
+    r = simulate(dgx8, Opts(collective="all-gather", size_bytes=1 << 26, groups=(tuple(range(0, 64, 8)),),
+                            top_links=0))
+    hand = 7 * (1 << 26) / 48.0 + (8.4 + 7 * 14.0) * 1000
+    assert r["nccl"]["predicted_time_ns"] == pytest.approx(hand, rel=1e-4)
+    assert r["collective_time_ns"] == pytest.approx(hand, rel=0.01)
+
+
+@pytest.mark.parametrize("collective", ["reduce-scatter", "all-gather"])
+def test_nvls_reduce_scatter_and_all_gather_are_candidates_ring_wins_on_8_h100(collective):
+    """NCCL >= 2.19 considers NVLS for reduce-scatter and all-gather on one server (tuning.cc;
+    enqueue.cc: at most NCCL_MAX_NVLS_ARITY = 32 GPUs). Its busbw there is not converted to algbw:
+    14 channels x 26.49 GB/s x 0.85 x 13/14 x 7/8 = 256.1 GB/s, latency 25 us. On 8 H100 it never
+    wins: ring/LL (6.6 + 7 x 0.6 = 10.8 us) below, ring/LL128 and Simple above, as NVIDIA says
+    NCCL prefers ring for them (NVIDIA/nccl issues 1083, 1670). 1 MiB of all-gather output
+    (or reduce-scatter input): NVLS 25 + 1,048,576 B / 256.1 GB/s = 29.09 us."""
+    g = blueprints.graph("std.devices.dgx")
+    for e in range(10, 31, 4):
+        size = (1 << e) // (8 if collective == "all-gather" else 1)  # all-gather: one rank's shard
+        r = simulate(g, Opts(collective=collective, size_bytes=size, top_links=0))
+        algos = {c["algorithm"] for c in r["nccl"]["candidates"]}
+        assert r["nccl"]["algorithm"] == "ring" and "nvls" in algos
+    r = simulate(g, Opts(collective=collective, size_bytes=(1 << 20) // (8 if collective == "all-gather" else 1)))
+    nvls = [c for c in r["nccl"]["candidates"] if c["algorithm"] == "nvls"][0]
+    bus = 370.8 / 14 * 0.85 * 13 / 14 * 7 / 8 * 14
+    assert nvls["predicted_time_ns"] == pytest.approx(25_000 + (1 << 20) / bus, abs=1.0)
+
+
+@pytest.fixture(scope="module")
+def nvls16(tmp_path_factory):
+    text = H100.replace("gpus = 8, nics = 8, pcie_switches = 4", "gpus = 16, nics = 16, pcie_switches = 8").replace(
+        "scaleup_bandwidth = 450 GB/s)", "scaleup_bandwidth = 450 GB/s, scaleup_reduction = true)")
+    return _graph(tmp_path_factory.mktemp("nvls16"), text)
+
+
+@pytest.mark.parametrize("collective, size", [("all-gather", 1 << 19), ("reduce-scatter", 1 << 23)])
+def test_nvls_reduce_scatter_and_all_gather_on_16_gpus_by_hand(nvls16, collective, size):
+    """16 H100 on reducing NVSwitch chips (a multi-node NVLink domain's part): the ring's 15 steps
+    cost more latency than NVLS's flat 25 us, and NCCL's model picks NVLS for 8 MiB of all-gather
+    output (512 KiB shards) or reduce-scatter input. NCCL's prediction: 14 channels x 26.49 GB/s x
+    0.85 x 13/14 x 15/16 = 274.4 GB/s: 25 us + 8,388,608 B / 274.4 GB/s = 55.57 us. The engine
+    moves the busier direction (all-gather: 16 shards in, from the switch's multicast;
+    reduce-scatter: the whole input out, for the switch's reductions) at 450 x 20.6/25 x 0.85 =
+    315.2 GB/s: 25 us + 8,388,608 B / 315.2 GB/s = 51.62 us (-7 % from NCCL's model, whose
+    (n_ch - 1)/n_ch and (n - 1)/n factors the link loads do not have)."""
+    r = simulate(nvls16, Opts(collective=collective, size_bytes=size, top_links=0))
+    n = r["nccl"]
+    assert (n["algorithm"], n["protocol"], n["channels"]) == ("nvls", "Simple", 14)
+    assert n["engine_collective"] == "all-to-all"
+    nbytes = 1 << 23
+    assert n["predicted_time_ns"] == pytest.approx(25_000 + nbytes / (370.8 * 0.85 * 13 / 14 * 15 / 16), rel=1e-6)
+    assert r["collective_time_ns"] == pytest.approx(25_000 + nbytes / (450 * 20.6 / 25 * 0.85), rel=1e-3)
+    assert "in-switch-reduction" not in {w["code"] for w in r["warnings"]}

@@ -39,6 +39,9 @@ def test_every_point_is_the_replay_of_its_workload_on_its_fabric(tiny):
     n = direct["npus"]
     assert r["exposed_comm_ns_mean"] == pytest.approx(sum(x["exposed_ns"] for x in n) / 4, rel=1e-12)
     assert r["idle_ns_mean"] == pytest.approx(sum(x["idle_to_step_ns"] for x in n) / 4, rel=1e-12)
+    assert r["waiting_ns_mean"] == pytest.approx(sum(x["waiting_ns"] for x in n) / 4, rel=1e-12)
+    parts = r["compute_ns_mean"] + r["exposed_comm_ns_mean"] + r["waiting_ns_mean"] + r["idle_ns_mean"]
+    assert parts == pytest.approx(r["step_time_ns"], rel=1e-9)
     assert r["collectives"] == len(direct["collectives"]) and r["num_npus"] == 4
     assert r["tflops_per_npu"] == pytest.approx(spec.step_flops() / 4 / r["step_time_ns"] / 1e3)
     loads = {k: v for k, v in r.items() if k.startswith("load_gbit_per_s[")}

@@ -269,3 +269,15 @@ def test_the_replayed_step_shortens_by_the_hbm_time_saved(tmp_path):
     hbm_us = 67_584 + 79_872 + 63_488 + 83_968 + 30 * 58_176 // 4
     assert compute == {0.001: {(hbm_us + 6) * 1000}, 0.002: {(hbm_us // 2 + 6) * 1000}}
     assert steps[0.001] - steps[0.002] == hbm_us // 2 * 1000
+
+
+def test_gpt3_superpods_memory_bound_time_is_the_documented_one():
+    # docs/workloads.md "HBM" and examples/workloads/README.md: GPT-3 175B at micro-batch 12, TP 8 with
+    # sequence parallelism: 16.0 GB per layer and micro-batch, 458.7 ms per GPU at 3,350 GB/s, 320.1 at
+    # 4,800; three quarters of it the attention scores' softmax and dropout (20 B per score, a s^2 b / t)
+    s = LlmSpec(**{**GPT3, "micro_batch": 12, "sequence_parallel": True, "zero": 1})
+    assert s.layer_hbm_bytes() == 16_005_464_064
+    assert 20 * 96 * 2048 ** 2 * 12 // 8 / s.layer_hbm_bytes() == pytest.approx(0.755, abs=1e-3)
+    assert summary(s)["memory_bound_s"] == pytest.approx(0.4587, abs=1e-4)
+    assert summary(LlmSpec(**{**GPT3, "micro_batch": 12, "sequence_parallel": True, "zero": 1,
+                              "hbm_gb_per_s": 4800}))["memory_bound_s"] == pytest.approx(0.3201, abs=1e-4)

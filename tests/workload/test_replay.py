@@ -81,7 +81,9 @@ def test_each_member_starts_its_part_at_its_own_issue(ring4, tmp_path):
         assert [n["finish_ns"] for n in r["npus"]] == want
         (c,) = r["collectives"]
         assert (c["start_ns"], c["last_issue_ns"], c["end_ns"]) == (0, late_us * 1000, max(want))
-        assert r["npus"][1]["communication_ns"] == want[1]  # from its own issue at 0
+        # rank 1 issued at 0 waits for the late member's issue, then communicates
+        assert (r["npus"][1]["waiting_ns"], r["npus"][1]["communication_ns"]) == (late_us * 1000,
+                                                                                  want[1] - late_us * 1000)
 
 
 def test_a_sub_group_member_waits_in_the_collective_for_a_late_peer(ring4, tmp_path):
@@ -93,7 +95,8 @@ def test_a_sub_group_member_waits_in_the_collective_for_a_late_peer(ring4, tmp_p
     f0, f1 = r["npus"][0]["finish_ns"], r["npus"][1]["finish_ns"]
     # neither finishes before the late member's data can reach it, nor later than waiting for it
     assert 2000 < f0 <= 2000 + together and 2000 < f1 <= 2000 + together
-    assert r["npus"][0]["communication_ns"] == f0 - 1000  # waiting in the collective counts as communication
+    # waiting in the collective for the late member is waiting, not communication
+    assert (r["npus"][0]["waiting_ns"], r["npus"][0]["communication_ns"]) == (1000, f0 - 2000)
     assert r["npus"][3]["finish_ns"] == 1000 and r["npus"][3]["idle_to_step_ns"] == max(f0, f1) - 1000
 
 
