@@ -154,9 +154,11 @@ def _number(text: str, convert: Callable[[str], Any], what: str, low: float | No
         value = convert(text)
     except (ValueError, OverflowError):
         value = None
+    if isinstance(value, int) and not -2**63 <= value < 2**63:
+        value = None  # no backend reads an integer beyond int64, and math.isfinite cannot take it
     bound = "" if low is None else f" {'>=' if low_ok else '>'} {low:g}"
     below = low is not None and value is not None and (value < low or (value == low and not low_ok))
-    if value is None or not math.isfinite(value) or below:
+    if value is None or (isinstance(value, float) and not math.isfinite(value)) or below:
         raise ValueError(f"expected {what}{bound}")
     return value
 

@@ -27,6 +27,8 @@ def test_good_values_parse(parse, text, value):
 @pytest.mark.parametrize("parse, text, message", [
     (parse_int, "1.5", "expected an integer"),
     (parse_int, "ten", "expected an integer"),
+    (parse_int, "1" + "0" * 400, "expected an integer"),
+    (parse_positive_int, str(2**63), "expected an integer > 0"),
     (parse_positive_int, "0", "expected an integer > 0"),
     (parse_positive_int, "-2", "expected an integer > 0"),
     (parse_positive_float, "0", "expected a finite number > 0"),
