@@ -62,15 +62,22 @@ def folder() -> Path:
     return Path(base) / "infragraph"
 
 
+def _modules(root: Path):
+    """(path, path relative to root) of every Python module under root, in a fixed order (the
+    folders and files sorted, __pycache__ skipped): what the cache keys are made of."""
+    for at, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        for name in sorted(f for f in files if f.endswith(".py")):
+            path = os.path.join(at, name)
+            yield path, os.path.relpath(path, root)
+
+
 def _toolchain() -> list:
     """(module path, size, mtime) of every module of the package: any edit changes the key."""
     out = []
-    for root, dirs, files in os.walk(_PACKAGE):
-        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
-        for name in sorted(files):
-            if name.endswith(".py"):
-                st = os.stat(os.path.join(root, name))
-                out.append((os.path.relpath(os.path.join(root, name), _PACKAGE), st.st_size, st.st_mtime_ns))
+    for path, rel in _modules(_PACKAGE):
+        st = os.stat(path)
+        out.append((rel, st.st_size, st.st_mtime_ns))
     return out
 
 
@@ -169,14 +176,11 @@ def _front_end() -> str:
 
     h = hashlib.sha256()
     for root, own in ((_PACKAGE / "lang", True), (Path(antlr4.__file__).resolve().parent, False)):
-        for at, dirs, files in os.walk(root):
-            dirs[:] = sorted(d for d in dirs if d != "__pycache__")
-            for name in sorted(f for f in files if f.endswith(".py")):
-                path = os.path.join(at, name)
-                h.update(os.path.relpath(path, root).encode() + b"\0")
-                st = os.stat(path)
-                h.update(Path(path).read_bytes() if own else f"{st.st_size} {st.st_mtime_ns}".encode())
-                h.update(b"\0")
+        for path, rel in _modules(root):
+            h.update(rel.encode() + b"\0")
+            st = os.stat(path)
+            h.update(Path(path).read_bytes() if own else f"{st.st_size} {st.st_mtime_ns}".encode())
+            h.update(b"\0")
     return h.hexdigest()
 
 
