@@ -178,6 +178,19 @@ class PreparedGraph:
     scale_up: np.ndarray | None = None  # per edge: a scale-up link (simulate.policy), built on first use
     servers: dict[tuple[int, ...], Servers | None] = field(default_factory=dict)  # cache: group -> its servers
 
+    def built_affinity(self) -> Affinity:
+        """The NIC affinity, built on first use: a run on a fabric without servers never needs it."""
+        if self.affinity is None:
+            self.affinity = affinity(self.g, self.npu_nodes)
+        return self.affinity
+
+    def servers_of(self, members: Sequence[int]) -> Servers | None:
+        """The servers a group's GPUs sit in (None: not all on GPU servers), cached per group."""
+        key = tuple(members)
+        if key not in self.servers:
+            self.servers[key] = servers(self.g, self.npu_nodes, list(members), self.built_affinity())
+        return self.servers[key]
+
 
 def prepare(g: FQG) -> PreparedGraph:
     """Check that `g` can be simulated and convert it to the engine's arrays (once per graph).
@@ -527,12 +540,7 @@ def engine_call(p: PreparedGraph, opts: SimulationOptions) -> EngineCall:
         raise error(f"{len(opts.algorithm)} algorithms for {len(dims)} dimensions ({'x'.join(map(str, dims))}: "
                     f"{stated}); give one, or one per dimension", "algorithm")
     _check_schedule_fits(opts, dims, len(groups[0]))
-    key = tuple(groups[0])
-    if key not in p.servers:
-        if p.affinity is None:
-            p.affinity = affinity(p.g, p.npu_nodes)
-        p.servers[key] = servers(p.g, p.npu_nodes, groups[0], p.affinity)
-    where = p.servers[key]
+    where = p.servers_of(groups[0])
     # NCCL mode lays the group out itself (GPUs per server, then servers): explicit dims say otherwise.
     algorithm = algorithms(opts.algorithm, used, len(groups[0]), opts.collective, model=opts.model,
                            in_servers=where is not None and opts.dims is None)
@@ -715,11 +723,9 @@ def _apply_nccl(raw: dict[str, Any], plan, opts: SimulationOptions, n: int) -> N
 def _routing(p: PreparedGraph, opts: SimulationOptions) -> tuple[dict[str, Any], dict[str, str]]:
     """The engine's routing arrays (nodes that do not forward, NIC affinity, policy per edge) and
     the policy per tier, for our own models (simulate.affinity, simulate.policy)."""
-    if p.affinity is None:
-        p.affinity = affinity(p.g, p.npu_nodes)
     if p.scale_up is None:
         p.scale_up = scale_up_edges(p.g)
-    a = p.affinity
+    a = p.built_affinity()
     bind = opts.nic_affinity and opts.routing != "dor"
     none = np.zeros(0, dtype=np.int64)
     routes: dict[str, Any] = dict(

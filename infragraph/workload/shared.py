@@ -84,7 +84,7 @@ class SharedNetwork:
             # NCCL mode: the links at NCCL's per-link figures with no protocol overhead and no
             # latency; each collective brings its protocol's overhead as bytes and NCCL's latency
             # as a delay of its finish (module doc; docs/workloads.md).
-            self.base["edge_bandwidth_gbps"] = nccl_links(p, base, p.servers[everyone])
+            self.base["edge_bandwidth_gbps"] = nccl_links(p, base, p.servers_of(everyone))
             fabric_keys = tuple(k for k in FABRIC_KEYS if k not in ("edge_bandwidth_gbps", "edge_latency_ns"))
         shapes: dict[tuple, int] = {}
         spec_of = np.zeros(c.kind.size, dtype="<u4")
@@ -101,7 +101,7 @@ class SharedNetwork:
             if (call.plan is not None) != nccl:
                 self.reason = f"{what} {'does not run' if nccl else 'runs'} in NCCL mode, unlike the whole system's"
                 return False
-            if nccl and p.servers[tuple(members)].arch != p.servers[everyone].arch:
+            if nccl and p.servers_of(members).arch != p.servers_of(everyone).arch:
                 self.reason = f"{what} spans GPUs of another generation than rank 0's (NCCL's per-link figures differ)"
                 return False
             if any(not _same(call.kwargs[k], base.kwargs[k]) for k in fabric_keys):

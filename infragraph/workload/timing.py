@@ -39,8 +39,6 @@ from collections import defaultdict
 from dataclasses import replace
 from typing import Any, Sequence
 
-from ..simulate.affinity import affinity
-from ..simulate.nccl import servers
 from ..simulate.run import PreparedGraph, SimulationOptions, simulate
 from ..units import gbps_to_gib_per_s
 
@@ -195,11 +193,7 @@ class CollectiveTimer:
         algorithm = (sim.algorithm,) if isinstance(sim.algorithm, str) else tuple(sim.algorithm)
         if algorithm not in (("default",), ("auto",), ("nccl",)):
             return False
-        if members not in self.p.servers:
-            if self.p.affinity is None:
-                self.p.affinity = affinity(self.p.g, self.p.npu_nodes)
-            self.p.servers[members] = servers(self.p.g, self.p.npu_nodes, list(members), self.p.affinity)
-        return self.p.servers[members] is not None
+        return self.p.servers_of(members) is not None
 
     def _message_ns(self, src: int, dst: int, size: int, engine_ns: float) -> float:
         """A send's time. ASTRA-sim's analytical sends (Workload -> Sys::front_end_sim_send ->
