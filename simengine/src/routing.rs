@@ -54,12 +54,19 @@ pub struct Pick {
     pub policy: Policy,
 }
 
+/// Link `l`'s place in d-mod-k order: the node it comes from, then (parallel links) its id.
+/// `dmodk_way` sorts by it and `symmetry_proof` ranks the mapped candidates by it, so the proof
+/// follows routing's order rather than restating it.
+pub(crate) fn dmodk_key(topo: &Topology, l: u32) -> u64 {
+    ((topo.link_from[l as usize] as u64) << 32) | l as u64
+}
+
 /// The d-mod-k way among `cand` for a destination whose index, divided so far, is `digits`:
 /// way `digits mod n` in the order of the nodes the ways come from (parallel links: by link id),
 /// so the k-th way is the k-th switch above, whatever order the links were made in.
 pub fn dmodk_way(topo: &Topology, cand: &[u32], digits: u64) -> u32 {
     let mut ways = cand.to_vec();
-    ways.sort_unstable_by_key(|&l| (topo.link_from[l as usize], l));
+    ways.sort_unstable_by_key(|&l| dmodk_key(topo, l));
     ways[(digits % ways.len() as u64) as usize]
 }
 

@@ -34,7 +34,7 @@
 //! the engine falls back to `find_orbits`, which may still fold, and then to the full run.
 use crate::engine::SimConfig;
 use crate::plan::{JobPlan, Scheduling};
-use crate::routing::{dmodk_way, Metric, Pick, Policy, Router, NO_NIC};
+use crate::routing::{dmodk_key, dmodk_way, Metric, Pick, Policy, Router, NO_NIC};
 use crate::symmetry::{check_parts, orbit_premises, route_members, Fold, SymmetryRefused};
 use crate::topology::Topology;
 use rayon::prelude::*;
@@ -476,8 +476,8 @@ fn picks_follow(picks: &[Pick], maps: &[Maps], n: usize, topo: &Topology, router
         }
         recs.push((g, p.dest, p.chosen, p.divisor));
     }
-    // The candidates' d-mod-k order keys (tail node, link id), per group.
-    let key = |l: u32| ((topo.link_from[l as usize] as u64) << 32) | l as u64;
+    // The candidates' d-mod-k order keys (routing's own), per group.
+    let key = |l: u32| dmodk_key(topo, l);
     let mut keys: Vec<Vec<u64>> = cands.iter().map(|c| c.iter().map(|&l| key(l)).collect()).collect();
     for i in 1..n {
         let m = &maps[gray_bit(i)];
