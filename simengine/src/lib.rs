@@ -11,6 +11,7 @@
 pub mod algorithms;
 pub mod chakra_reader;
 pub mod conn_fifo;
+mod csr_runs;
 pub mod astra_algorithms;
 pub mod custom_reductions;
 pub mod direct_packets;

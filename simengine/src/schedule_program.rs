@@ -21,6 +21,7 @@
 //! chunks_per_rank` chunks, except for all-gather, whose input is the member's own shard of
 //! `chunks_per_rank` chunks (the engine's size convention).
 use crate::algorithms::{tag, Op, Send, StepSpec};
+use crate::csr_runs::sort_dedup_run;
 use crate::error::{SimError, SimResult};
 
 /// A transfer without a path of its own: the engine routes it.
@@ -187,15 +188,7 @@ fn active_steps(n: usize, step: &[u32], src: &[u32], dst: &[u32]) -> (Vec<u32>, 
     let mut pos_start = vec![0u32; n + 1];
     let mut kept = 0;
     for p in 0..n {
-        steps[start[p]..start[p + 1]].sort_unstable();
-        let mut last = None;
-        for k in start[p]..start[p + 1] {
-            if last != Some(steps[k]) {
-                last = Some(steps[k]);
-                steps[kept] = steps[k];
-                kept += 1;
-            }
-        }
+        kept = sort_dedup_run(&mut steps, start[p], start[p + 1], kept);
         pos_start[p + 1] = kept as u32;
     }
     steps.truncate(kept);

@@ -32,6 +32,7 @@
 //! Anything else (ECMP hashing or adaptive picks, sprays, latency routing, DOR, a failed or
 //! slowed link, an asymmetric shape, a map that cannot be built) is refused with the reason, and
 //! the engine falls back to `find_orbits`, which may still fold, and then to the full run.
+use crate::csr_runs::sort_dedup_run;
 use crate::engine::SimConfig;
 use crate::plan::{JobPlan, Scheduling};
 use crate::routing::{dmodk_key, dmodk_way, Metric, Pick, Policy, Router, NO_NIC};
@@ -192,15 +193,9 @@ fn shape(topo: &Topology, npu_nodes: &[u32], cfg: &SimConfig) -> Result<Shape, S
             let from = up.len();
             let next = level[u] + 1;
             up.extend(topo.out_neighbors(u as u32).iter().copied().filter(|&w| side[w as usize] == Side::Fabric && level[w as usize] == next));
-            up[from..].sort_unstable();
-            let mut k = from;
-            for i in from..up.len() {
-                if i == from || up[i] != up[k - 1] {
-                    up[k] = up[i];
-                    k += 1;
-                }
-            }
-            up.truncate(k);
+            let to = up.len();
+            let end = sort_dedup_run(&mut up, from, to, from);
+            up.truncate(end);
         }
         up_start.push(up.len() as u32);
     }
