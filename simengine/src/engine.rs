@@ -962,7 +962,7 @@ impl<'t> Sim<'t> {
         match ev {
             Ev::Step { mps, lane, step } => self.step(now, mps, lane as usize, step as usize)?,
             Ev::Reduce { mps, lane, step } => {
-                let r = self.states[mps as usize - self.states_off].reduce[lane as usize].unwrap_or(0.0);
+                let r = self.state_ref(mps as usize).reduce[lane as usize].unwrap_or(0.0);
                 self.q.push(now + r, Ev::Step { mps, lane, step });
             }
             Ev::PacketReceived { mps, round } => self.packet_received(now, mps, round),
@@ -991,6 +991,31 @@ impl<'t> Sim<'t> {
     }
 
     /// (job, chunk, phase, member) of a member-phase index.
+    /// Member-phase state `mps` (a global index: a session's `retire` drops the states before
+    /// `states_off`).
+    fn state(&mut self, mps: usize) -> &mut MemberPhase {
+        &mut self.states[mps - self.states_off]
+    }
+
+    fn state_ref(&self, mps: usize) -> &MemberPhase {
+        &self.states[mps - self.states_off]
+    }
+
+    /// Dimension queue `qi` (a global index: a session's `retire` drops the queues before
+    /// `queues_off`).
+    fn queue(&mut self, qi: usize) -> &mut DimQueue {
+        &mut self.queues[qi - self.queues_off]
+    }
+
+    fn queue_ref(&self, qi: usize) -> &DimQueue {
+        &self.queues[qi - self.queues_off]
+    }
+
+    /// Job `j` and dimension queue `qi` at once: the plan read while the queue changes.
+    fn job_and_queue(&mut self, j: usize, qi: usize) -> (&Job, &mut DimQueue) {
+        (&self.jobs[j], &mut self.queues[qi - self.queues_off])
+    }
+
     fn decode(&self, mps: u32) -> (usize, usize, usize, usize) {
         let mps = mps as usize;
         let j = self.jobs.partition_point(|job| job.base <= mps) - 1;
@@ -1044,13 +1069,13 @@ impl<'t> Sim<'t> {
         let qi = self.queue_index(j, member, chunk, p);
         let cp = (chunk * phases + p) as u32;
         let at = match self.spec.intra {
-            IntraScheduling::Fifo => self.queues[qi - self.queues_off].waiting.len(),
+            IntraScheduling::Fifo => self.queue_ref(qi).waiting.len(),
             intra => {
-                let keys: Vec<QueueKey> = self.queues[qi - self.queues_off].waiting.iter().map(|&w| self.queue_key(j, w)).collect();
+                let keys: Vec<QueueKey> = self.queue_ref(qi).waiting.iter().map(|&w| self.queue_key(j, w)).collect();
                 intra.insert_at(&keys, self.queue_key(j, cp))
             }
         };
-        self.queues[qi - self.queues_off].waiting.insert(at, cp);
+        self.queue(qi).waiting.insert(at, cp);
         Some(qi)
     }
 
@@ -1080,25 +1105,25 @@ impl<'t> Sim<'t> {
     fn admit(&mut self, j: usize, member: usize, qi: usize, now: f64) {
         let limit = self.spec.active_chunks_per_dim as u32;
         let phases = self.jobs[j].plan.phases.len();
-        while self.queues[qi - self.queues_off].active < limit {
+        while self.queue_ref(qi).active < limit {
             let next = match self.spec.scheduling {
-                Scheduling::Arrival => self.queues[qi - self.queues_off].waiting.pop_front(),
-                Scheduling::Newest => self.queues[qi - self.queues_off].waiting.pop_back(),
+                Scheduling::Arrival => self.queue(qi).waiting.pop_front(),
+                Scheduling::Newest => self.queue(qi).waiting.pop_back(),
                 Scheduling::Ordered => self.next_in_order(j, member, qi),
             };
             let Some(cp) = next else { break };
-            self.queues[qi - self.queues_off].active += 1;
+            self.queue(qi).active += 1;
             let (chunk, p) = (cp as usize / phases, cp as usize % phases);
             let mps = self.mps(j, chunk, p, member);
             let algo = &self.jobs[j].plan.phase(chunk, p).algo;
-            let lanes = algo.lanes();
+            let (lanes, packetwise) = (algo.lanes(), algo.packetwise());
             let turn = self.jobs[j].plan.turn(chunk, p);
             let delayed = algo.astra_start_delay(self.jobs[j].plan.position(chunk, p, member), turn);
-            let st = &mut self.states[mps - self.states_off];
+            let st = self.state(mps);
             st.started = true;
             st.lanes_left = lanes as u8;
             let start = now + if delayed { self.jobs[j].endpoint_delay_ns } else { 0.0 };
-            if algo.packetwise() {
+            if packetwise {
                 let rank = self.jobs[j].plan.ranks[member];
                 self.register(rank, start, SysEv::Start { mps: mps as u32 });
                 continue;
@@ -1112,13 +1137,13 @@ impl<'t> Sim<'t> {
     /// Ordered mode: takes the member's next (phase, chunk) for this dimension out of the
     /// waiting list if it has arrived, and advances the order.
     fn next_in_order(&mut self, j: usize, member: usize, qi: usize) -> Option<u32> {
-        let plan = &self.jobs[j].plan;
-        let phases = plan.phases.len();
         let dim = self.queue_dim(j, qi);
+        let (job, qu) = self.job_and_queue(j, qi);
+        let plan = &job.plan;
+        let phases = plan.phases.len();
         let first_from = |from: usize| {
             (from..phases).find(|&q| plan.phases[q].dim == dim && plan.participates(q, member)).unwrap_or(phases) as u32
         };
-        let qu = &mut self.queues[qi - self.queues_off];
         if qu.next_phase == UNSET {
             qu.next_phase = first_from(0);
         }
@@ -1193,7 +1218,7 @@ impl<'t> Sim<'t> {
         let custom = self.reductions.is_some() && phase.algo.algo == Algo::Schedule;
         let Some(spec) = phase.algo.step(pos, lane, s, plan.turn(chunk, p), &mut sends) else {
             self.sends = sends;
-            let st = &mut self.states[mps as usize - self.states_off];
+            let st = self.state(mps as usize);
             st.lanes_left -= 1;
             if st.lanes_left == 0 {
                 st.pending = Vec::new();
@@ -1220,7 +1245,7 @@ impl<'t> Sim<'t> {
         if let (true, Some(r)) = (custom && spec.recv > 0, self.reductions.as_mut()) {
             r.started(mps, t, now);
         }
-        let st = &mut self.states[mps as usize - self.states_off];
+        let st = self.state(mps as usize);
         let have = st.pending.iter().position(|e| e.0 == t);
         let got = have.map_or(0, |i| st.pending[i].1);
         if got >= spec.recv {
@@ -1527,7 +1552,7 @@ impl<'t> Sim<'t> {
             let (j, chunk, p, member) = self.decode(sender);
             self.finish_phase(j, chunk, p, member, now);
         }
-        let st = &mut self.states[m.dst_mps as usize - self.states_off];
+        let st = self.state(m.dst_mps as usize);
         let count = match st.pending.iter_mut().find(|e| e.0 == m.tag) {
             Some(e) => {
                 e.1 += 1;
@@ -1564,7 +1589,7 @@ impl<'t> Sim<'t> {
     /// (SCF or lessRemainingPhaseFirst can queue it in front of chunks that waited longer).
     fn finish_phase(&mut self, j: usize, chunk: usize, p: usize, member: usize, now: f64) {
         let qi = self.queue_index(j, member, chunk, p);
-        self.queues[qi - self.queues_off].active -= 1;
+        self.queue(qi).active -= 1;
         let next = self.queue_for_phase(j, member, chunk, p + 1, now);
         self.admit(j, member, qi, now);
         if let Some(nq) = next {
