@@ -118,6 +118,10 @@ class Servers:
     nics: int  # network cables out of one server from the NICs the group's GPUs there are bound to
     nvls: bool  # a scale-up switch states in-switch reduction
     sharp: bool  # a fabric switch states in-switch reduction
+    # What engine_plan reads on every call, computed here once per group (servers() is cached
+    # per group in PreparedGraph.servers_of) rather than over every NPU again per call:
+    member_servers: tuple[int, ...] = ()  # per group rank, its server's id (server_of_npus)
+    domain: int = 0  # GPUs in the first member's server, of every NPU (its NVLink domain)
 
 
 def server_of_npus(g: FQG, npu_nodes: np.ndarray) -> np.ndarray:
@@ -144,7 +148,8 @@ def _arch(per_gpu_gbytes: float) -> str:
 def servers(g: FQG, npu_nodes: np.ndarray, group: list[int], bound: Affinity | None = None) -> Servers | None:
     """The servers `group` (ranks) spans; None when its NPUs are not in servers (abstract fabrics).
     `bound`: the NIC affinity of `npu_nodes` when the caller has it (built here otherwise)."""
-    sid = server_of_npus(g, npu_nodes)[group]
+    every_sid = server_of_npus(g, npu_nodes)
+    sid = every_sid[group]
     if (sid < 0).any():
         return None
     ids, counts = np.unique(sid, return_counts=True)
@@ -154,7 +159,7 @@ def servers(g: FQG, npu_nodes: np.ndarray, group: list[int], bound: Affinity | N
     inside = key == key[first]
     src, dst = np.asarray(g.edge_src), np.asarray(g.edge_dst)
     bw = np.nan_to_num(np.asarray(g.edge_bandwidth_gbps(), dtype=np.float64))
-    code = {t: i for i, t in enumerate(g.type_names)}
+    code = {t: i for i, t in enumerate(g.type_names)}  # node type name -> code, also for the helpers below
     switch, xpu = code.get("switch", -1), code.get("xpu", -1)
     # Scale-up links of the first GPU: to a switch chip or another GPU inside its server.
     other = np.where(src == first, dst, np.where(dst == first, src, -1))
@@ -171,7 +176,7 @@ def servers(g: FQG, npu_nodes: np.ndarray, group: list[int], bound: Affinity | N
     # paths only when it finds no channel at all. One GPU of a DGX H100 thus gets one NIC, 48 GB/s,
     # not its server's eight.
     out = inside[src] != inside[dst]
-    reached = out & _cables_of(g, _group_nics(g, npu_nodes, group, inside, bound), src, dst, inside)
+    reached = out & _cables_of(g, code, _group_nics(g, code, npu_nodes, group, inside, bound), src, dst, inside)
     out = reached if reached.any() else out
     nics = int(out.sum())
     per_server = int(counts[0])
@@ -185,10 +190,10 @@ def servers(g: FQG, npu_nodes: np.ndarray, group: list[int], bound: Affinity | N
     sharp = bool((~np.isin(key[reducing], key[npu_nodes])).any())
     return Servers(nodes=len(ids), ppn=ppn, arch=_arch(scaleup_gbps / 8), intra="NVL" if scaleup_gbps else "PCI",
                    nvswitch=nvswitch, scaleup_gbps=scaleup_gbps, nic_gbps=nic_gbps, nics=nics, nvls=nvls,
-                   sharp=sharp)
+                   sharp=sharp, member_servers=tuple(sid.tolist()), domain=int((every_sid == sid[0]).sum()))
 
 
-def _group_nics(g: FQG, npu_nodes: np.ndarray, group: list[int], inside: np.ndarray,
+def _group_nics(g: FQG, code: dict[str, int], npu_nodes: np.ndarray, group: list[int], inside: np.ndarray,
                 bound: Affinity | None) -> np.ndarray:
     """The NIC nodes the group's GPUs in the first server are bound to (simulate.affinity: each
     GPU's nearest NIC, as NCCL's ncclTopoGetLocalNet); every NIC of that server when any of them
@@ -198,15 +203,14 @@ def _group_nics(g: FQG, npu_nodes: np.ndarray, group: list[int], inside: np.ndar
     mine = inside[np.asarray(npu_nodes, dtype=np.int64)[np.asarray(group, dtype=np.int64)]]
     picked = nic[mine]
     if (picked == NO_NIC).any():
-        code = {t: i for i, t in enumerate(g.type_names)}
         return np.flatnonzero(inside & (g.node_type == code.get("nic", -1)))
     return np.unique(picked)
 
 
-def _cables_of(g: FQG, nics: np.ndarray, src: np.ndarray, dst: np.ndarray, inside: np.ndarray) -> np.ndarray:
+def _cables_of(g: FQG, code: dict[str, int], nics: np.ndarray, src: np.ndarray, dst: np.ndarray,
+               inside: np.ndarray) -> np.ndarray:
     """Per edge, whether it starts at one of `nics` or at a port of theirs (a NIC ASIC's edges to
     nodes of type port inside the server): the cables those NICs drive."""
-    code = {t: i for i, t in enumerate(g.type_names)}
     own = np.zeros(len(g.node_type), dtype=bool)
     own[nics] = True
     port = (g.node_type == code.get("port", -1)) & inside
@@ -440,8 +444,7 @@ def engine_plan(g: FQG, bandwidth_gbps: np.ndarray, npu_nodes: np.ndarray, group
                 size_bytes: float, s: Servers) -> EnginePlan:
     """NCCL's choice for this call and the engine run reproducing it (module doc)."""
     n = len(group)
-    every_sid = server_of_npus(g, npu_nodes)
-    sid = every_sid[group]
+    sid = np.asarray(s.member_servers, dtype=np.int64)
     two_level = s.nodes > 1 and s.ppn > 1 and contiguous(sid, s)
     dims = (s.ppn, s.nodes) if two_level else (n,)
     notes: list[str] = []
@@ -529,9 +532,8 @@ def engine_plan(g: FQG, bandwidth_gbps: np.ndarray, npu_nodes: np.ndarray, group
         # inter-server phases, one stage at a time.
         stage = STAGE_BYTES[c.protocol] * c.channels
         chunks = max(1, min(MAX_ENGINE_CHUNKS, int(size_bytes // stage)))
-    domain = int((every_sid == sid[0]).sum())  # GPUs in the first member's server (NVLink domain)
-    if s.nvswitch and domain > SERVER_GPUS and collective in ("all-reduce", "reduce-scatter", "all-gather"):
-        cautions.append(("nccl-mnnvl", f"the group's GPUs are in an NVLink domain of {domain} GPUs (multi-node "
+    if s.nvswitch and s.domain > SERVER_GPUS and collective in ("all-reduce", "reduce-scatter", "all-gather"):
+        cautions.append(("nccl-mnnvl", f"the group's GPUs are in an NVLink domain of {s.domain} GPUs (multi-node "
                          "NVLink, as GB200 NVL72): NCCL's NVLS on such a domain is not modelled or validated here "
                          f"(this runs {c.algorithm}/{c.protocol}); an all-reduce measured on a full GB200 NVL72 "
                          f"rack: {NVL72_MEASURED}"))

@@ -293,12 +293,17 @@ class Generator:
         # data-parallel group, dp / ep ranks; none when ep = dp). Until 26 Nov 2026 every expert was
         # reduced over the whole DP group: ep x the experts' gradient bytes, on the wrong group.
         experts_here = s.expert_params() * s.experts // s.ep // s.tp
-        shards: list[tuple[int | None, int, str]] = [(dp_group, s.dense_layer_params() // s.tp, "dp")]
+        # Per shard: (group, parameters, group width, name of its end-of-step nodes (dp_grad_ar,
+        # edp_grad_ar), infix of its ZeRO-3 per-layer nodes (mb0_l0_fwd_zero3_ag, ..._zero3_edp_ag)).
+        dense = s.dense_layer_params() // s.tp
+        shards: list[tuple[int | None, int, int, str, str]] = []
         if s.ep == 1:
-            shards = [(dp_group, shards[0][1] + experts_here, "dp")]
+            shards.append((dp_group, dense + experts_here, s.dp, "dp", ""))
         else:
+            shards.append((dp_group, dense, s.dp, "dp", ""))
             edp_ranks = dp_ranks[d % s.ep::s.ep]
-            shards.append((self.group(edp_ranks) if len(edp_ranks) > 1 else None, experts_here, "edp"))
+            edp_group = self.group(edp_ranks) if len(edp_ranks) > 1 else None
+            shards.append((edp_group, experts_here, len(edp_ranks), "edp", "_edp"))
         first, last = p == 0, p == s.pp - 1
         me = s.rank(t, d, p)
         r = _Rank()
@@ -315,9 +320,8 @@ class Generator:
             mult = 1 if phase == "fwd" else 2
             tag = f"mb{j}_l{i}_{phase}"
             if s.zero == 3:
-                for group, params, what in shards:
-                    width = len(self.groups[group]) if group is not None else 1
-                    dep = self.collective(r, f"{tag}_zero3_{what}_ag".replace("_dp_", "_"), "all-gather",
+                for group, params, width, _, infix in shards:
+                    dep = self.collective(r, f"{tag}_zero3{infix}_ag", "all-gather",
                                           BYTES * params / width, group, (dep,))
             blocks = [("attn", s.attention_flops(), 4 * h * h), ("mlp", s.mlp_flops(), 2 * h * s.f)]
             if phase == "bwd":
@@ -335,8 +339,8 @@ class Generator:
                     dep = self.collective(r, f"{tag}_combine", "all-to-all", act * s.top_k / s.tp, ep_group, (dep,))
                 dep = tp_comm(f"{tag}_{block}", dep) if tp_group else dep
             if s.zero == 3 and phase == "bwd":
-                for group, params, what in shards:
-                    dep = self.collective(r, f"{tag}_zero3_{what}_rs".replace("_dp_", "_"), "reduce-scatter",
+                for group, params, _, _, infix in shards:
+                    dep = self.collective(r, f"{tag}_zero3{infix}_rs", "reduce-scatter",
                                           s.grad_bytes * params, group, (dep,))
             return dep, last_c
 
@@ -381,9 +385,9 @@ class Generator:
         # 1/2: of this rank's 1 / width of the parameters, before gathering them; ZeRO 3: after the last
         # backward, its layers' reduce-scatters done), one after the other on the GPU.
         deps = tuple(last_any)
-        for group, params, what in shards:
+        for group, params, width, what, _ in shards:
             stage_params = layers * params + (s.vocab * h // s.tp if what == "dp" and (first or last) else 0)
-            width = len(self.groups[group]) if group is not None and s.zero else 1
+            width = width if s.zero else 1  # ZeRO 0: every rank updates all of its parameters
             after = deps
             if group is not None and s.zero == 0:
                 after = (r.add(f"{what}_grad_ar", "collective", deps, comm_type="all-reduce",
